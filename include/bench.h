@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#ifndef CLYDE_BENCH_H
+#define CLYDE_BENCH_H
+
+#include <limits.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "options.h"
+#include "result.h"
+
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
+
+/* The -d path plus clyde.XXXXXX; file names inside get room of their own. */
+#define WORKDIR_MAX 2048
+#define WORKPATH_MAX (WORKDIR_MAX + 64)
+
+/* One run's settings, shared read-only by every worker. */
+struct bench {
+	const struct clyde_options *opt;
+	const struct engine_ops *engine;
+	char workdir[WORKDIR_MAX];
+	uint32_t seed;
+	uint64_t file_bytes;	/* -s in bytes; 0 skips the I/O phases */
+	uint64_t perchar_bytes;	/* 0 skips the per-char phases */
+	unsigned workers;	/* -c */
+	char errmsg[1024];	/* why bench_run failed */
+};
+
+struct file_set;
+
+/* One copy of the test (-c runs several at once). */
+struct worker {
+	const struct bench *b;
+	unsigned index;
+	char io_path[WORKPATH_MAX];
+	char files_dir[WORKPATH_MAX];
+	struct file_set *files;
+};
+
+/* What one worker measured in one phase. */
+struct phase_sample {
+	uint64_t start_ns;
+	uint64_t end_ns;
+	uint64_t max_lat_ns;
+	double amount;		/* KiB, seeks or files */
+	int err;		/* 0 or -errno */
+	char msg[768];
+};
+
+typedef int (*phase_fn)(struct worker *w, struct phase_sample *s);
+
+/* Record a failure: "<phase>: <what>: <strerror>"; returns err. */
+int sample_fail(struct phase_sample *s, enum phase_id id, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Fold one sample into a total: earliest start, latest end, worst latency. */
+void sample_merge(struct phase_sample *total, const struct phase_sample *s);
+
+static inline void sample_latency(struct phase_sample *s, uint64_t t0, uint64_t t1)
+{
+	if (t1 - t0 > s->max_lat_ns)
+		s->max_lat_ns = t1 - t0;
+}
+
+/* Test-only pause point (CLYDE_TEST_PAUSE=<phase csv name>), see clyde(1). */
+void test_pause_point(enum phase_id id);
+
+/* Phases, one file per family. */
+int phase_putc(struct worker *w, struct phase_sample *s);
+int phase_getc(struct worker *w, struct phase_sample *s);
+int phase_put_block(struct worker *w, struct phase_sample *s);
+int phase_rewrite(struct worker *w, struct phase_sample *s);
+int phase_get_block(struct worker *w, struct phase_sample *s);
+int phase_seeks(struct worker *w, struct phase_sample *s);
+int phase_seq_create(struct worker *w, struct phase_sample *s);
+int phase_seq_stat(struct worker *w, struct phase_sample *s);
+int phase_seq_del(struct worker *w, struct phase_sample *s);
+int phase_ran_create(struct worker *w, struct phase_sample *s);
+int phase_ran_stat(struct worker *w, struct phase_sample *s);
+int phase_ran_del(struct worker *w, struct phase_sample *s);
+void file_set_free(struct file_set *fs);
+
+/* Flags for opening the I/O file in the block and seek phases. */
+int io_open_flags(const struct bench *b, int access);
+
+/*
+ * Run every phase of one run into *res. 0, -EINTR when a signal stopped
+ * it, or -errno with b->errmsg saying where.
+ */
+int bench_run(struct bench *b, struct run_result *res);
+
+#endif

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#ifndef CLYDE_ENGINE_H
+#define CLYDE_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+enum io_op {
+	IO_READ,
+	IO_WRITE,
+};
+
+/* One chunk-sized request; the phase owns it, the engine fills res. */
+struct io_req {
+	enum io_op op;
+	int fd;
+	void *buf;
+	size_t len;
+	uint64_t off;
+	ssize_t res;		/* bytes moved, or -errno */
+	uint64_t t_start;	/* ns, set by the phase for latency */
+	unsigned slot;		/* the phase's own index */
+	int state;		/* the phase's own state machine */
+	uint64_t chunk;		/* the phase's own chunk number */
+};
+
+struct engine_params {
+	unsigned depth;		/* requests in flight at most */
+	bool direct;
+};
+
+struct engine {
+	const struct engine_ops *ops;
+	unsigned depth;
+	void *priv;
+};
+
+/* The engine may run requests at submit (psync) or later (queued). */
+#define ENGINE_F_QUEUED		(1u << 0)
+
+struct engine_ops {
+	const char *name;
+	unsigned flags;
+	/* Why the engine cannot be used in this build, or NULL. */
+	const char *unavailable;
+	int (*setup)(struct engine *e, const struct engine_params *p);
+	int (*open)(struct engine *e, const char *path, int flags, mode_t mode, int *fd);
+	/* Queue n requests; 0 or -errno for a failure of the engine itself. */
+	int (*submit)(struct engine *e, struct io_req *const *reqs, unsigned n);
+	/* Wait for at least min completions; returns how many were stored. */
+	int (*reap)(struct engine *e, unsigned min, struct io_req **done, unsigned max);
+	int (*close)(struct engine *e, int fd);
+	void (*teardown)(struct engine *e);
+};
+
+extern const struct engine_ops engine_psync;
+
+/* All engines clyde knows, built or not, for --version and lookups. */
+const struct engine_ops *const *engine_table(size_t *count);
+const struct engine_ops *engine_find(const char *name);
+
+int engine_setup(struct engine *e, const struct engine_ops *ops,
+		 const struct engine_params *p);
+void engine_teardown(struct engine *e);
+
+#endif

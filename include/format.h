@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#ifndef CLYDE_FORMAT_H
+#define CLYDE_FORMAT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "result.h"
+
+/* Pure functions of a run_result: same input, same bytes. */
+
+struct format_opts {
+	bool exact;	/* measured numbers where bonnie++ prints +++++ */
+};
+
+/* bonnie++ 2.00a's text table (I/O section, then file section). */
+void format_table(FILE *out, const struct run_result *r, const struct format_opts *fo);
+
+/* One CSV line, format 1.98, 50 fields, newline-terminated. */
+void format_csv(FILE *out, const struct run_result *r, const struct format_opts *fo);
+
+/* The header line that -x prints before its CSV lines (all 50 names). */
+void format_csv_header(FILE *out);
+
+/* clyde's context lines: version, engine, cache mode, filesystem, machine. */
+void format_context(FILE *out, const struct run_result *r);
+
+/* Cells shared by the table and CSV formatters. */
+void format_latency(char *buf, size_t len, double seconds);
+void format_kib_rate(char *buf, size_t len, double kib_per_s);
+void format_count5(char *buf, size_t len, double value, bool seeks);
+
+#endif

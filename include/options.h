@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#ifndef CLYDE_OPTIONS_H
+#define CLYDE_OPTIONS_H
+
+#include <stdio.h>
+#include "clyde.h"
+
+enum cache_mode {
+	CACHE_DROP,	/* fsync + posix_fadvise(DONTNEED) after each phase */
+	CACHE_KEEP,	/* as bonnie++: the page cache is left alone */
+};
+
+enum perchar_mode {
+	PERCHAR_SYSCALL,	/* bonnie++ 2.00: one read/write per byte */
+	PERCHAR_STDIO,		/* bonnie++ 1.03: putc/getc through stdio */
+};
+
+enum sync_mode {
+	SYNC_NONE,
+	SYNC_SEMAPHORE,		/* -y s */
+	SYNC_PROMPT,		/* -y p */
+};
+
+struct clyde_options {
+	const char *dir;
+	bool size_given;
+	uint64_t size_mib;
+	uint32_t chunk;
+	uint32_t seeks;
+	uint32_t seekers;
+	uint32_t files;
+	int64_t file_max;
+	int64_t file_min;
+	uint32_t file_dirs;
+	uint32_t file_chunk;
+	const char *name;
+	bool ram_given;
+	uint64_t ram_mib;
+	uint32_t repeats;
+	const char *user;
+	const char *group;
+	bool quiet;
+	bool skip_perchar;
+	uint64_t perchar_bytes;
+	bool fsync_each;
+	bool direct;
+	bool seed_given;
+	uint32_t seed;
+	const char *seed_file;
+	uint32_t concurrency;
+	bool sem_procs_given;
+	int32_t sem_procs;
+	enum sync_mode sync;
+	enum cache_mode cache;
+	enum perchar_mode perchar;
+	bool exact;
+	bool help;
+	bool version;
+};
+
+/* Limits, named in the messages and in clyde(1). */
+#define MAX_SIZE_MIB		(1ull << 30)	/* 1 PiB */
+#define MIN_CHUNK		256u
+#define MAX_CHUNK		(1u << 20)
+#define MAX_SEEKS		1000000000u
+#define MAX_SEEKERS		256u
+#define MAX_FILES		4096u		/* x1024 files */
+#define MAX_FILE_SIZE		(1ll << 30)
+#define MAX_FILE_DIRS		100000u
+#define MAX_REPEATS		100000u
+#define MAX_CONCURRENCY		256u
+#define MAX_SEM_PROCS		1000
+#define MIN_PERCHAR_BYTES	1024u
+#define MAX_PERCHAR_BYTES	(1ull << 40)
+#define MAX_NAME_LEN		100u
+
+void options_defaults(struct clyde_options *o);
+
+/*
+ * Parse argv into *o. Returns 0, or -EINVAL with a message naming the
+ * option and the limit in err.
+ */
+int options_parse(struct clyde_options *o, int argc, char **argv,
+		  char *err, size_t errlen);
+
+void options_usage(FILE *out);
+
+#endif

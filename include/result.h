@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#ifndef CLYDE_RESULT_H
+#define CLYDE_RESULT_H
+
+#include "clyde.h"
+
+/* What one phase measured; formatters read only this and struct run_result. */
+struct phase_result {
+	bool ran;
+	double elapsed;		/* seconds, first start to last end */
+	double cpu_user;	/* seconds, whole process */
+	double cpu_sys;
+	double max_latency;	/* seconds, slowest single operation */
+	double amount;		/* KiB for I/O phases, seeks or files otherwise */
+};
+
+/* Labels of a run: what bonnie++ puts in CSV fields 0-8 and 21-25. */
+struct run_params {
+	char version[16];
+	char name[128];
+	unsigned concurrency;
+	uint32_t seed;
+	uint64_t size_mib;	/* 0: the I/O phases did not run */
+	uint32_t chunk;
+	uint32_t seeks;
+	uint32_t seekers;
+	uint32_t files;		/* units of 1024; 0: file tests did not run */
+	int64_t file_max;	/* bytes; -1 hard links, -2 symlinks */
+	int64_t file_min;
+	uint32_t file_dirs;
+	uint32_t file_chunk;
+};
+
+/* Where and how the run happened, for clyde's context lines. */
+struct run_env {
+	char engine[16];
+	char cache[16];		/* "drop" or "keep" */
+	char cache_note[96];
+	bool direct;
+	bool perchar_stdio;
+	char fs_type[32];
+	char fs_source[256];
+	char fs_mountpoint[512];
+	char fs_options[512];
+	unsigned cpus;
+	uint64_t ram_bytes;
+};
+
+struct run_result {
+	struct run_params params;
+	struct run_env env;
+	struct phase_result phase[PH_COUNT];
+};
+
+/* Rate (KiB/s, seeks/s or files/s) and CPU percent of a phase. */
+double phase_rate(const struct phase_result *p);
+int phase_cpu_percent(const struct phase_result *p);
+
+#endif

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#ifndef CLYDE_SIGNALS_H
+#define CLYDE_SIGNALS_H
+
+#include <stdbool.h>
+
+/*
+ * SIGINT, SIGTERM, SIGXCPU and SIGXFSZ ask the run to stop: phases check
+ * clyde_stop_requested() per chunk or file and unwind with -EINTR so that
+ * main can remove the files. SIGHUP is ignored, as bonnie++ ignores it.
+ */
+int signals_install(void);
+bool clyde_stop_requested(void);
+int clyde_stop_signal(void);
+
+#endif

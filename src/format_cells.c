@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Number cells shared by the table and the CSV. */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "format.h"
+
+/* bonnie++: seconds above 99.999999, ms above 0.099999, else us; 0: empty. */
+void format_latency(char *buf, size_t len, double seconds)
+{
+	if (seconds <= 0)
+		buf[0] = '\0';
+	else if (seconds > 99.999999)
+		snprintf(buf, len, "%ds", (int)seconds);
+	else if (seconds > 0.099999)
+		snprintf(buf, len, "%dms", (int)(seconds * 1000.0));
+	else
+		snprintf(buf, len, "%dus", (int)(seconds * 1000000.0));
+}
+
+/* KiB/s in five columns: NNNNk under 10000, then m, then g. */
+void format_kib_rate(char *buf, size_t len, double kib)
+{
+	double mib = kib / 1024.0;
+
+	if (kib < 10000.0)
+		snprintf(buf, len, "%4dk", (int)kib);
+	else if (mib < 100.0)
+		snprintf(buf, len, "%4.1fm", mib);
+	else if (mib < 1000.0)
+		snprintf(buf, len, "%4dm", (int)(mib + 0.5));
+	else if (mib / 1024.0 < 1000.0)
+		snprintf(buf, len, "%4.1fg", mib / 1024.0);
+	else
+		snprintf(buf, len, "%4.0ft", mib / 1024.0 / 1024.0);
+}
+
+/*
+ * A count per second in five columns. Seeks keep bonnie++'s one decimal
+ * under 1000. A number too wide for the cell (112298 files/s) gets a
+ * k or m suffix so the columns stay aligned; the CSV keeps it whole.
+ */
+void format_count5(char *buf, size_t len, double v, bool seeks)
+{
+	if (seeks && v < 1000.0)
+		snprintf(buf, len, "%5.1f", v);
+	else if (v < 99999.5)
+		snprintf(buf, len, "%5.0f", v);
+	else if (v < 9999.5e3)
+		snprintf(buf, len, "%4.0fk", v / 1e3);
+	else
+		snprintf(buf, len, "%4.0fm", v / 1e6);
+}

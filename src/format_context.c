@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* clyde's context lines above the table: what ran, where, on what. */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "format.h"
+#include "size.h"
+
+void format_context(FILE *out, const struct run_result *r)
+{
+	const struct run_env *e = &r->env;
+	char ram[32];
+
+	fprintf(out, "clyde %s: engine %s%s, cache %s (%s), per-char %s, seed %u\n",
+		r->params.version, e->engine, e->direct ? " with O_DIRECT" : "",
+		e->cache, e->cache_note, e->perchar_stdio ? "stdio" : "syscall",
+		(unsigned)r->params.seed);
+	size_human(ram, sizeof(ram), e->ram_bytes);
+	if (e->fs_type[0])
+		fprintf(out, "filesystem: %s %s on %s (%s); %u CPUs, %s RAM\n",
+			e->fs_type, e->fs_source, e->fs_mountpoint, e->fs_options,
+			e->cpus, ram);
+	else
+		fprintf(out, "filesystem: unknown; %u CPUs, %s RAM\n", e->cpus, ram);
+}

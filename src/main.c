@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * clyde: a bonnie++ 2.00a-compatible file system benchmark.
+ * main() is the only caller of exit: it parses, checks, runs, reports and
+ * maps failures to the documented exit status.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "cache.h"
+#include "compat.h"
+#include "engine.h"
+#include "format.h"
+#include "fsinfo.h"
+#include "options.h"
+#include "privs.h"
+#include "rng.h"
+#include "semsync.h"
+#include "signals.h"
+#include "size.h"
+#include "topology.h"
+#include "workdir.h"
+
+/* Without -s: the smaller of this and half the free space. */
+#define DEFAULT_SIZE_MIB 4096ull
+
+struct session {
+	struct clyde_options opt;
+	struct topology topo;
+	struct fsinfo fs;
+	char hostname[128];
+	uint32_t first_seed;
+	uint64_t file_bytes;
+	uint64_t perchar_bytes;
+};
+
+static void print_version(void)
+{
+	size_t n;
+	const struct engine_ops *const *engines = engine_table(&n);
+
+	printf("clyde %s\n", PACKAGE_VERSION);
+	printf("engines:");
+	for (size_t i = 0; i < n; i++)
+		printf(" %s%s%s%s", engines[i]->name, engines[i]->unavailable ? " (" : "",
+		       engines[i]->unavailable ? engines[i]->unavailable : "",
+		       engines[i]->unavailable ? ")" : "");
+	printf("\nlibraries: liburing %s, libnuma %s, hwloc %s\n",
+#ifdef HAVE_LIBURING
+	       "yes",
+#else
+	       "no",
+#endif
+#ifdef HAVE_LIBNUMA
+	       "yes",
+#else
+	       "no",
+#endif
+#ifdef HAVE_HWLOC
+	       "yes"
+#else
+	       "no"
+#endif
+	       );
+}
+
+static int usage_error(const char *msg)
+{
+	fprintf(stderr, "clyde: %s\nTry 'clyde --help' for more information.\n", msg);
+	return CLYDE_EXIT_USAGE;
+}
+
+static int semaphore_command(const struct clyde_options *o)
+{
+	char err[256];
+	int ret = o->sem_procs < 0 ? semsync_remove(err, sizeof(err))
+				   : semsync_create(o->sem_procs, err, sizeof(err));
+
+	if (ret) {
+		fprintf(stderr, "clyde: %s\n", err);
+		return CLYDE_EXIT_USAGE;
+	}
+	if (o->sem_procs > 0)
+		fprintf(stderr, "clyde: semaphore ready for %d processes (run them with -y s)\n",
+			o->sem_procs);
+	return CLYDE_EXIT_OK;
+}
+
+static int read_seed_file(const char *path, uint32_t *seed, char *err, size_t errlen)
+{
+	unsigned char b[4];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0) {
+		snprintf(err, errlen, "-Z %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	n = read(fd, b, sizeof(b));
+	close(fd);
+	if (n != (ssize_t)sizeof(b)) {
+		snprintf(err, errlen, "-Z %s: fewer than 4 bytes to take the seed from", path);
+		return -EINVAL;
+	}
+	/* Network byte order, as bonnie++ reads its random file. */
+	*seed = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+	return 0;
+}
+
+static uint64_t files_bytes_needed(const struct clyde_options *o)
+{
+	uint64_t avg, per_file;
+
+	if (!o->files || o->file_max <= 0)
+		return 0;
+	avg = (uint64_t)(o->file_max + o->file_min) / 2;
+	per_file = (avg + 4095) / 4096 * 4096;
+	return per_file * o->files * FILES_UNIT;
+}
+
+/* Sizes that depend on the directory: the default -s and the per-char clamp. */
+static int choose_sizes(struct session *s, char *err, size_t errlen)
+{
+	const struct clyde_options *o = &s->opt;
+	uint64_t free_bytes = workdir_free_bytes(o->dir);
+	uint64_t mib = o->size_mib;
+
+	if (!o->size_given) {
+		mib = free_bytes / 2 / o->concurrency >> 20;
+		if (mib > DEFAULT_SIZE_MIB)
+			mib = DEFAULT_SIZE_MIB;
+		if (mib < 1 && free_bytes) {
+			snprintf(err, errlen, "-d %s: too little free space for even a 1 MiB test file",
+				 o->dir);
+			return -ENOSPC;
+		}
+	}
+	s->file_bytes = mib << 20;
+	if (s->file_bytes && s->file_bytes < o->chunk) {
+		snprintf(err, errlen, "-s: the file (%" PRIu64 " MiB) is smaller than one chunk", mib);
+		return -EINVAL;
+	}
+	s->perchar_bytes = o->skip_perchar ? 0 : o->perchar_bytes;
+	if (s->perchar_bytes > s->file_bytes)
+		s->perchar_bytes = s->file_bytes;
+	return 0;
+}
+
+static int dir_error_status(int err)
+{
+	return err == -EINVAL ? CLYDE_EXIT_USAGE : CLYDE_EXIT_DIR;
+}
+
+static void fill_result_labels(const struct session *s, uint32_t seed, struct run_result *r)
+{
+	const struct clyde_options *o = &s->opt;
+	struct run_params *p = &r->params;
+	struct run_env *e = &r->env;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(p->version, sizeof(p->version), "%s", PACKAGE_VERSION);
+	snprintf(p->name, sizeof(p->name), "%s", o->name ? o->name : s->hostname);
+	p->concurrency = o->concurrency;
+	p->seed = seed;
+	p->size_mib = s->file_bytes >> 20;
+	p->chunk = o->chunk;
+	p->seeks = o->seeks;
+	p->seekers = o->seekers;
+	p->files = o->files;
+	p->file_max = o->file_max;
+	p->file_min = o->file_min;
+	p->file_dirs = o->file_dirs;
+	p->file_chunk = o->file_chunk;
+
+	snprintf(e->engine, sizeof(e->engine), "%s", engine_psync.name);
+	snprintf(e->cache, sizeof(e->cache), "%s", cache_mode_name(o->cache));
+	snprintf(e->cache_note, sizeof(e->cache_note), "%s", cache_mode_description(o->cache));
+	e->direct = o->direct;
+	e->perchar_stdio = o->perchar == PERCHAR_STDIO;
+	snprintf(e->fs_type, sizeof(e->fs_type), "%s", s->fs.type);
+	snprintf(e->fs_source, sizeof(e->fs_source), "%s", s->fs.source);
+	snprintf(e->fs_mountpoint, sizeof(e->fs_mountpoint), "%s", s->fs.mountpoint);
+	snprintf(e->fs_options, sizeof(e->fs_options), "%s", s->fs.options);
+	e->cpus = s->topo.cpus;
+	e->ram_bytes = s->topo.ram_bytes;
+}
+
+static void warn_about_cache(const struct session *s)
+{
+	const struct clyde_options *o = &s->opt;
+	uint64_t ram = o->ram_given ? o->ram_mib << 20 : s->topo.ram_bytes;
+	uint64_t data = s->file_bytes * o->concurrency;
+	char d[32], m[32];
+
+	if (o->cache != CACHE_KEEP || !ram || !data || data >= 2 * ram)
+		return;
+	size_human(d, sizeof(d), data);
+	size_human(m, sizeof(m), ram);
+	fprintf(stderr, "clyde: warning: %s of test file fits in %s of RAM and --cache=keep "
+		"leaves the page cache alone: read, rewrite and seek figures will be page-cache "
+		"figures (bonnie++ asks for twice the RAM)\n", d, m);
+}
+
+/* One run in a fresh private directory, which is removed whatever happens. */
+static int run_once(struct session *s, uint32_t seed, struct run_result *res)
+{
+	struct bench b;
+	int ret, rr;
+
+	memset(&b, 0, sizeof(b));
+	b.opt = &s->opt;
+	b.engine = &engine_psync;
+	b.seed = seed;
+	b.file_bytes = s->file_bytes;
+	b.perchar_bytes = s->perchar_bytes;
+	b.workers = s->opt.concurrency;
+	fill_result_labels(s, seed, res);
+
+	ret = workdir_create(s->opt.dir, b.workdir, sizeof(b.workdir));
+	if (ret) {
+		fprintf(stderr, "clyde: cannot create a private directory in %s: %s\n",
+			s->opt.dir, strerror(-ret));
+		return CLYDE_EXIT_DIR;
+	}
+	ret = bench_run(&b, res);
+	rr = workdir_remove(b.workdir);
+	if (rr)
+		fprintf(stderr, "clyde: warning: could not remove all of %s: %s\n",
+			b.workdir, strerror(-rr));
+	if (ret == -EINTR) {
+		fprintf(stderr, "clyde: %s; removed %s\n", b.errmsg, b.workdir);
+		return CLYDE_EXIT_SIGNAL;
+	}
+	if (ret) {
+		fprintf(stderr, "clyde: %s; removed %s\n", b.errmsg, b.workdir);
+		return CLYDE_EXIT_IO;
+	}
+	return CLYDE_EXIT_OK;
+}
+
+static int prepare(struct session *s, char *err, size_t errlen)
+{
+	struct clyde_options *o = &s->opt;
+	int ret;
+
+	if (o->direct && !direct_io_supported()) {
+		snprintf(err, errlen, "-D: O_DIRECT is not available on this platform");
+		return CLYDE_EXIT_USAGE;
+	}
+	if (privs_drop(o->user, o->group, err, errlen))
+		return CLYDE_EXIT_USAGE;
+	if (gethostname(s->hostname, sizeof(s->hostname) - 1) || !s->hostname[0])
+		snprintf(s->hostname, sizeof(s->hostname), "localhost");
+	for (char *p = s->hostname; *p; p++)
+		if (*p == ',')
+			*p = '_';
+	topology_get(&s->topo);
+	ret = workdir_check(o->dir, 0, err, errlen);
+	if (ret)
+		return dir_error_status(ret);
+	ret = choose_sizes(s, err, errlen);
+	if (ret)
+		return dir_error_status(ret);
+	ret = workdir_check(o->dir, s->file_bytes * o->concurrency +
+			    files_bytes_needed(o) * o->concurrency, err, errlen);
+	if (ret)
+		return dir_error_status(ret);
+	fsinfo_get(o->dir, &s->fs);
+	if (o->seed_file && read_seed_file(o->seed_file, &o->seed, err, errlen))
+		return CLYDE_EXIT_USAGE;
+	s->first_seed = o->seed_given || o->seed_file ? o->seed : rng_system_seed();
+	if (s->perchar_bytes < o->perchar_bytes && !o->skip_perchar && s->file_bytes)
+		fprintf(stderr, "clyde: note: per-char size cut to the file size, %" PRIu64 " MiB\n",
+			s->file_bytes >> 20);
+	if (o->direct && !o->skip_perchar && s->file_bytes)
+		fprintf(stderr, "clyde: note: -D: the per-char phases are skipped "
+			"(1-byte I/O cannot be direct)\n");
+	warn_about_cache(s);
+	return CLYDE_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	struct format_opts fo = { 0 };
+	struct session s;
+	struct run_result res;
+	char err[1024];
+	int status;
+
+	memset(&s, 0, sizeof(s));
+	options_defaults(&s.opt);
+	if (options_parse(&s.opt, argc, argv, err, sizeof(err)))
+		return usage_error(err);
+	if (s.opt.help) {
+		options_usage(stdout);
+		return CLYDE_EXIT_OK;
+	}
+	if (s.opt.version) {
+		print_version();
+		return CLYDE_EXIT_OK;
+	}
+	if (s.opt.sem_procs_given)
+		return semaphore_command(&s.opt);
+	if (signals_install()) {
+		fprintf(stderr, "clyde: cannot install signal handlers: %s\n", strerror(errno));
+		return CLYDE_EXIT_IO;
+	}
+	status = prepare(&s, err, sizeof(err));
+	if (status) {
+		fprintf(stderr, "clyde: %s\n", err);
+		return status;
+	}
+	fo.exact = s.opt.exact;
+	if (s.opt.repeats > 1)
+		format_csv_header(stdout);
+	for (uint32_t run = 0; run < s.opt.repeats; run++) {
+		/* bonnie++ reuses one seed for every -x run; clyde draws anew. */
+		uint32_t seed = run == 0 || s.opt.seed_given || s.opt.seed_file
+				? s.first_seed : rng_system_seed();
+		FILE *text = s.opt.quiet || s.opt.repeats > 1 ? stderr : stdout;
+
+		status = run_once(&s, seed, &res);
+		if (status)
+			return status;
+		format_context(text, &res);
+		if (s.opt.repeats == 1)
+			format_table(text, &res, &fo);
+		fflush(text);
+		format_csv(stdout, &res, &fo);
+		fflush(stdout);
+		if (clyde_stop_requested()) {
+			fprintf(stderr, "clyde: stopped by signal %d after run %u\n",
+				clyde_stop_signal(), run + 1);
+			return CLYDE_EXIT_SIGNAL;
+		}
+	}
+	return CLYDE_EXIT_OK;
+}

@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Command line: bonnie++ 2.00a's short options plus clyde's long ones. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+#include "size.h"
+
+/* bonnie++ 2.00a's getopt string; -f's argument must be attached. */
+static const char short_opts[] = ":bc:d:f::g:l:m:n:p:qr:s:u:x:y:z:Z:D";
+
+enum long_only {
+	OPT_HELP = 0x100,
+	OPT_VERSION,
+	OPT_CACHE,
+	OPT_EXACT,
+	OPT_PERCHAR,
+};
+
+static const struct option long_opts[] = {
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "direct", no_argument, NULL, 'D' },
+	{ "cache", required_argument, NULL, OPT_CACHE },
+	{ "exact", no_argument, NULL, OPT_EXACT },
+	{ "perchar", required_argument, NULL, OPT_PERCHAR },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+void options_defaults(struct clyde_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->dir = ".";
+	o->chunk = DEFAULT_CHUNK;
+	o->seeks = DEFAULT_SEEKS;
+	o->seekers = DEFAULT_SEEKERS;
+	o->files = DEFAULT_FILES;
+	o->file_dirs = 1;
+	o->file_chunk = DEFAULT_FILE_CHUNK;
+	o->repeats = 1;
+	o->perchar_bytes = DEFAULT_PERCHAR_BYTES;
+	o->concurrency = 1;
+	o->cache = CACHE_DROP;
+	o->perchar = PERCHAR_SYSCALL;
+}
+
+static bool is_pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+/* Split "a:b:c" in place into at most max fields; returns the count. */
+static int split_fields(char *s, char **fields, int max)
+{
+	int n = 0;
+
+	fields[n++] = s;
+	for (char *p = s; *p; p++) {
+		if (*p != ':')
+			continue;
+		if (n == max)
+			return max + 1;
+		*p = '\0';
+		fields[n++] = p + 1;
+	}
+	return n;
+}
+
+static int parse_u32(const char *opt, const char *what, const char *text,
+		     uint32_t lo, uint32_t hi, uint32_t *out,
+		     char *err, size_t errlen)
+{
+	int64_t v;
+	int r = int_parse(text, &v);
+
+	if (r == -EINVAL)
+		return fail(err, errlen, "%s: %s '%s' is not a number", opt, what, text);
+	if (r || v < lo || v > hi)
+		return fail(err, errlen, "%s: %s %s is out of range (%" PRIu32 " to %" PRIu32 ")",
+			    opt, what, text, lo, hi);
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int parse_chunk(const char *opt, const char *text, uint32_t *out,
+		       char *err, size_t errlen)
+{
+	uint64_t v;
+	int r = size_parse(text, 1, &v);
+
+	if (r == -EINVAL)
+		return fail(err, errlen, "%s: chunk size '%s' is not a size (examples: 8192, 16k, 1m)",
+			    opt, text);
+	if (r || v < MIN_CHUNK || v > MAX_CHUNK || !is_pow2(v))
+		return fail(err, errlen, "%s: chunk size %s must be a power of two from %u to %u bytes",
+			    opt, text, MIN_CHUNK, MAX_CHUNK);
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* -s size[:chunk[:seeks[:seekers]]]; empty fields keep their defaults. */
+static int parse_size_arg(struct clyde_options *o, char *arg, char *err, size_t errlen)
+{
+	char *f[4];
+	int n = split_fields(arg, f, 4);
+	uint64_t bytes;
+	int r;
+
+	if (n > 4)
+		return fail(err, errlen, "-s: expected size[:chunk[:seeks[:seekers]]], got too many fields");
+	r = size_parse(f[0], 1ull << 20, &bytes);
+	if (r == -EINVAL)
+		return fail(err, errlen, "-s: size '%s' is not a size (examples: 512, 512M, 4G)", f[0]);
+	if (r || bytes / (1ull << 20) > MAX_SIZE_MIB)
+		return fail(err, errlen, "-s: size %s is out of range (at most %" PRIu64 "G)",
+			    f[0], (uint64_t)MAX_SIZE_MIB >> 10);
+	if (bytes % (1ull << 20))
+		return fail(err, errlen, "-s: size %s is not a whole number of MiB", f[0]);
+	o->size_mib = bytes >> 20;
+	o->size_given = true;
+	if (n > 1 && *f[1] && parse_chunk("-s", f[1], &o->chunk, err, errlen))
+		return -EINVAL;
+	if (n > 2 && *f[2] &&
+	    parse_u32("-s", "seeks", f[2], 1, MAX_SEEKS, &o->seeks, err, errlen))
+		return -EINVAL;
+	if (n > 3 && *f[3] &&
+	    parse_u32("-s", "seekers", f[3], 1, MAX_SEEKERS, &o->seekers, err, errlen))
+		return -EINVAL;
+	if (o->size_mib && o->size_mib * (1ull << 20) < o->chunk)
+		return fail(err, errlen, "-s: size %s is smaller than one chunk (%" PRIu32 " bytes)",
+			    f[0], o->chunk);
+	return 0;
+}
+
+static int parse_file_size(const char *what, const char *text, bool allow_links,
+			   int64_t *out, char *err, size_t errlen)
+{
+	uint64_t v;
+	int r;
+
+	if (allow_links && (!strcmp(text, "-1") || !strcmp(text, "-2"))) {
+		*out = text[1] == '1' ? -1 : -2;
+		return 0;
+	}
+	r = size_parse(text, 1, &v);
+	if (r == -EINVAL)
+		return fail(err, errlen, "-n: %s '%s' is not a size%s", what, text,
+			    allow_links ? " (or -1 for hard links, -2 for symlinks)" : "");
+	if (r || v > (uint64_t)MAX_FILE_SIZE)
+		return fail(err, errlen, "-n: %s %s is out of range (0 to %lldm)", what, text,
+			    (long long)(MAX_FILE_SIZE >> 20));
+	*out = (int64_t)v;
+	return 0;
+}
+
+/* -n number[:max[:min[:num_dirs[:chunk]]]] */
+static int parse_files_arg(struct clyde_options *o, char *arg, char *err, size_t errlen)
+{
+	char *f[5];
+	int n = split_fields(arg, f, 5);
+
+	if (n > 5)
+		return fail(err, errlen, "-n: expected number[:max[:min[:num_dirs[:chunk]]]], got too many fields");
+	if (parse_u32("-n", "number of files (x1024)", f[0], 0, MAX_FILES, &o->files, err, errlen))
+		return -EINVAL;
+	o->file_max = 0;
+	o->file_min = 0;
+	if (n > 1 && *f[1] && parse_file_size("max size", f[1], true, &o->file_max, err, errlen))
+		return -EINVAL;
+	if (n > 2 && *f[2]) {
+		if (o->file_max < 0)
+			return fail(err, errlen, "-n: min size makes no sense with max %s (links)", f[1]);
+		if (parse_file_size("min size", f[2], false, &o->file_min, err, errlen))
+			return -EINVAL;
+		if (o->file_min > o->file_max)
+			return fail(err, errlen, "-n: min size %s is larger than max size %s", f[2], f[1]);
+	}
+	if (n > 3 && *f[3] &&
+	    parse_u32("-n", "number of directories", f[3], 0, MAX_FILE_DIRS, &o->file_dirs, err, errlen))
+		return -EINVAL;
+	if (o->file_dirs == 0)
+		o->file_dirs = 1;
+	if (n > 4 && *f[4] && parse_chunk("-n", f[4], &o->file_chunk, err, errlen))
+		return -EINVAL;
+	return 0;
+}
+
+static int parse_perchar(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+{
+	uint64_t v;
+	int r;
+
+	if (!arg) {
+		o->skip_perchar = true;
+		return 0;
+	}
+	r = size_parse(arg, 1ull << 20, &v);
+	if (r == -EINVAL)
+		return fail(err, errlen, "-f: per-char size '%s' is not a size (examples: -f64k, -f3m)", arg);
+	if (r || v < MIN_PERCHAR_BYTES || v > MAX_PERCHAR_BYTES)
+		return fail(err, errlen, "-f: per-char size %s is out of range (1k to 1t)", arg);
+	o->perchar_bytes = v;
+	o->skip_perchar = false;
+	return 0;
+}
+
+static int parse_name(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+{
+	if (!*arg)
+		return fail(err, errlen, "-m: the machine name is empty");
+	if (strlen(arg) > MAX_NAME_LEN)
+		return fail(err, errlen, "-m: the machine name is longer than %u characters", MAX_NAME_LEN);
+	if (strpbrk(arg, ",\n\r"))
+		return fail(err, errlen, "-m: the machine name may not contain a comma or a newline (it is a CSV field)");
+	o->name = arg;
+	return 0;
+}
+
+static int parse_option(struct clyde_options *o, int c, char *arg, char *err, size_t errlen)
+{
+	int64_t v;
+	uint64_t u;
+
+	switch (c) {
+	case 'b':
+		o->fsync_each = true;
+		return 0;
+	case 'c':
+		return parse_u32("-c", "concurrency", arg, 1, MAX_CONCURRENCY,
+				 &o->concurrency, err, errlen);
+	case 'd':
+		if (!*arg)
+			return fail(err, errlen, "-d: the directory name is empty");
+		o->dir = arg;
+		return 0;
+	case 'f':
+		return parse_perchar(o, arg, err, errlen);
+	case 'g':
+		o->group = arg;
+		return 0;
+	case 'l':
+		/* bonnie++ 2.00a takes an argument here and ignores it. */
+		return 0;
+	case 'm':
+		return parse_name(o, arg, err, errlen);
+	case 'n':
+		return parse_files_arg(o, arg, err, errlen);
+	case 'p':
+		if (int_parse(arg, &v) || (v != -1 && (v < 1 || v > MAX_SEM_PROCS)))
+			return fail(err, errlen, "-p: '%s' must be a number of processes from 1 to %d, or -1 to remove the semaphore",
+				    arg, MAX_SEM_PROCS);
+		o->sem_procs = (int32_t)v;
+		o->sem_procs_given = true;
+		return 0;
+	case 'q':
+		o->quiet = true;
+		return 0;
+	case 'r':
+		if (size_parse(arg, 1ull << 20, &u) || (u >> 20) > MAX_SIZE_MIB || u % (1ull << 20))
+			return fail(err, errlen, "-r: RAM size '%s' must be a whole number of MiB (0 to %" PRIu64 "G)",
+				    arg, (uint64_t)MAX_SIZE_MIB >> 10);
+		o->ram_mib = u >> 20;
+		o->ram_given = true;
+		return 0;
+	case 's':
+		return parse_size_arg(o, arg, err, errlen);
+	case 'u':
+		if (!*arg)
+			return fail(err, errlen, "-u: the user name is empty");
+		o->user = arg;
+		return 0;
+	case 'x':
+		return parse_u32("-x", "number of runs", arg, 1, MAX_REPEATS, &o->repeats, err, errlen);
+	case 'y':
+		if (!strcmp(arg, "s"))
+			o->sync = SYNC_SEMAPHORE;
+		else if (!strcmp(arg, "p"))
+			o->sync = SYNC_PROMPT;
+		else
+			return fail(err, errlen, "-y: '%s' must be s (semaphore) or p (prompt)", arg);
+		return 0;
+	case 'z':
+		if (int_parse(arg, &v) || v < 0 || v > UINT32_MAX)
+			return fail(err, errlen, "-z: seed '%s' must be a number from 0 to %u", arg, UINT32_MAX);
+		o->seed = (uint32_t)v;
+		o->seed_given = true;
+		return 0;
+	case 'Z':
+		o->seed_file = arg;
+		return 0;
+	case 'D':
+		o->direct = true;
+		return 0;
+	case OPT_HELP:
+		o->help = true;
+		return 0;
+	case OPT_VERSION:
+		o->version = true;
+		return 0;
+	case OPT_CACHE:
+		if (!strcmp(arg, "drop"))
+			o->cache = CACHE_DROP;
+		else if (!strcmp(arg, "keep"))
+			o->cache = CACHE_KEEP;
+		else
+			return fail(err, errlen, "--cache: '%s' must be drop or keep", arg);
+		return 0;
+	case OPT_EXACT:
+		o->exact = true;
+		return 0;
+	case OPT_PERCHAR:
+		if (!strcmp(arg, "syscall"))
+			o->perchar = PERCHAR_SYSCALL;
+		else if (!strcmp(arg, "stdio"))
+			o->perchar = PERCHAR_STDIO;
+		else
+			return fail(err, errlen, "--perchar: '%s' must be syscall or stdio", arg);
+		return 0;
+	}
+	return fail(err, errlen, "internal: unhandled option %d", c);
+}
+
+static int check_combination(const struct clyde_options *o, char *err, size_t errlen)
+{
+	if (o->seed_given && o->seed_file)
+		return fail(err, errlen, "-z and -Z both give the seed: use one");
+	if (o->sem_procs_given && o->sync != SYNC_NONE)
+		return fail(err, errlen, "-p creates the semaphore and exits; -y is for the runs that use it");
+	return 0;
+}
+
+int options_parse(struct clyde_options *o, int argc, char **argv,
+		  char *err, size_t errlen)
+{
+	int c, idx;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, short_opts, long_opts, &idx)) != -1) {
+		if (c == '?') {
+			if (optopt && optopt < 0x100)
+				return fail(err, errlen, "unknown option '-%c'", optopt);
+			return fail(err, errlen, "unknown option '%s'", argv[optind - 1]);
+		}
+		if (c == ':') {
+			if (optopt && optopt < 0x100)
+				return fail(err, errlen, "option '-%c' needs an argument", optopt);
+			return fail(err, errlen, "option '%s' needs an argument", argv[optind - 1]);
+		}
+		if (parse_option(o, c, optarg, err, errlen))
+			return -EINVAL;
+	}
+	if (optind < argc)
+		return fail(err, errlen, "unexpected argument '%s'%s", argv[optind],
+			    argv[optind][0] != '-' && optind > 1 && !strcmp(argv[optind - 1], "-f")
+			    ? " (write -f's size attached: -f64k)" : "");
+	return check_combination(o, err, errlen);
+}
+
+void options_usage(FILE *out)
+{
+	fputs(
+"usage: clyde [-d dir] [-s size[:chunk[:seeks[:seekers]]]]\n"
+"             [-n number[:max[:min[:num_dirs[:chunk]]]]] [-m name] [-r ram]\n"
+"             [-x runs] [-u user[:group]] [-g group] [-q] [-f[size]] [-b] [-D]\n"
+"             [-c concurrency] [-z seed | -Z file] [-p procs | -y s|p]\n"
+"             [--cache=drop|keep] [--perchar=syscall|stdio] [--exact]\n"
+"\n"
+"A bonnie++ 2.00a-compatible file system benchmark.\n"
+"\n"
+"  -d dir        directory to test in (default: current directory); clyde\n"
+"                works only inside a private directory it creates there\n"
+"  -s size[:chunk[:seeks[:seekers]]]\n"
+"                file size for the I/O phases (MiB, or with k/m/g/t suffix;\n"
+"                0 skips them; default: the smaller of 4G and half the free\n"
+"                space), chunk size (power of two, 256 to 1m; default 8k),\n"
+"                number of seeks (default 8192) and seeker threads (default 5)\n"
+"  -n number[:max[:min[:num_dirs[:chunk]]]]\n"
+"                file tests with number*1024 files (0 skips them; default 16)\n"
+"                of min..max bytes (max -1: hard links, -2: symlinks) in\n"
+"                num_dirs directories, written in chunk-sized writes\n"
+"  -m name       machine name for the report (default: host name)\n"
+"  -r ram        RAM size in MiB for the cache warning (default: detected;\n"
+"                0 disables the check)\n"
+"  -x runs       run everything this many times, printing CSV only (with a\n"
+"                header line when runs > 1); each run gets a new seed\n"
+"  -u user[:group]  run as this user (and group) after dropping root\n"
+"  -g group      run as this group\n"
+"  -q            quiet: only the CSV on stdout, the rest on stderr\n"
+"  -f[size]      -f alone skips the per-char phases; -fSIZE sets their size\n"
+"                (attached, e.g. -f64k; default 3m)\n"
+"  -b            no write buffering: fsync after every block, rewrite and seek\n"
+"                write and after every file create and delete\n"
+"  -D, --direct  O_DIRECT for the block, rewrite and seek phases\n"
+"  -c concurrency  run this many copies of each phase at once (default 1)\n"
+"  -z seed       random seed (0 to 4294967295), the same for every run\n"
+"  -Z file       take the seed from the first four bytes of file\n"
+"  -p procs      create a semaphore for procs clyde processes and exit;\n"
+"                -p -1 removes it\n"
+"  -y s|p        before each phase wait on that semaphore (s) or for Enter (p)\n"
+"  -l arg        accepted for bonnie++ compatibility and ignored\n"
+"  --cache=drop|keep  drop (default): fsync and posix_fadvise(DONTNEED) after\n"
+"                each phase so reads come from the device; keep: leave the\n"
+"                page cache alone, as bonnie++ does\n"
+"  --perchar=syscall|stdio  per-char phases as 1-byte system calls (default,\n"
+"                bonnie++ 2.00) or stdio putc/getc (bonnie++ 1.03)\n"
+"  --exact       print measured numbers where bonnie++ prints +++++\n"
+"  --help        this help\n"
+"  --version     print the version and the engines built in\n"
+"\n"
+"Exit status: 0 success, 1 usage, 2 unusable directory, 3 I/O error,\n"
+"4 engine unavailable, 5 interrupted by a signal, 6 verification mismatch.\n",
+	      out);
+}

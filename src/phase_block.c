@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Block write, rewrite and block read: the whole file in chunk-sized
+ * requests through the engine. Each phase ends with fsync (when it wrote)
+ * and close inside its timing.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "pipeline.h"
+#include "timing.h"
+
+enum { ST_READ, ST_WRITE };
+
+struct seq_ctx {
+	struct worker *w;
+	struct phase_sample *s;
+	struct pipeline *p;
+	enum phase_id id;
+	uint64_t next;
+	uint64_t nchunks;
+	uint64_t completed;
+	bool fsync_each;
+};
+
+/* One byte of the chunk changes before every write, as in bonnie++. */
+static void touch_chunk(struct io_req *r)
+{
+	((unsigned char *)r->buf)[r->chunk % r->len]++;
+}
+
+static bool seq_fill(void *arg, struct io_req *r)
+{
+	struct seq_ctx *c = arg;
+
+	if (c->next == c->nchunks)
+		return false;
+	r->chunk = c->next++;
+	r->off = r->chunk * r->len;
+	if (c->id == PH_PUT_BLOCK) {
+		r->op = IO_WRITE;
+		r->state = ST_WRITE;
+		touch_chunk(r);
+	} else {
+		r->op = IO_READ;
+		r->state = ST_READ;
+	}
+	return true;
+}
+
+static int seq_complete(void *arg, struct io_req *r)
+{
+	struct seq_ctx *c = arg;
+
+	if (r->res < 0)
+		return sample_fail(c->s, c->id, (int)r->res, "%s %s at offset %llu",
+				   r->op == IO_READ ? "read" : "write", c->w->io_path,
+				   (unsigned long long)r->off);
+	if ((size_t)r->res != r->len)
+		return sample_fail(c->s, c->id, -EIO, "short %s of %s at offset %llu (%zd of %zu bytes)",
+				   r->op == IO_READ ? "read" : "write", c->w->io_path,
+				   (unsigned long long)r->off, r->res, r->len);
+	if (c->id == PH_REWRITE && r->state == ST_READ) {
+		touch_chunk(r);
+		r->op = IO_WRITE;
+		r->state = ST_WRITE;
+		return 1;
+	}
+	if (c->fsync_each && r->op == IO_WRITE && fsync(r->fd))
+		return sample_fail(c->s, c->id, -errno, "fsync %s", c->w->io_path);
+	sample_latency(c->s, r->t_start, now_ns());
+	if (++c->completed == 1)
+		test_pause_point(c->id);
+	return 0;
+}
+
+static int seq_phase(struct worker *w, struct phase_sample *s, enum phase_id id, int flags)
+{
+	const struct bench *b = w->b;
+	struct pipeline p;
+	struct seq_ctx c = {
+		.w = w, .s = s, .p = &p, .id = id,
+		.nchunks = b->file_bytes / b->opt->chunk,
+		.fsync_each = b->opt->fsync_each,
+	};
+	bool writes = id != PH_GET_BLOCK;
+	int ret, cret;
+
+	s->start_ns = now_ns();
+	ret = pipeline_open(&p, b, w->io_path, io_open_flags(b, flags), b->opt->chunk);
+	if (ret)
+		return sample_fail(s, id, ret, "open %s%s", w->io_path,
+				   ret == -EINVAL && b->opt->direct ? " with O_DIRECT" : "");
+	ret = pipeline_drive(&p, seq_fill, seq_complete, &c);
+	cret = pipeline_close(&p, writes && !ret);
+	s->end_ns = now_ns();
+	if (ret)
+		return sample_fail(s, id, ret, "%s", w->io_path);
+	if (cret)
+		return sample_fail(s, id, cret, "%s %s", writes ? "fsync/close" : "close", w->io_path);
+	s->amount = (double)(c.nchunks * b->opt->chunk) / 1024.0;
+	return 0;
+}
+
+int phase_put_block(struct worker *w, struct phase_sample *s)
+{
+	return seq_phase(w, s, PH_PUT_BLOCK, O_WRONLY | O_CREAT | O_TRUNC);
+}
+
+int phase_rewrite(struct worker *w, struct phase_sample *s)
+{
+	return seq_phase(w, s, PH_REWRITE, O_RDWR);
+}
+
+int phase_get_block(struct worker *w, struct phase_sample *s)
+{
+	return seq_phase(w, s, PH_GET_BLOCK, O_RDONLY);
+}

@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The small-file tests: create number*1024 files (or hard links, or
+ * symlinks) in index order, stat them (reading their data when they have
+ * any), delete them; first with sequential names in directory order, then
+ * with random-looking names in a shuffled order. Create and delete end
+ * with a filesystem sync inside their timing.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "compat.h"
+#include "rng.h"
+#include "signals.h"
+#include "timing.h"
+
+/* 7 digits of index, up to 12 random characters, NUL; 4M files at most. */
+#define NAME_LEN	24
+#define NAME_RANDOM_MAX	12
+
+struct file_set {
+	uint32_t count;
+	uint32_t dirs;
+	uint32_t per_dir;	/* sequential layout: files per directory */
+	bool random;
+	char (*names)[NAME_LEN];
+	uint32_t *order;	/* random layout: stat and delete order */
+	int *dirfds;
+	char link_target[WORKPATH_MAX];
+};
+
+static const char name_chars[] =
+	"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+void file_set_free(struct file_set *fs)
+{
+	if (!fs)
+		return;
+	for (uint32_t d = 0; fs->dirfds && d < fs->dirs; d++)
+		if (fs->dirfds[d] >= 0)
+			close(fs->dirfds[d]);
+	free(fs->dirfds);
+	free(fs->names);
+	free(fs->order);
+	free(fs);
+}
+
+static uint32_t dir_of(const struct file_set *fs, uint32_t i)
+{
+	return fs->random ? i % fs->dirs : i / fs->per_dir;
+}
+
+static void make_name(char *out, struct rng *r, uint32_t index, bool random)
+{
+	char extra[NAME_RANDOM_MAX + 1];
+	unsigned len = (unsigned)rng_below(r, NAME_RANDOM_MAX + 1);
+
+	for (unsigned i = 0; i < len; i++)
+		extra[i] = name_chars[rng_below(r, sizeof(name_chars) - 1)];
+	extra[len] = '\0';
+	if (random)
+		snprintf(out, NAME_LEN, "%s%07u", extra, index);
+	else
+		snprintf(out, NAME_LEN, "%07u%s", index, extra);
+}
+
+/* Names, directories and (random layout) the shuffled order; untimed. */
+static int file_set_make(struct worker *w, bool random, struct file_set **out)
+{
+	const struct bench *b = w->b;
+	struct file_set *fs = calloc(1, sizeof(*fs));
+	struct rng r;
+	char path[WORKPATH_MAX + 16];
+	int ret = 0;
+
+	if (!fs)
+		return -ENOMEM;
+	fs->count = b->opt->files * FILES_UNIT;
+	fs->dirs = b->opt->file_dirs;
+	fs->per_dir = (fs->count + fs->dirs - 1) / fs->dirs;
+	fs->random = random;
+	fs->names = calloc(fs->count, NAME_LEN);
+	fs->dirfds = malloc(fs->dirs * sizeof(*fs->dirfds));
+	if (random)
+		fs->order = malloc(fs->count * sizeof(*fs->order));
+	if (!fs->names || !fs->dirfds || (random && !fs->order)) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	rng_seed(&r, ((uint64_t)b->seed << 32) ^ ((uint64_t)random << 31) ^ w->index);
+	for (uint32_t i = 0; i < fs->count; i++)
+		make_name(fs->names[i], &r, i, random);
+	if (random) {
+		for (uint32_t i = 0; i < fs->count; i++)
+			fs->order[i] = i;
+		for (uint32_t i = fs->count - 1; i > 0; i--) {
+			uint32_t j = (uint32_t)rng_below(&r, (uint64_t)i + 1), t = fs->order[i];
+
+			fs->order[i] = fs->order[j];
+			fs->order[j] = t;
+		}
+	}
+	for (uint32_t d = 0; d < fs->dirs; d++)
+		fs->dirfds[d] = -1;
+	if (mkdir(w->files_dir, 0700) && errno != EEXIST) {
+		ret = -errno;
+		goto fail;
+	}
+	for (uint32_t d = 0; d < fs->dirs; d++) {
+		if (fs->dirs == 1)
+			snprintf(path, sizeof(path), "%s", w->files_dir);
+		else
+			snprintf(path, sizeof(path), "%s/%05u", w->files_dir, d);
+		if (fs->dirs > 1 && mkdir(path, 0700) && errno != EEXIST) {
+			ret = -errno;
+			goto fail;
+		}
+		fs->dirfds[d] = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fs->dirfds[d] < 0) {
+			ret = -errno;
+			goto fail;
+		}
+	}
+	snprintf(fs->link_target, sizeof(fs->link_target), "%s/link-target.%u",
+		 b->workdir, w->index);
+	*out = fs;
+	return 0;
+
+fail:
+	file_set_free(fs);
+	return ret;
+}
+
+static int write_all(int fd, const char *buf, uint64_t size, uint32_t chunk)
+{
+	while (size) {
+		size_t n = size < chunk ? (size_t)size : chunk;
+		ssize_t done = write(fd, buf, n);
+
+		if (done < 0) {
+			if (errno == EINTR && !clyde_stop_requested())
+				continue;
+			return -errno;
+		}
+		size -= (uint64_t)done;
+	}
+	return 0;
+}
+
+static int read_all(int fd, char *buf, uint32_t chunk)
+{
+	for (;;) {
+		ssize_t n = read(fd, buf, chunk);
+
+		if (n == 0)
+			return 0;
+		if (n < 0 && (errno != EINTR || clyde_stop_requested()))
+			return -errno;
+	}
+}
+
+static int sync_dirs(const struct file_set *fs)
+{
+	return fs_sync(fs->dirfds[0]);
+}
+
+static int make_link_target(const struct file_set *fs)
+{
+	int fd = open(fs->link_target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return errno == EEXIST ? 0 : -errno;
+	return close(fd) ? -errno : 0;
+}
+
+static int create_one(const struct bench *b, const struct file_set *fs, uint32_t i,
+		      struct rng *r, const char *buf)
+{
+	int dirfd = fs->dirfds[dir_of(fs, i)];
+	int64_t max = b->opt->file_max, min = b->opt->file_min;
+	uint64_t size;
+	int fd, ret;
+
+	if (max == -1)
+		return linkat(AT_FDCWD, fs->link_target, dirfd, fs->names[i], 0) ? -errno : 0;
+	if (max == -2)
+		return symlinkat(fs->link_target, dirfd, fs->names[i]) ? -errno : 0;
+	fd = openat(dirfd, fs->names[i], O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	size = max > 0 ? (uint64_t)min + rng_below(r, (uint64_t)(max - min) + 1) : 0;
+	ret = write_all(fd, buf, size, b->opt->file_chunk);
+	if (!ret && b->opt->fsync_each && fsync(fd))
+		ret = -errno;
+	if (close(fd) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+static int create_phase(struct worker *w, struct phase_sample *s, enum phase_id id, bool random)
+{
+	const struct bench *b = w->b;
+	struct file_set *fs;
+	char *buf = NULL;
+	struct rng r;
+	int ret;
+
+	file_set_free(w->files);
+	w->files = NULL;
+	ret = file_set_make(w, random, &fs);
+	if (ret)
+		return sample_fail(s, id, ret, "prepare %s", w->files_dir);
+	w->files = fs;
+	if (b->opt->file_max < 0 && (ret = make_link_target(fs)))
+		return sample_fail(s, id, ret, "create %s", fs->link_target);
+	buf = calloc(1, b->opt->file_chunk);
+	if (!buf)
+		return sample_fail(s, id, -ENOMEM, "buffer");
+	rng_seed(&r, ((uint64_t)b->seed << 32) ^ 0x5155ull ^ w->index);
+	s->start_ns = now_ns();
+	for (uint32_t i = 0; i < fs->count; i++) {
+		uint64_t t0 = now_ns();
+
+		ret = create_one(b, fs, i, &r, buf);
+		if (ret) {
+			sample_fail(s, id, ret, "create %s/%s", w->files_dir, fs->names[i]);
+			goto out;
+		}
+		sample_latency(s, t0, now_ns());
+		if (i == 0)
+			test_pause_point(id);
+		if (clyde_stop_requested()) {
+			ret = sample_fail(s, id, -EINTR, "create");
+			goto out;
+		}
+	}
+	ret = sync_dirs(fs);
+	s->end_ns = now_ns();
+	if (ret)
+		sample_fail(s, id, ret, "sync %s", w->files_dir);
+	s->amount = fs->count;
+out:
+	free(buf);
+	return ret;
+}
+
+/* stat one entry; read it too when the files have data. */
+static int stat_one(const struct bench *b, int dirfd, const char *name, char *buf)
+{
+	struct stat st;
+	int fd, ret;
+
+	if (fstatat(dirfd, name, &st, 0))
+		return -errno;
+	if (b->opt->file_max <= 0)
+		return 0;
+	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = read_all(fd, buf, b->opt->file_chunk);
+	close(fd);
+	return ret;
+}
+
+static int delete_one(const struct bench *b, int dirfd, const char *name)
+{
+	if (unlinkat(dirfd, name, 0))
+		return -errno;
+	if (b->opt->fsync_each && fsync(dirfd))
+		return -errno;
+	return 0;
+}
+
+static bool is_dot(const char *name)
+{
+	return name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]));
+}
+
+/* Sequential stat or delete: each directory in readdir order. */
+static int walk_dirs(struct worker *w, struct phase_sample *s, enum phase_id id, bool del,
+		     char *buf, uint32_t *seen)
+{
+	const struct file_set *fs = w->files;
+	int ret = 0;
+
+	for (uint32_t d = 0; d < fs->dirs && !ret; d++) {
+		int fd = dup(fs->dirfds[d]);
+		struct dirent *de;
+		DIR *dir;
+
+		if (fd < 0)
+			return sample_fail(s, id, -errno, "dup");
+		dir = fdopendir(fd);
+		if (!dir) {
+			close(fd);
+			return sample_fail(s, id, -errno, "opendir %s", w->files_dir);
+		}
+		rewinddir(dir);
+		while ((de = readdir(dir))) {
+			uint64_t t0;
+
+			if (is_dot(de->d_name))
+				continue;
+			t0 = now_ns();
+			ret = del ? delete_one(w->b, fs->dirfds[d], de->d_name)
+				  : stat_one(w->b, fs->dirfds[d], de->d_name, buf);
+			if (ret) {
+				sample_fail(s, id, ret, "%s %s/%s", del ? "unlink" : "stat",
+					    w->files_dir, de->d_name);
+				break;
+			}
+			sample_latency(s, t0, now_ns());
+			if (++*seen == 1)
+				test_pause_point(id);
+			if (clyde_stop_requested()) {
+				ret = sample_fail(s, id, -EINTR, "walk");
+				break;
+			}
+		}
+		closedir(dir);
+	}
+	return ret;
+}
+
+/* Random stat or delete: the shuffled order, by name. */
+static int walk_shuffled(struct worker *w, struct phase_sample *s, enum phase_id id, bool del,
+			 char *buf, uint32_t *seen)
+{
+	const struct file_set *fs = w->files;
+
+	for (uint32_t k = 0; k < fs->count; k++) {
+		uint32_t i = fs->order[k];
+		int dirfd = fs->dirfds[dir_of(fs, i)];
+		uint64_t t0 = now_ns();
+		int ret = del ? delete_one(w->b, dirfd, fs->names[i])
+			      : stat_one(w->b, dirfd, fs->names[i], buf);
+
+		if (ret)
+			return sample_fail(s, id, ret, "%s %s/%s", del ? "unlink" : "stat",
+					   w->files_dir, fs->names[i]);
+		sample_latency(s, t0, now_ns());
+		if (++*seen == 1)
+			test_pause_point(id);
+		if (clyde_stop_requested())
+			return sample_fail(s, id, -EINTR, "walk");
+	}
+	return 0;
+}
+
+static int visit_phase(struct worker *w, struct phase_sample *s, enum phase_id id, bool del)
+{
+	const struct file_set *fs = w->files;
+	uint32_t seen = 0;
+	char *buf;
+	int ret;
+
+	if (!fs)
+		return sample_fail(s, id, -ENOENT, "no files were created");
+	buf = malloc(w->b->opt->file_chunk);
+	if (!buf)
+		return sample_fail(s, id, -ENOMEM, "buffer");
+	s->start_ns = now_ns();
+	ret = fs->random ? walk_shuffled(w, s, id, del, buf, &seen)
+			 : walk_dirs(w, s, id, del, buf, &seen);
+	if (!ret && del)
+		ret = sync_dirs(fs);
+	s->end_ns = now_ns();
+	free(buf);
+	if (ret)
+		return sample_fail(s, id, ret, "sync %s", w->files_dir);
+	if (seen != fs->count)
+		return sample_fail(s, id, -EIO, "%s found %u files, expected %u", w->files_dir,
+				   seen, fs->count);
+	s->amount = seen;
+	return 0;
+}
+
+int phase_seq_create(struct worker *w, struct phase_sample *s)
+{
+	return create_phase(w, s, PH_SEQ_CREATE, false);
+}
+
+int phase_seq_stat(struct worker *w, struct phase_sample *s)
+{
+	return visit_phase(w, s, PH_SEQ_STAT, false);
+}
+
+int phase_seq_del(struct worker *w, struct phase_sample *s)
+{
+	return visit_phase(w, s, PH_SEQ_DEL, true);
+}
+
+int phase_ran_create(struct worker *w, struct phase_sample *s)
+{
+	return create_phase(w, s, PH_RAN_CREATE, true);
+}
+
+int phase_ran_stat(struct worker *w, struct phase_sample *s)
+{
+	return visit_phase(w, s, PH_RAN_STAT, false);
+}
+
+int phase_ran_del(struct worker *w, struct phase_sample *s)
+{
+	return visit_phase(w, s, PH_RAN_DEL, true);
+}

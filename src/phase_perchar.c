@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Per-char write and read: one system call per byte (bonnie++ 2.00), or
+ * stdio putc/getc (bonnie++ 1.03, --perchar=stdio). Latency is timed per
+ * chunk of bytes, as bonnie++ does, never per byte.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "signals.h"
+#include "timing.h"
+
+struct perchar_io {
+	int fd;
+	FILE *stream;		/* --perchar=stdio only */
+};
+
+static int putc_byte(struct perchar_io *io, unsigned char c)
+{
+	if (io->stream)
+		return putc(c, io->stream) == EOF ? -errno : 0;
+	for (;;) {
+		ssize_t n = write(io->fd, &c, 1);
+
+		if (n == 1)
+			return 0;
+		if (n == 0)
+			return -EIO;
+		if (errno != EINTR)
+			return -errno;
+		if (clyde_stop_requested())
+			return -EINTR;
+	}
+}
+
+static int getc_byte(struct perchar_io *io)
+{
+	unsigned char c;
+
+	if (io->stream) {
+		int v = getc(io->stream);
+
+		if (v != EOF)
+			return 0;
+		return ferror(io->stream) ? -errno : -ENODATA;
+	}
+	for (;;) {
+		ssize_t n = read(io->fd, &c, 1);
+
+		if (n == 1)
+			return 0;
+		if (n == 0)
+			return -ENODATA;
+		if (errno != EINTR)
+			return -errno;
+		if (clyde_stop_requested())
+			return -EINTR;
+	}
+}
+
+static int perchar_open(struct worker *w, struct perchar_io *io, bool writing)
+{
+	int flags = writing ? O_WRONLY | O_CREAT | O_TRUNC : O_RDONLY;
+
+	io->stream = NULL;
+	io->fd = open(w->io_path, flags | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (io->fd < 0)
+		return -errno;
+	if (w->b->opt->perchar != PERCHAR_STDIO)
+		return 0;
+	io->stream = fdopen(io->fd, writing ? "w" : "r");
+	if (!io->stream) {
+		int e = errno;
+
+		close(io->fd);
+		return -e;
+	}
+	return 0;
+}
+
+/* Flush, fsync when writing, and close; the first error is returned. */
+static int perchar_close(struct perchar_io *io, bool writing)
+{
+	int ret = 0;
+
+	if (io->stream && writing && fflush(io->stream))
+		ret = -errno;
+	if (writing && !ret && fsync(io->fd))
+		ret = -errno;
+	if (io->stream) {
+		if (fclose(io->stream) && !ret)
+			ret = -errno;
+	} else if (close(io->fd) && !ret) {
+		ret = -errno;
+	}
+	return ret;
+}
+
+static int perchar_run(struct worker *w, struct phase_sample *s, enum phase_id id)
+{
+	const bool writing = id == PH_PUTC;
+	const uint64_t total = w->b->perchar_bytes;
+	const uint64_t chunk = w->b->opt->chunk;
+	struct perchar_io io;
+	uint64_t done = 0;
+	int ret;
+
+	s->start_ns = now_ns();
+	ret = perchar_open(w, &io, writing);
+	if (ret)
+		return sample_fail(s, id, ret, "open %s", w->io_path);
+	while (done < total) {
+		uint64_t n = total - done < chunk ? total - done : chunk;
+		uint64_t t0 = now_ns();
+
+		for (uint64_t i = 0; i < n; i++) {
+			ret = writing ? putc_byte(&io, (unsigned char)(done + i))
+				      : getc_byte(&io);
+			if (ret)
+				goto out_close;
+		}
+		sample_latency(s, t0, now_ns());
+		done += n;
+		if (done == n)
+			test_pause_point(id);
+		if (clyde_stop_requested()) {
+			ret = -EINTR;
+			goto out_close;
+		}
+	}
+	ret = perchar_close(&io, writing);
+	s->end_ns = now_ns();
+	if (ret)
+		return sample_fail(s, id, ret, "%s %s", writing ? "fsync/close" : "close",
+				   w->io_path);
+	s->amount = (double)total / 1024.0;
+	return 0;
+
+out_close:
+	perchar_close(&io, false);
+	if (ret == -ENODATA)
+		return sample_fail(s, id, -EIO, "%s ends at byte %llu, before %llu",
+				   w->io_path, (unsigned long long)done, (unsigned long long)total);
+	return sample_fail(s, id, ret, "%s %s at byte %llu", writing ? "write" : "read",
+			   w->io_path, (unsigned long long)done);
+}
+
+int phase_putc(struct worker *w, struct phase_sample *s)
+{
+	return perchar_run(w, s, PH_PUTC);
+}
+
+int phase_getc(struct worker *w, struct phase_sample *s)
+{
+	return perchar_run(w, s, PH_GETC);
+}

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The private directory clyde works in, and the checks made before it. */
+#include "config.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "size.h"
+#include "workdir.h"
+
+uint64_t workdir_free_bytes(const char *dir)
+{
+	struct statvfs vfs;
+
+	if (statvfs(dir, &vfs))
+		return 0;
+	return (uint64_t)vfs.f_bavail * (uint64_t)vfs.f_frsize;
+}
+
+int workdir_check(const char *dir, uint64_t need_bytes, char *err, size_t errlen)
+{
+	struct statvfs vfs;
+	struct stat st;
+	uint64_t avail;
+	char need[32], have[32];
+
+	if (stat(dir, &st)) {
+		int e = errno;
+
+		snprintf(err, errlen, "-d %s: %s", dir, strerror(e));
+		return -e;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "-d %s: not a directory", dir);
+		return -ENOTDIR;
+	}
+	if (statvfs(dir, &vfs)) {
+		int e = errno;
+
+		snprintf(err, errlen, "-d %s: statvfs: %s", dir, strerror(e));
+		return -e;
+	}
+	if (vfs.f_flag & ST_RDONLY) {
+		snprintf(err, errlen, "-d %s: the filesystem is mounted read-only", dir);
+		return -EROFS;
+	}
+	/* access() uses the real uid, which is who we are after -u. */
+	if (access(dir, W_OK | X_OK)) {
+		int e = errno;
+
+		snprintf(err, errlen, "-d %s: not writable by uid %u: %s",
+			 dir, (unsigned)getuid(), strerror(e));
+		return e == EROFS ? -EROFS : -EACCES;
+	}
+	avail = (uint64_t)vfs.f_bavail * (uint64_t)vfs.f_frsize;
+	if (need_bytes > avail) {
+		size_human(need, sizeof(need), need_bytes);
+		size_human(have, sizeof(have), avail);
+		snprintf(err, errlen, "-d %s: too little free space: the run needs %s, %s is free",
+			 dir, need, have);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+int workdir_create(const char *dir, char *out, size_t outlen)
+{
+	int n = snprintf(out, outlen, "%s/clyde.XXXXXX", dir);
+
+	if (n < 0 || (size_t)n >= outlen)
+		return -ENAMETOOLONG;
+	if (!mkdtemp(out))
+		return -errno;
+	return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP || flag == FTW_D)
+		return rmdir(path) && errno != ENOENT ? -1 : 0;
+	return unlink(path) && errno != ENOENT ? -1 : 0;
+}
+
+int workdir_remove(const char *path)
+{
+	if (!path || !*path)
+		return 0;
+	/* Depth first, physical, never crossing into another filesystem. */
+	if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT))
+		return errno ? -errno : -EIO;
+	return 0;
+}
