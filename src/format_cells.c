@@ -6,17 +6,20 @@
 
 #include "format.h"
 
-/* bonnie++: seconds above 99.999999, ms above 0.099999, else us; 0: empty. */
+/*
+ * bonnie++: seconds above 99.999999, ms above 0.099999, else us; 0: empty.
+ * Truncated like bonnie++, after a nudge so 0.016824 s is not 16823us.
+ */
 void format_latency(char *buf, size_t len, double seconds)
 {
 	if (seconds <= 0)
 		buf[0] = '\0';
 	else if (seconds > 99.999999)
-		snprintf(buf, len, "%ds", (int)seconds);
+		snprintf(buf, len, "%ds", (int)(seconds + 1e-9));
 	else if (seconds > 0.099999)
-		snprintf(buf, len, "%dms", (int)(seconds * 1000.0));
+		snprintf(buf, len, "%dms", (int)(seconds * 1000.0 + 1e-6));
 	else
-		snprintf(buf, len, "%dus", (int)(seconds * 1000000.0));
+		snprintf(buf, len, "%dus", (int)(seconds * 1000000.0 + 1e-3));
 }
 
 /* KiB/s in five columns: NNNNk under 10000, then m, then g. */
@@ -26,11 +29,11 @@ void format_kib_rate(char *buf, size_t len, double kib)
 
 	if (kib < 10000.0)
 		snprintf(buf, len, "%4dk", (int)kib);
-	else if (mib < 100.0)
+	else if (mib < 99.95)	/* so that %4.1f never rounds up to 100.0 */
 		snprintf(buf, len, "%4.1fm", mib);
 	else if (mib < 1000.0)
 		snprintf(buf, len, "%4dm", (int)(mib + 0.5));
-	else if (mib / 1024.0 < 1000.0)
+	else if (mib / 1024.0 < 999.95)
 		snprintf(buf, len, "%4.1fg", mib / 1024.0);
 	else
 		snprintf(buf, len, "%4.0ft", mib / 1024.0 / 1024.0);

@@ -116,10 +116,15 @@ static int parse_chunk(const char *opt, const char *text, uint32_t *out,
 }
 
 /* -s size[:chunk[:seeks[:seekers]]]; empty fields keep their defaults. */
-static int parse_size_arg(struct clyde_options *o, char *arg, char *err, size_t errlen)
+static int parse_size_arg(struct clyde_options *o, const char *text, char *err, size_t errlen)
 {
-	char *f[4];
-	int n = split_fields(arg, f, 4);
+	char arg[256], *f[4];
+	int n;
+
+	if (strlen(text) >= sizeof(arg))
+		return fail(err, errlen, "-s: argument too long");
+	strcpy(arg, text);
+	n = split_fields(arg, f, 4);
 	uint64_t bytes;
 	int r;
 
@@ -171,10 +176,15 @@ static int parse_file_size(const char *what, const char *text, bool allow_links,
 }
 
 /* -n number[:max[:min[:num_dirs[:chunk]]]] */
-static int parse_files_arg(struct clyde_options *o, char *arg, char *err, size_t errlen)
+static int parse_files_arg(struct clyde_options *o, const char *text, char *err, size_t errlen)
 {
-	char *f[5];
-	int n = split_fields(arg, f, 5);
+	char arg[256], *f[5];
+	int n;
+
+	if (strlen(text) >= sizeof(arg))
+		return fail(err, errlen, "-n: argument too long");
+	strcpy(arg, text);
+	n = split_fields(arg, f, 5);
 
 	if (n > 5)
 		return fail(err, errlen, "-n: expected number[:max[:min[:num_dirs[:chunk]]]], got too many fields");

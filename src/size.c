@@ -90,15 +90,15 @@ void size_label(char *buf, size_t len, uint64_t value, const char *units)
 {
 	size_t i = 0;
 
-	if (value == 0) {
-		snprintf(buf, len, "0%c", units[0]);
-		return;
-	}
-	while (value % 1024 == 0 && units[i + 1]) {
+	while (value && value % 1024 == 0 && units[i + 1]) {
 		value /= 1024;
 		i++;
 	}
-	snprintf(buf, len, "%" PRIu64 "%c", value, units[i]);
+	/* A space unit means "no letter", as for a 256-byte chunk. */
+	if (units[i] == ' ')
+		snprintf(buf, len, "%" PRIu64, value);
+	else
+		snprintf(buf, len, "%" PRIu64 "%c", value, units[i]);
 }
 
 void size_human(char *buf, size_t len, uint64_t bytes)
