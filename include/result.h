@@ -10,6 +10,7 @@ struct phase_result {
 	double elapsed;		/* seconds, first start to last end */
 	double cpu_user;	/* seconds, whole process */
 	double cpu_sys;
+	double cpu_window;	/* seconds the CPU was sampled over; >= elapsed */
 	double max_latency;	/* seconds, slowest single operation */
 	double amount;		/* KiB for I/O phases, seeks or files otherwise */
 };

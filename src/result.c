@@ -52,7 +52,14 @@ double phase_rate(const struct phase_result *p)
 
 int phase_cpu_percent(const struct phase_result *p)
 {
-	if (p->elapsed <= 0)
+	/*
+	 * CPU is sampled around the threads' start and join, a little more
+	 * than elapsed; dividing by that same window keeps the percent within
+	 * what the CPUs can give.
+	 */
+	double window = p->cpu_window > p->elapsed ? p->cpu_window : p->elapsed;
+
+	if (window <= 0)
 		return 0;
-	return (int)((p->cpu_user + p->cpu_sys) / p->elapsed * 100.0);
+	return (int)((p->cpu_user + p->cpu_sys) / window * 100.0);
 }

@@ -72,15 +72,21 @@ int io_open_flags(const struct bench *b, int access)
 	return flags;
 }
 
+/*
+ * Tests stop here to send a signal or fill the disk at a known point: the
+ * pause lasts until a stop signal, or until the file CLYDE_TEST_RESUME
+ * names exists.
+ */
 void test_pause_point(enum phase_id id)
 {
 	const char *want = getenv("CLYDE_TEST_PAUSE");
+	const char *resume = getenv("CLYDE_TEST_RESUME");
 
 	if (!want || strcmp(want, phase_csv_name(id)))
 		return;
 	fprintf(stderr, "clyde: test pause in %s\n", phase_csv_name(id));
 	fflush(stderr);
-	while (!clyde_stop_requested())
+	while (!clyde_stop_requested() && !(resume && !access(resume, F_OK)))
 		usleep(10000);
 }
 
@@ -218,6 +224,7 @@ int bench_run(struct bench *b, struct run_result *res)
 		struct phase_result *pr = &res->phase[d->id];
 		struct cpu_sample c0, c1;
 		struct phase_sample total;
+		uint64_t w0, w1;
 
 		if (!phase_wanted(b, d->id))
 			continue;
@@ -228,9 +235,11 @@ int bench_run(struct bench *b, struct run_result *res)
 			fprintf(stderr, "%s...", d->progress);
 			fflush(stderr);
 		}
+		w0 = now_ns();
 		cpu_sample_take(&c0);
 		ret = run_workers(workers, b->workers, d->fn, &total);
 		cpu_sample_take(&c1);
+		w1 = now_ns();
 		if (!b->opt->quiet)
 			fprintf(stderr, ret ? "failed\n" : "done\n");
 		if (ret) {
@@ -247,6 +256,7 @@ int bench_run(struct bench *b, struct run_result *res)
 		pr->elapsed = (double)(total.end_ns - total.start_ns) / 1e9;
 		pr->cpu_user = c1.user - c0.user;
 		pr->cpu_sys = c1.sys - c0.sys;
+		pr->cpu_window = (double)(w1 - w0) / 1e9;
 		pr->max_latency = (double)total.max_lat_ns / 1e9;
 		pr->amount = total.amount;
 		if (d->io_file && b->opt->cache == CACHE_DROP)

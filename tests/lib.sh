@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# Shared helpers for the whole-program tests. Each test script sources
+# this, makes its own scratch filesystems with scratch_tmpfs, and exits
+# 0 (pass), 1 (fail) or 77 (skip); everything it mounted is unmounted.
+
+set -u
+CLYDE=${CLYDE:-$(pwd)/src/clyde}
+T_FAILS=0
+T_CHECKS=0
+T_MOUNTS=""
+T_DIRS=""
+
+t_cleanup() {
+	for m in $T_MOUNTS; do
+		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
+	done
+	for d in $T_DIRS; do
+		rm -rf "$d"
+	done
+}
+trap t_cleanup EXIT
+
+skip() {
+	echo "SKIP: $*"
+	exit 77
+}
+
+need_root() {
+	[ "$(id -u)" = 0 ] || skip "needs root"
+}
+
+ok() {
+	T_CHECKS=$((T_CHECKS + 1))
+}
+
+fail() {
+	T_CHECKS=$((T_CHECKS + 1))
+	T_FAILS=$((T_FAILS + 1))
+	echo "FAIL: $*"
+}
+
+# check DESCRIPTION COMMAND...: the command must succeed.
+check() {
+	desc=$1
+	shift
+	if "$@"; then ok; else fail "$desc"; fi
+}
+
+# expect_eq DESCRIPTION GOT WANT
+expect_eq() {
+	if [ "$2" = "$3" ]; then ok; else fail "$1: got '$2', want '$3'"; fi
+}
+
+# expect_match DESCRIPTION STRING EXTENDED-REGEX
+expect_match() {
+	if printf '%s\n' "$2" | grep -Eq -- "$3"; then ok; else fail "$1: '$2' does not match /$3/"; fi
+}
+
+# expect_file_has DESCRIPTION FILE FIXED-STRING
+expect_file_has() {
+	if grep -Fq -- "$3" "$2"; then ok; else fail "$1: $2 lacks '$3':"; sed 's/^/    /' "$2"; fi
+}
+
+scratch_dir() {
+	d=$(mktemp -d /tmp/clyde-test.XXXXXX)
+	T_DIRS="$T_DIRS $d"
+	echo "$d"
+}
+
+# scratch_tmpfs SIZE [OPTIONS]: a private tmpfs; prints its mount point.
+scratch_tmpfs() {
+	d=$(scratch_dir)
+	opts="size=$1"
+	[ $# -gt 1 ] && opts="$opts,$2"
+	mount -t tmpfs -o "$opts" clyde-test "$d" || return 1
+	T_MOUNTS="$d $T_MOUNTS"
+	echo "$d"
+}
+
+# csv_field LINE N: field N (0-based) of a CSV line.
+csv_field() {
+	printf '%s\n' "$1" | cut -d, -f$(($2 + 1))
+}
+
+# The directory must hold nothing that clyde made.
+expect_empty_dir() {
+	left=$(find "$2" -mindepth 1 -maxdepth 1 ! -name lost+found 2>/dev/null)
+	if [ -z "$left" ]; then ok; else fail "$1: left behind in $2: $left"; fi
+}
+
+done_testing() {
+	echo "$(basename "$0"): $T_CHECKS checks, $T_FAILS failed"
+	[ "$T_FAILS" = 0 ]
+	exit $?
+}
