@@ -8,6 +8,9 @@
 int semsync_create(int procs, char *err, size_t errlen);
 int semsync_remove(char *err, size_t errlen);
 
+/* -y s: is there a semaphore to wait on? */
+int semsync_check(char *err, size_t errlen);
+
 /*
  * -y s: a barrier before each phase. Phase k waits until all N processes
  * have reached phase k. 0, -EINTR when a stop signal came, or -errno.

@@ -45,5 +45,5 @@ const char *cache_mode_description(enum cache_mode m)
 {
 	if (m == CACHE_KEEP)
 		return "page cache kept, as bonnie++";
-	return "fsync + fadvise DONTNEED after each phase";
+	return "fsync + fadvise DONTNEED after each I/O phase";
 }

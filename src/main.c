@@ -41,6 +41,7 @@ struct session {
 	uint32_t first_seed;
 	uint64_t file_bytes;
 	uint64_t perchar_bytes;
+	unsigned sync_count;
 };
 
 static void print_version(void)
@@ -138,7 +139,7 @@ static int choose_sizes(struct session *s, char *err, size_t errlen)
 		mib = free_bytes / 2 / o->concurrency >> 20;
 		if (mib > DEFAULT_SIZE_MIB)
 			mib = DEFAULT_SIZE_MIB;
-		if (mib < 1 && free_bytes) {
+		if (mib < 1) {
 			snprintf(err, errlen, "-d %s: too little free space for even a 1 MiB test file",
 				 o->dir);
 			return -ENOSPC;
@@ -223,6 +224,7 @@ static int run_once(struct session *s, uint32_t seed, struct run_result *res)
 	b.file_bytes = s->file_bytes;
 	b.perchar_bytes = s->perchar_bytes;
 	b.workers = s->opt.concurrency;
+	b.sync_count = &s->sync_count;
 	fill_result_labels(s, seed, res);
 
 	ret = workdir_create(s->opt.dir, b.workdir, sizeof(b.workdir));
@@ -278,7 +280,9 @@ static int prepare(struct session *s, char *err, size_t errlen)
 	if (o->seed_file && read_seed_file(o->seed_file, &o->seed, err, errlen))
 		return CLYDE_EXIT_USAGE;
 	s->first_seed = o->seed_given || o->seed_file ? o->seed : rng_system_seed();
-	if (s->perchar_bytes < o->perchar_bytes && !o->skip_perchar && s->file_bytes)
+	if (o->sync == SYNC_SEMAPHORE && semsync_check(err, errlen))
+		return CLYDE_EXIT_USAGE;
+	if (s->perchar_bytes < o->perchar_bytes && !o->skip_perchar && s->file_bytes && !o->direct)
 		fprintf(stderr, "clyde: note: per-char size cut to the file size, %" PRIu64 " MiB\n",
 			s->file_bytes >> 20);
 	if (o->direct && !o->skip_perchar && s->file_bytes)

@@ -190,10 +190,14 @@ static int create_one(const struct bench *b, const struct file_set *fs, uint32_t
 	uint64_t size;
 	int fd, ret;
 
-	if (max == -1)
-		return linkat(AT_FDCWD, fs->link_target, dirfd, fs->names[i], 0) ? -errno : 0;
-	if (max == -2)
-		return symlinkat(fs->link_target, dirfd, fs->names[i]) ? -errno : 0;
+	if (max < 0) {
+		ret = max == -1 ? linkat(AT_FDCWD, fs->link_target, dirfd, fs->names[i], 0)
+				: symlinkat(fs->link_target, dirfd, fs->names[i]);
+		if (ret)
+			return -errno;
+		/* -b: a link is an entry in the directory; make that durable. */
+		return b->opt->fsync_each && fsync(dirfd) ? -errno : 0;
+	}
 	fd = openat(dirfd, fs->names[i], O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;

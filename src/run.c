@@ -211,7 +211,6 @@ static void drop_io_cache(struct bench *b, struct worker *workers)
 int bench_run(struct bench *b, struct run_result *res)
 {
 	struct worker *workers = calloc(b->workers, sizeof(*workers));
-	unsigned sync_index = 0;
 	int ret = 0;
 
 	if (!workers) {
@@ -228,7 +227,7 @@ int bench_run(struct bench *b, struct run_result *res)
 
 		if (!phase_wanted(b, d->id))
 			continue;
-		ret = phase_sync(b, sync_index++, d->id, b->errmsg, sizeof(b->errmsg));
+		ret = phase_sync(b, (*b->sync_count)++, d->id, b->errmsg, sizeof(b->errmsg));
 		if (ret)
 			break;
 		if (!b->opt->quiet) {

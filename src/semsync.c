@@ -29,7 +29,8 @@ union semun_arg {
 int semsync_create(int procs, char *err, size_t errlen)
 {
 	union semun_arg arg;
-	int id = semget(SEMSYNC_KEY, SEMSYNC_COUNT, IPC_CREAT | 0600);
+	/* Any user may join: runs with -u use the set that root made. */
+	int id = semget(SEMSYNC_KEY, SEMSYNC_COUNT, IPC_CREAT | 0666);
 
 	if (id < 0) {
 		snprintf(err, errlen, "-p: semget: %s", strerror(errno));
@@ -67,6 +68,15 @@ static int sem_step(int id, unsigned short num, short op)
 			return -EINTR;
 	}
 	return 0;
+}
+
+int semsync_check(char *err, size_t errlen)
+{
+	if (semget(SEMSYNC_KEY, SEMSYNC_COUNT, 0) >= 0)
+		return 0;
+	snprintf(err, errlen, "-y s: no semaphore (create it with clyde -p N): %s",
+		 strerror(errno));
+	return -errno;
 }
 
 int semsync_wait(unsigned phase_index, char *err, size_t errlen)

@@ -12,9 +12,12 @@ static volatile sig_atomic_t stop_signal;
 
 static void on_stop(int sig)
 {
-	/* A second signal while cleaning up gets the default action. */
-	if (stop_signal)
+	/* A second signal while cleaning up kills at once. */
+	if (stop_signal) {
 		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
 	stop_signal = sig;
 }
 

@@ -28,9 +28,10 @@ rm -f "$MNT.seed"
 
 # -p 2 makes a semaphore; two runs with -y s meet before every phase
 if "$CLYDE" -p 2 2>/dev/null; then
-	"$CLYDE" -y s -d "$MNT" -s 2 -n 1 -f64k -m one >"$MNT.one" 2>&1 &
+	# -x 2: the barriers go on counting across runs
+	"$CLYDE" -y s -x 2 -d "$MNT" -s 2 -n 1 -f64k -m one >"$MNT.one" 2>&1 &
 	p1=$!
-	"$CLYDE" -y s -d "$MNT" -s 2 -n 1 -f64k -m two >"$MNT.two" 2>&1 &
+	"$CLYDE" -y s -x 2 -d "$MNT" -s 2 -n 1 -f64k -m two >"$MNT.two" 2>&1 &
 	p2=$!
 	# a stuck barrier must not hang the suite
 	( sleep 60; kill $p1 $p2 2>/dev/null ) &
@@ -44,6 +45,7 @@ if "$CLYDE" -p 2 2>/dev/null; then
 	"$CLYDE" -p -1 2>/dev/null
 	expect_eq "-p -1 removes the semaphore" "$?" 0
 	err=$("$CLYDE" -y s -d "$MNT" -s 2 -n 0 2>&1 >/dev/null)
+	expect_eq "-y s without a semaphore exits 1" "$?" 1
 	expect_match "-y s without a semaphore says so" "$err" "no semaphore \(create it with clyde -p N\)"
 	rm -f "$MNT.one" "$MNT.two"
 else
