@@ -26,6 +26,7 @@ struct bench {
 	uint64_t file_bytes;	/* -s in bytes; 0 skips the I/O phases */
 	uint64_t perchar_bytes;	/* 0 skips the per-char phases */
 	unsigned workers;	/* -c */
+	unsigned depth;		/* --iodepth */
 	unsigned *sync_count;	/* -y s barriers passed, across -x runs */
 	char errmsg[1024];	/* why bench_run failed */
 };

@@ -11,6 +11,15 @@
  */
 int cache_drop_file(const char *path);
 
+/*
+ * --cache=system: sync, then drop page cache, dentries and inodes for the
+ * whole machine through /proc/sys/vm/drop_caches. 0 or -errno.
+ */
+int cache_drop_system(void);
+
+/* Can this process use --cache=system? 0 or -errno. */
+int cache_system_available(void);
+
 const char *cache_mode_name(enum cache_mode m);
 const char *cache_mode_description(enum cache_mode m);
 

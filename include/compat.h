@@ -23,6 +23,48 @@ static inline bool direct_io_supported(void)
 }
 #endif
 
+#include <sys/uio.h>
+
+/* Uncached buffered I/O, Linux 6.14; Debian 12's headers predate it. */
+#ifndef RWF_DONTCACHE
+#define RWF_DONTCACHE 0x00000080
+#endif
+
+#if defined(HAVE_PREADV2) && defined(HAVE_PWRITEV2)
+/* pread/pwrite with per-call RWF_* flags. */
+static inline ssize_t pread_flags(int fd, void *buf, size_t len, off_t off, int flags)
+{
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+
+	return flags ? preadv2(fd, &iov, 1, off, flags) : pread(fd, buf, len, off);
+}
+
+static inline ssize_t pwrite_flags(int fd, const void *buf, size_t len, off_t off, int flags)
+{
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+
+	return flags ? pwritev2(fd, &iov, 1, off, flags) : pwrite(fd, buf, len, off);
+}
+#else
+static inline ssize_t pread_flags(int fd, void *buf, size_t len, off_t off, int flags)
+{
+	if (flags) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	return pread(fd, buf, len, off);
+}
+
+static inline ssize_t pwrite_flags(int fd, const void *buf, size_t len, off_t off, int flags)
+{
+	if (flags) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	return pwrite(fd, buf, len, off);
+}
+#endif
+
 #ifndef ENODATA
 #define ENODATA ENOENT
 #endif

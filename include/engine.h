@@ -29,6 +29,10 @@ struct io_req {
 struct engine_params {
 	unsigned depth;		/* requests in flight at most */
 	bool direct;
+	int rw_flags;		/* RWF_* for every read and write (RWF_DONTCACHE) */
+	/* The phase's buffers, one per slot, for engines that register them. */
+	char *bufs;
+	size_t buf_len;
 };
 
 struct engine {
@@ -45,6 +49,11 @@ struct engine_ops {
 	unsigned flags;
 	/* Why the engine cannot be used in this build, or NULL. */
 	const char *unavailable;
+	/*
+	 * Can this kernel run it at this depth? 0 with what it set up in
+	 * desc ("SINGLE_ISSUER|DEFER_TASKRUN"), or -errno with the reason.
+	 */
+	int (*probe)(unsigned depth, char *desc, size_t len);
 	int (*setup)(struct engine *e, const struct engine_params *p);
 	int (*open)(struct engine *e, const char *path, int flags, mode_t mode, int *fd);
 	/* Queue n requests; 0 or -errno for a failure of the engine itself. */
@@ -56,10 +65,15 @@ struct engine_ops {
 };
 
 extern const struct engine_ops engine_psync;
+/* engine_uring.c, or engine_uring_stub.c when liburing was not found. */
+extern const struct engine_ops engine_uring;
 
 /* All engines clyde knows, built or not, for --version and lookups. */
 const struct engine_ops *const *engine_table(size_t *count);
 const struct engine_ops *engine_find(const char *name);
+
+/* Probe ops at depth; on failure why says so in words. */
+int engine_probe(const struct engine_ops *ops, unsigned depth, char *desc, size_t len);
 
 int engine_setup(struct engine *e, const struct engine_ops *ops,
 		 const struct engine_params *p);

@@ -22,6 +22,10 @@ void format_csv(FILE *out, const struct run_result *r, const struct format_opts 
 /* The header line that -x prints before its CSV lines (all 50 names). */
 void format_csv_header(FILE *out);
 
+/* The JSON document of count runs (schema clyde-result/1). */
+void format_json(FILE *out, const struct run_result *runs, unsigned count,
+		 const struct format_opts *fo);
+
 /* clyde's context lines: version, engine, cache mode, filesystem, machine. */
 void format_context(FILE *out, const struct run_result *r);
 

@@ -6,8 +6,10 @@
 #include "clyde.h"
 
 enum cache_mode {
-	CACHE_DROP,	/* fsync + posix_fadvise(DONTNEED) after each phase */
+	CACHE_DROP,	/* fsync + posix_fadvise(DONTNEED) after each I/O phase */
 	CACHE_KEEP,	/* as bonnie++: the page cache is left alone */
+	CACHE_UNCACHED,	/* RWF_DONTCACHE on block and seek I/O, and drop */
+	CACHE_SYSTEM,	/* sync + /proc/sys/vm/drop_caches after each phase */
 };
 
 enum perchar_mode {
@@ -19,6 +21,12 @@ enum sync_mode {
 	SYNC_NONE,
 	SYNC_SEMAPHORE,		/* -y s */
 	SYNC_PROMPT,		/* -y p */
+};
+
+enum engine_choice {
+	ENGINE_PSYNC,
+	ENGINE_URING,
+	ENGINE_AUTO,	/* uring when the kernel allows it, else psync */
 };
 
 struct clyde_options {
@@ -54,6 +62,10 @@ struct clyde_options {
 	enum cache_mode cache;
 	enum perchar_mode perchar;
 	bool exact;
+	enum engine_choice engine;
+	uint32_t iodepth;
+	uint32_t seek_updates;	/* percent of seeks that write back */
+	const char *json;	/* --json FILE, "-" for stdout */
 	bool help;
 	bool version;
 };
@@ -73,6 +85,7 @@ struct clyde_options {
 #define MIN_PERCHAR_BYTES	1024u
 #define MAX_PERCHAR_BYTES	(1ull << 40)
 #define MAX_NAME_LEN		100u
+#define MAX_IODEPTH		1024u
 
 void options_defaults(struct clyde_options *o);
 

@@ -35,9 +35,11 @@ struct run_params {
 /* Where and how the run happened, for clyde's context lines. */
 struct run_env {
 	char engine[16];
+	char engine_desc[256];	/* depth, setup flags, fallback */
 	char cache[16];		/* "drop" or "keep" */
-	char cache_note[96];
+	char cache_note[192];
 	bool direct;
+	unsigned iodepth;
 	bool perchar_stdio;
 	char fs_type[32];
 	char fs_source[256];

@@ -3,12 +3,14 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "engine.h"
 
 static const struct engine_ops *const engines[] = {
 	&engine_psync,
+	&engine_uring,
 };
 
 const struct engine_ops *const *engine_table(size_t *count)
@@ -23,6 +25,15 @@ const struct engine_ops *engine_find(const char *name)
 		if (!strcmp(engines[i]->name, name))
 			return engines[i];
 	return NULL;
+}
+
+int engine_probe(const struct engine_ops *ops, unsigned depth, char *desc, size_t len)
+{
+	if (ops->unavailable) {
+		snprintf(desc, len, "%s", ops->unavailable);
+		return -ENOSYS;
+	}
+	return ops->probe(depth, desc, len);
 }
 
 int engine_setup(struct engine *e, const struct engine_ops *ops,

@@ -7,13 +7,16 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "compat.h"
 #include "engine.h"
 #include "signals.h"
 
 struct psync {
+	int rw_flags;
 	unsigned head, count, cap;
 	struct io_req *done[];
 };
@@ -26,7 +29,15 @@ static int psync_setup(struct engine *e, const struct engine_params *p)
 	if (!ps)
 		return -ENOMEM;
 	ps->cap = p->depth ? p->depth : 1;
+	ps->rw_flags = p->rw_flags;
 	e->priv = ps;
+	return 0;
+}
+
+static int psync_probe(unsigned depth, char *desc, size_t len)
+{
+	(void)depth;
+	snprintf(desc, len, "pread/pwrite");
 	return 0;
 }
 
@@ -38,15 +49,15 @@ static int psync_open(struct engine *e, const char *path, int flags, mode_t mode
 }
 
 /* Move all of it unless the file ends (read) or an error stops us. */
-static ssize_t psync_transfer(const struct io_req *r)
+static ssize_t psync_transfer(const struct io_req *r, int flags)
 {
 	size_t done = 0;
 
 	while (done < r->len) {
 		char *p = (char *)r->buf + done;
 		off_t off = (off_t)(r->off + done);
-		ssize_t n = r->op == IO_READ ? pread(r->fd, p, r->len - done, off)
-					     : pwrite(r->fd, p, r->len - done, off);
+		ssize_t n = r->op == IO_READ ? pread_flags(r->fd, p, r->len - done, off, flags)
+					     : pwrite_flags(r->fd, p, r->len - done, off, flags);
 		if (n < 0) {
 			if (errno == EINTR && !clyde_stop_requested())
 				continue;
@@ -66,7 +77,7 @@ static int psync_submit(struct engine *e, struct io_req *const *reqs, unsigned n
 	for (unsigned i = 0; i < n; i++) {
 		if (ps->count == ps->cap)
 			return -EBUSY;
-		reqs[i]->res = psync_transfer(reqs[i]);
+		reqs[i]->res = psync_transfer(reqs[i], ps->rw_flags);
 		ps->done[(ps->head + ps->count++) % ps->cap] = reqs[i];
 	}
 	return 0;
@@ -102,6 +113,7 @@ const struct engine_ops engine_psync = {
 	.name = "psync",
 	.flags = 0,
 	.unavailable = NULL,
+	.probe = psync_probe,
 	.setup = psync_setup,
 	.open = psync_open,
 	.submit = psync_submit,

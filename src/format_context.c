@@ -12,8 +12,8 @@ void format_context(FILE *out, const struct run_result *r)
 	const struct run_env *e = &r->env;
 	char ram[32];
 
-	fprintf(out, "clyde %s: engine %s%s, cache %s (%s), per-char %s, seed %u\n",
-		r->params.version, e->engine, e->direct ? " with O_DIRECT" : "",
+	fprintf(out, "clyde %s: engine %s%s (%s), cache %s (%s), per-char %s, seed %u\n",
+		r->params.version, e->engine, e->direct ? " with O_DIRECT" : "", e->engine_desc,
 		e->cache, e->cache_note, e->perchar_stdio ? "stdio" : "syscall",
 		(unsigned)r->params.seed);
 	size_human(ram, sizeof(ram), e->ram_bytes);

@@ -23,6 +23,7 @@
 #include "fsinfo.h"
 #include "options.h"
 #include "privs.h"
+#include "probe.h"
 #include "rng.h"
 #include "semsync.h"
 #include "signals.h"
@@ -42,6 +43,9 @@ struct session {
 	uint64_t file_bytes;
 	uint64_t perchar_bytes;
 	unsigned sync_count;
+	const struct engine_ops *engine;
+	unsigned depth;
+	char engine_desc[256];
 };
 
 static void print_version(void)
@@ -150,7 +154,8 @@ static int choose_sizes(struct session *s, char *err, size_t errlen)
 		snprintf(err, errlen, "-s: the file (%" PRIu64 " MiB) is smaller than one chunk", mib);
 		return -EINVAL;
 	}
-	s->perchar_bytes = o->skip_perchar ? 0 : o->perchar_bytes;
+	/* 1-byte I/O cannot be direct: -D skips the per-char phases. */
+	s->perchar_bytes = o->skip_perchar || o->direct ? 0 : o->perchar_bytes;
 	if (s->perchar_bytes > s->file_bytes)
 		s->perchar_bytes = s->file_bytes;
 	return 0;
@@ -159,6 +164,13 @@ static int choose_sizes(struct session *s, char *err, size_t errlen)
 static int dir_error_status(int err)
 {
 	return err == -EINVAL ? CLYDE_EXIT_USAGE : CLYDE_EXIT_DIR;
+}
+
+/* ZFS keeps its ARC whatever posix_fadvise says: drop cannot promise a cold read. */
+static bool cache_ignored(const struct session *s)
+{
+	return (s->opt.cache == CACHE_DROP || s->opt.cache == CACHE_UNCACHED) &&
+	       !strcmp(s->fs.type, "zfs");
 }
 
 static void fill_result_labels(const struct session *s, uint32_t seed, struct run_result *r)
@@ -182,10 +194,13 @@ static void fill_result_labels(const struct session *s, uint32_t seed, struct ru
 	p->file_dirs = o->file_dirs;
 	p->file_chunk = o->file_chunk;
 
-	snprintf(e->engine, sizeof(e->engine), "%s", engine_psync.name);
+	snprintf(e->engine, sizeof(e->engine), "%s", s->engine->name);
+	snprintf(e->engine_desc, sizeof(e->engine_desc), "%s", s->engine_desc);
 	snprintf(e->cache, sizeof(e->cache), "%s", cache_mode_name(o->cache));
-	snprintf(e->cache_note, sizeof(e->cache_note), "%s", cache_mode_description(o->cache));
+	snprintf(e->cache_note, sizeof(e->cache_note), "%s%s", cache_mode_description(o->cache),
+		 cache_ignored(s) ? "; ZFS's ARC ignores fadvise: reads may be cached" : "");
 	e->direct = o->direct;
+	e->iodepth = s->depth;
 	e->perchar_stdio = o->perchar == PERCHAR_STDIO;
 	snprintf(e->fs_type, sizeof(e->fs_type), "%s", s->fs.type);
 	snprintf(e->fs_source, sizeof(e->fs_source), "%s", s->fs.source);
@@ -219,7 +234,8 @@ static int run_once(struct session *s, uint32_t seed, struct run_result *res)
 
 	memset(&b, 0, sizeof(b));
 	b.opt = &s->opt;
-	b.engine = &engine_psync;
+	b.engine = s->engine;
+	b.depth = s->depth;
 	b.seed = seed;
 	b.file_bytes = s->file_bytes;
 	b.perchar_bytes = s->perchar_bytes;
@@ -231,6 +247,13 @@ static int run_once(struct session *s, uint32_t seed, struct run_result *res)
 	if (ret) {
 		fprintf(stderr, "clyde: cannot create a private directory in %s: %s\n",
 			s->opt.dir, strerror(-ret));
+		return CLYDE_EXIT_DIR;
+	}
+	ret = probe_io_modes(b.workdir, s->opt.direct, s->opt.cache == CACHE_UNCACHED,
+			     b.errmsg, sizeof(b.errmsg));
+	if (ret) {
+		workdir_remove(b.workdir);
+		fprintf(stderr, "clyde: %s\n", b.errmsg);
 		return CLYDE_EXIT_DIR;
 	}
 	ret = bench_run(&b, res);
@@ -249,6 +272,38 @@ static int run_once(struct session *s, uint32_t seed, struct run_result *res)
 	return CLYDE_EXIT_OK;
 }
 
+/* --engine: psync as asked, uring if the kernel takes it, or auto's fallback. */
+static int choose_engine(struct session *s, char *err, size_t errlen)
+{
+	const struct clyde_options *o = &s->opt;
+	char desc[160];
+
+	if (o->engine == ENGINE_PSYNC) {
+		s->engine = &engine_psync;
+		s->depth = 1;
+		engine_probe(s->engine, 1, desc, sizeof(desc));
+		snprintf(s->engine_desc, sizeof(s->engine_desc), "%s", desc);
+		return 0;
+	}
+	if (!engine_probe(&engine_uring, o->iodepth, desc, sizeof(desc))) {
+		s->engine = &engine_uring;
+		s->depth = o->iodepth;
+		snprintf(s->engine_desc, sizeof(s->engine_desc), "QD %u, %s", s->depth, desc);
+		return 0;
+	}
+	if (o->engine == ENGINE_URING) {
+		snprintf(err, errlen, "--engine=uring: %s", desc);
+		return CLYDE_EXIT_ENGINE;
+	}
+	s->engine = &engine_psync;
+	s->depth = 1;
+	snprintf(s->engine_desc, sizeof(s->engine_desc),
+		 "pread/pwrite; --engine=auto fell back: uring %s", desc);
+	fprintf(stderr, "clyde: note: --engine=auto: uring cannot be used (%s); running psync%s\n",
+		desc, o->iodepth > 1 ? " at queue depth 1" : "");
+	return 0;
+}
+
 static int prepare(struct session *s, char *err, size_t errlen)
 {
 	struct clyde_options *o = &s->opt;
@@ -260,6 +315,9 @@ static int prepare(struct session *s, char *err, size_t errlen)
 	}
 	if (privs_drop(o->user, o->group, err, errlen))
 		return CLYDE_EXIT_USAGE;
+	ret = choose_engine(s, err, errlen);
+	if (ret)
+		return ret;
 	if (gethostname(s->hostname, sizeof(s->hostname) - 1) || !s->hostname[0])
 		snprintf(s->hostname, sizeof(s->hostname), "localhost");
 	for (char *p = s->hostname; *p; p++)
@@ -280,6 +338,11 @@ static int prepare(struct session *s, char *err, size_t errlen)
 	if (o->seed_file && read_seed_file(o->seed_file, &o->seed, err, errlen))
 		return CLYDE_EXIT_USAGE;
 	s->first_seed = o->seed_given || o->seed_file ? o->seed : rng_system_seed();
+	if (o->cache == CACHE_SYSTEM && cache_system_available()) {
+		snprintf(err, errlen, "--cache=system writes /proc/sys/vm/drop_caches, which uid %u "
+			 "cannot (it needs root, and Linux)", (unsigned)geteuid());
+		return CLYDE_EXIT_USAGE;
+	}
 	if (o->sync == SYNC_SEMAPHORE && semsync_check(err, errlen))
 		return CLYDE_EXIT_USAGE;
 	if (s->perchar_bytes < o->perchar_bytes && !o->skip_perchar && s->file_bytes && !o->direct)
@@ -289,14 +352,90 @@ static int prepare(struct session *s, char *err, size_t errlen)
 		fprintf(stderr, "clyde: note: -D: the per-char phases are skipped "
 			"(1-byte I/O cannot be direct)\n");
 	warn_about_cache(s);
+	if (cache_ignored(s))
+		fprintf(stderr, "clyde: warning: %s is ZFS, whose ARC ignores posix_fadvise: "
+			"--cache=%s cannot promise reads from the disk\n", o->dir,
+			cache_mode_name(o->cache));
 	return CLYDE_EXIT_OK;
+}
+
+/* --json: the file is opened before the runs, so a bad path fails at once. */
+static FILE *open_json(const char *path)
+{
+	FILE *f;
+
+	if (!path)
+		return NULL;
+	if (!strcmp(path, "-"))
+		return stdout;
+	f = fopen(path, "w");
+	if (!f)
+		fprintf(stderr, "clyde: --json %s: %s\n", path, strerror(errno));
+	return f;
+}
+
+/*
+ * Every -x run, each in its own private directory. Text goes to stdout
+ * unless -q, -x or --json - send it to stderr; the CSV is last on stdout
+ * except under --json -, where stdout carries only the JSON document.
+ */
+static int run_all(struct session *s, const struct format_opts *fo)
+{
+	const struct clyde_options *o = &s->opt;
+	bool json_stdout = o->json && !strcmp(o->json, "-");
+	FILE *text = o->quiet || o->repeats > 1 || json_stdout ? stderr : stdout;
+	FILE *csv = json_stdout ? NULL : stdout;
+	FILE *json = open_json(o->json);
+	struct run_result *runs = calloc(o->repeats, sizeof(*runs));
+	int status = CLYDE_EXIT_OK;
+	uint32_t done = 0;
+
+	if (!runs || (o->json && !json)) {
+		if (!runs)
+			fprintf(stderr, "clyde: out of memory\n");
+		status = runs ? CLYDE_EXIT_USAGE : CLYDE_EXIT_IO;
+		goto out;
+	}
+	if (csv && o->repeats > 1)
+		format_csv_header(csv);
+	for (; done < o->repeats; done++) {
+		/* bonnie++ reuses one seed for every -x run; clyde draws anew. */
+		uint32_t seed = done == 0 || o->seed_given || o->seed_file
+				? s->first_seed : rng_system_seed();
+
+		status = run_once(s, seed, &runs[done]);
+		if (status)
+			goto out;
+		format_context(text, &runs[done]);
+		if (o->repeats == 1)
+			format_table(text, &runs[done], fo);
+		fflush(text);
+		if (csv) {
+			format_csv(csv, &runs[done], fo);
+			fflush(csv);
+		}
+		if (clyde_stop_requested()) {
+			fprintf(stderr, "clyde: stopped by signal %d after run %u\n",
+				clyde_stop_signal(), done + 1);
+			status = CLYDE_EXIT_SIGNAL;
+			goto out;
+		}
+	}
+	if (json)
+		format_json(json, runs, done, fo);
+out:
+	if (json && json != stdout && fclose(json) && !status) {
+		fprintf(stderr, "clyde: --json %s: %s\n", o->json, strerror(errno));
+		status = CLYDE_EXIT_IO;
+	}
+	free(runs);
+	return status;
 }
 
 int main(int argc, char **argv)
 {
 	struct format_opts fo = { 0 };
 	struct session s;
-	struct run_result res;
 	char err[1024];
 	int status;
 
@@ -324,28 +463,5 @@ int main(int argc, char **argv)
 		return status;
 	}
 	fo.exact = s.opt.exact;
-	if (s.opt.repeats > 1)
-		format_csv_header(stdout);
-	for (uint32_t run = 0; run < s.opt.repeats; run++) {
-		/* bonnie++ reuses one seed for every -x run; clyde draws anew. */
-		uint32_t seed = run == 0 || s.opt.seed_given || s.opt.seed_file
-				? s.first_seed : rng_system_seed();
-		FILE *text = s.opt.quiet || s.opt.repeats > 1 ? stderr : stdout;
-
-		status = run_once(&s, seed, &res);
-		if (status)
-			return status;
-		format_context(text, &res);
-		if (s.opt.repeats == 1)
-			format_table(text, &res, &fo);
-		fflush(text);
-		format_csv(stdout, &res, &fo);
-		fflush(stdout);
-		if (clyde_stop_requested()) {
-			fprintf(stderr, "clyde: stopped by signal %d after run %u\n",
-				clyde_stop_signal(), run + 1);
-			return CLYDE_EXIT_SIGNAL;
-		}
-	}
-	return CLYDE_EXIT_OK;
+	return run_all(&s, &fo);
 }

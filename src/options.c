@@ -22,6 +22,10 @@ enum long_only {
 	OPT_CACHE,
 	OPT_EXACT,
 	OPT_PERCHAR,
+	OPT_ENGINE,
+	OPT_IODEPTH,
+	OPT_SEEK_UPDATES,
+	OPT_JSON,
 };
 
 static const struct option long_opts[] = {
@@ -31,6 +35,10 @@ static const struct option long_opts[] = {
 	{ "cache", required_argument, NULL, OPT_CACHE },
 	{ "exact", no_argument, NULL, OPT_EXACT },
 	{ "perchar", required_argument, NULL, OPT_PERCHAR },
+	{ "engine", required_argument, NULL, OPT_ENGINE },
+	{ "iodepth", required_argument, NULL, OPT_IODEPTH },
+	{ "seek-updates", required_argument, NULL, OPT_SEEK_UPDATES },
+	{ "json", required_argument, NULL, OPT_JSON },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -59,6 +67,9 @@ void options_defaults(struct clyde_options *o)
 	o->concurrency = 1;
 	o->cache = CACHE_DROP;
 	o->perchar = PERCHAR_SYSCALL;
+	o->engine = ENGINE_PSYNC;
+	o->iodepth = 1;
+	o->seek_updates = 10;
 }
 
 static bool is_pow2(uint64_t v)
@@ -329,11 +340,34 @@ static int parse_option(struct clyde_options *o, int c, char *arg, char *err, si
 			o->cache = CACHE_DROP;
 		else if (!strcmp(arg, "keep"))
 			o->cache = CACHE_KEEP;
+		else if (!strcmp(arg, "uncached"))
+			o->cache = CACHE_UNCACHED;
+		else if (!strcmp(arg, "system"))
+			o->cache = CACHE_SYSTEM;
 		else
-			return fail(err, errlen, "--cache: '%s' must be drop or keep", arg);
+			return fail(err, errlen, "--cache: '%s' must be drop, keep, uncached or system", arg);
 		return 0;
 	case OPT_EXACT:
 		o->exact = true;
+		return 0;
+	case OPT_ENGINE:
+		if (!strcmp(arg, "psync"))
+			o->engine = ENGINE_PSYNC;
+		else if (!strcmp(arg, "uring"))
+			o->engine = ENGINE_URING;
+		else if (!strcmp(arg, "auto"))
+			o->engine = ENGINE_AUTO;
+		else
+			return fail(err, errlen, "--engine: '%s' must be psync, uring or auto", arg);
+		return 0;
+	case OPT_IODEPTH:
+		return parse_u32("--iodepth", "queue depth", arg, 1, MAX_IODEPTH, &o->iodepth, err, errlen);
+	case OPT_SEEK_UPDATES:
+		return parse_u32("--seek-updates", "percent", arg, 0, 100, &o->seek_updates, err, errlen);
+	case OPT_JSON:
+		if (!*arg)
+			return fail(err, errlen, "--json: the file name is empty (use - for stdout)");
+		o->json = arg;
 		return 0;
 	case OPT_PERCHAR:
 		if (!strcmp(arg, "syscall"))
@@ -351,6 +385,9 @@ static int check_combination(const struct clyde_options *o, char *err, size_t er
 {
 	if (o->seed_given && o->seed_file)
 		return fail(err, errlen, "-z and -Z both give the seed: use one");
+	if (o->engine == ENGINE_PSYNC && o->iodepth > 1)
+		return fail(err, errlen, "--iodepth %u needs a queued engine: psync keeps one request in flight (use --engine=uring)",
+			    o->iodepth);
 	if (o->sem_procs_given && o->sync != SYNC_NONE)
 		return fail(err, errlen, "-p creates the semaphore and exits; -y is for the runs that use it");
 	return 0;
@@ -391,7 +428,10 @@ void options_usage(FILE *out)
 "             [-n number[:max[:min[:num_dirs[:chunk]]]]] [-m name] [-r ram]\n"
 "             [-x runs] [-u user[:group]] [-g group] [-q] [-f[size]] [-b] [-D]\n"
 "             [-c concurrency] [-z seed | -Z file] [-p procs | -y s|p] [-l arg]\n"
-"             [--cache=drop|keep] [--perchar=syscall|stdio] [--exact]\n"
+"             [--cache=drop|keep|uncached|system] [--perchar=syscall|stdio]\n"
+"             [--exact]\n"
+"             [--engine=psync|uring|auto] [--iodepth=N] [--seek-updates=PCT]\n"
+"             [--json FILE|-]\n"
 "\n"
 "A bonnie++ 2.00a-compatible file system benchmark.\n"
 "\n"
@@ -429,10 +469,23 @@ void options_usage(FILE *out)
 "  -l arg        accepted for bonnie++ compatibility and ignored\n"
 "  --cache=drop|keep  drop (default): fsync and posix_fadvise(DONTNEED) after\n"
 "                each I/O phase so reads come from the device; keep: leave the\n"
-"                page cache alone, as bonnie++ does\n"
+"                page cache alone, as bonnie++ does; uncached: block and seek\n"
+"                I/O with RWF_DONTCACHE (Linux 6.14+), then drop; system\n"
+"                (root): sync and drop_caches after every phase, which also\n"
+"                drops dentries and inodes, for the whole machine\n"
 "  --perchar=syscall|stdio  per-char phases as 1-byte system calls (default,\n"
 "                bonnie++ 2.00) or stdio putc/getc (bonnie++ 1.03)\n"
 "  --exact       print measured numbers where bonnie++ prints +++++\n"
+"  --engine=psync|uring|auto  how block and seek I/O is issued: pread/pwrite\n"
+"                (default, comparable with bonnie++), io_uring, or io_uring\n"
+"                when the kernel allows it and psync otherwise\n"
+"  --iodepth=N   requests in flight per file or seeker (1 to 1024; above 1\n"
+"                needs --engine=uring or auto; default 1)\n"
+"  --seek-updates=PCT  percent of seeks that change and write back their\n"
+"                chunk (0 to 100; default 10, as bonnie++)\n"
+"  --json FILE   also write a JSON document of every run (see clyde(1));\n"
+"                with -, stdout carries only the JSON and the text goes to\n"
+"                stderr without the CSV line\n"
 "  --help        this help\n"
 "  --version     print the version and the engines built in\n"
 "\n"

@@ -92,9 +92,10 @@ static int seq_phase(struct worker *w, struct phase_sample *s, enum phase_id id,
 
 	s->start_ns = now_ns();
 	ret = pipeline_open(&p, b, w->io_path, io_open_flags(b, flags), b->opt->chunk);
+	if (ret == -EINVAL && b->opt->direct)
+		return sample_fail(s, id, ret, "open %s: the filesystem refuses O_DIRECT", w->io_path);
 	if (ret)
-		return sample_fail(s, id, ret, "open %s%s", w->io_path,
-				   ret == -EINVAL && b->opt->direct ? " with O_DIRECT" : "");
+		return sample_fail(s, id, ret, "open %s", w->io_path);
 	ret = pipeline_drive(&p, seq_fill, seq_complete, &c);
 	cret = pipeline_close(&p, writes && !ret);
 	s->end_ns = now_ns();
@@ -108,7 +109,10 @@ static int seq_phase(struct worker *w, struct phase_sample *s, enum phase_id id,
 
 int phase_put_block(struct worker *w, struct phase_sample *s)
 {
-	return seq_phase(w, s, PH_PUT_BLOCK, O_WRONLY | O_CREAT | O_TRUNC);
+	/* The file is new unless the per-char write made it. */
+	int create = w->b->perchar_bytes ? O_TRUNC : O_EXCL;
+
+	return seq_phase(w, s, PH_PUT_BLOCK, O_WRONLY | O_CREAT | create);
 }
 
 int phase_rewrite(struct worker *w, struct phase_sample *s)

@@ -65,7 +65,8 @@ static int getc_byte(struct perchar_io *io)
 
 static int perchar_open(struct worker *w, struct perchar_io *io, bool writing)
 {
-	int flags = writing ? O_WRONLY | O_CREAT | O_TRUNC : O_RDONLY;
+	/* Per-char write is the first phase: it creates the file, exclusively. */
+	int flags = writing ? O_WRONLY | O_CREAT | O_EXCL : O_RDONLY;
 
 	io->stream = NULL;
 	io->fd = open(w->io_path, flags | O_NOFOLLOW | O_CLOEXEC, 0600);

@@ -20,8 +20,6 @@
 #include "rng.h"
 #include "timing.h"
 
-/* One seek in this many is a read-modify-write (bonnie++: 10). */
-#define SEEK_UPDATE_EVERY 10
 
 enum { ST_READ, ST_WRITE };
 
@@ -30,6 +28,7 @@ struct seek_pool {
 	uint64_t total;
 	uint64_t nchunks;
 	uint64_t seed;
+	unsigned update_pct;
 };
 
 struct seeker {
@@ -59,8 +58,8 @@ static bool seek_fill(void *arg, struct io_req *r)
 	r->chunk = ticket_chunk(sk->pool, t);
 	r->off = r->chunk * r->len;
 	r->op = IO_READ;
-	/* Remember whether this ticket writes back. */
-	r->state = t % SEEK_UPDATE_EVERY == SEEK_UPDATE_EVERY - 1 ? ST_WRITE : ST_READ;
+	/* Ticket t writes back when (t * pct) mod 100 < pct: exactly pct in 100. */
+	r->state = (t * sk->pool->update_pct) % 100 < sk->pool->update_pct ? ST_WRITE : ST_READ;
 	return true;
 }
 
@@ -123,6 +122,7 @@ int phase_seeks(struct worker *w, struct phase_sample *s)
 		.total = b->opt->seeks,
 		.nchunks = b->file_bytes / b->opt->chunk,
 		.seed = ((uint64_t)b->seed << 32) ^ w->index,
+		.update_pct = b->opt->seek_updates,
 	};
 	struct seeker *sk = calloc(n, sizeof(*sk));
 	pthread_t *threads = calloc(n, sizeof(*threads));

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compat.h"
 #include "pipeline.h"
 #include "signals.h"
 #include "timing.h"
@@ -17,7 +18,11 @@
 int pipeline_open(struct pipeline *p, const struct bench *b, const char *path,
 		  int flags, size_t len)
 {
-	struct engine_params params = { .depth = 1, .direct = b->opt->direct };
+	struct engine_params params = {
+		.depth = b->depth ? b->depth : 1,
+		.direct = b->opt->direct,
+		.rw_flags = b->opt->cache == CACHE_UNCACHED ? RWF_DONTCACHE : 0,
+	};
 	void *mem = NULL;
 	int ret;
 
@@ -25,15 +30,18 @@ int pipeline_open(struct pipeline *p, const struct bench *b, const char *path,
 	p->fd = -1;
 	p->depth = params.depth;
 	p->len = len;
-	ret = engine_setup(&p->eng, b->engine, &params);
-	if (ret)
-		return ret;
-	if (posix_memalign(&mem, BUFFER_ALIGN, p->depth * len)) {
-		ret = -ENOMEM;
-		goto out_engine;
-	}
+	if (posix_memalign(&mem, BUFFER_ALIGN, p->depth * len))
+		return -ENOMEM;
 	p->bufs = mem;
 	memset(p->bufs, 0, p->depth * len);
+	params.bufs = p->bufs;
+	params.buf_len = len;
+	ret = engine_setup(&p->eng, b->engine, &params);
+	if (ret) {
+		free(p->bufs);
+		p->bufs = NULL;
+		return ret;
+	}
 	p->reqs = calloc(p->depth, sizeof(*p->reqs));
 	p->free = calloc(p->depth, sizeof(*p->free));
 	p->batch = calloc(p->depth, sizeof(*p->batch));
@@ -60,9 +68,8 @@ out_mem:
 	free(p->free);
 	free(p->batch);
 	free(p->done);
-	free(p->bufs);
-out_engine:
 	engine_teardown(&p->eng);
+	free(p->bufs);
 	memset(p, 0, sizeof(*p));
 	p->fd = -1;
 	return ret;

@@ -165,7 +165,7 @@ out_free:
 static bool phase_wanted(const struct bench *b, enum phase_id id)
 {
 	if (id == PH_PUTC || id == PH_GETC)
-		return b->file_bytes && b->perchar_bytes && !b->opt->direct;
+		return b->file_bytes && b->perchar_bytes;
 	if (id < PH_FIRST_FILE)
 		return b->file_bytes != 0;
 	return b->opt->files != 0;
@@ -205,6 +205,27 @@ static void drop_io_cache(struct bench *b, struct worker *workers)
 		if (ret && ret != -ENOENT)
 			fprintf(stderr, "clyde: warning: cannot drop the cache of %s: %s\n",
 				workers[i].io_path, strerror(-ret));
+	}
+}
+
+static void drop_caches_after(struct bench *b, struct worker *workers,
+			      const struct phase_desc *d)
+{
+	int ret;
+
+	switch (b->opt->cache) {
+	case CACHE_DROP:
+	case CACHE_UNCACHED:
+		if (d->io_file)
+			drop_io_cache(b, workers);
+		break;
+	case CACHE_SYSTEM:
+		ret = cache_drop_system();
+		if (ret)
+			fprintf(stderr, "clyde: warning: drop_caches failed: %s\n", strerror(-ret));
+		break;
+	default:
+		break;
 	}
 }
 
@@ -258,8 +279,7 @@ int bench_run(struct bench *b, struct run_result *res)
 		pr->cpu_window = (double)(w1 - w0) / 1e9;
 		pr->max_latency = (double)total.max_lat_ns / 1e9;
 		pr->amount = total.amount;
-		if (d->io_file && b->opt->cache == CACHE_DROP)
-			drop_io_cache(b, workers);
+		drop_caches_after(b, workers, d);
 		if (clyde_stop_requested()) {
 			ret = -EINTR;
 			snprintf(b->errmsg, sizeof(b->errmsg), "stopped by signal %d after %s",

@@ -21,6 +21,9 @@ uint64_t workdir_free_bytes(const char *dir)
 
 	if (statvfs(dir, &vfs))
 		return 0;
+	/* ramfs and friends count no blocks at all: no limit we can see. */
+	if (vfs.f_blocks == 0)
+		return UINT64_MAX;
 	return (uint64_t)vfs.f_bavail * (uint64_t)vfs.f_frsize;
 }
 
@@ -59,7 +62,7 @@ int workdir_check(const char *dir, uint64_t need_bytes, char *err, size_t errlen
 			 dir, (unsigned)getuid(), strerror(e));
 		return e == EROFS ? -EROFS : -EACCES;
 	}
-	avail = (uint64_t)vfs.f_bavail * (uint64_t)vfs.f_frsize;
+	avail = vfs.f_blocks ? (uint64_t)vfs.f_bavail * (uint64_t)vfs.f_frsize : UINT64_MAX;
 	if (need_bytes > avail) {
 		size_human(need, sizeof(need), need_bytes);
 		size_human(have, sizeof(have), avail);

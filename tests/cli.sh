@@ -8,7 +8,7 @@ MAN=$(dirname "$TESTLIB")/../man/clyde.1
 out=$("$CLYDE" --help); rc=$?
 expect_eq "--help exit status" "$rc" 0
 for opt in -d -s -n -m -r -x -u -g -q -f -b -D --direct -c -z -Z -p -y -l \
-	--cache --perchar --exact --help --version; do
+	--cache --perchar --exact --engine --iodepth --seek-updates --json --help --version; do
 	expect_match "--help documents $opt" "$out" "(^|[ [,])$opt([ =,]|\$|\[)"
 	# roff escapes the dashes: \- or \-\-
 	esc=$(printf '%s' "$opt" | sed 's/-/\\\\-/g')
@@ -36,7 +36,8 @@ usage "number of files \(x1024\) 5000 is out of range \(0 to 4096\)" -n 5000
 usage "write -f's size attached: -f64k" -f 64k
 usage "may not contain a comma" -m a,b
 usage "'x' must be s \(semaphore\) or p \(prompt\)" -y x
-usage "'sometimes' must be drop or keep" --cache=sometimes
+usage "'sometimes' must be drop, keep, uncached or system" --cache=sometimes
+usage "--iodepth 8 needs a queued engine" --iodepth=8
 usage "no such user 'no-such-user-here'" -u no-such-user-here -d /tmp
 usage "-Z /nonexistent: No such file" -Z /nonexistent -d /tmp -s 1 -n 0
 

@@ -53,7 +53,7 @@ expect_eq "max/min/dirs/chunk empty" "$(csv_field "$line" 22)$(csv_field "$line"
 putc=$(csv_field "$line" 9)
 [ "$putc" -gt 0 ] && [ "$putc" -lt 1048576 ] && ok || fail "per-char write rate $putc KiB/s is not plausible"
 # the table: context lines first, then bonnie++'s layout, then the CSV last
-expect_match "context line" "$(sed -n 1p "$MNT.out")" "^clyde $VERSION: engine psync, cache drop"
+expect_match "context line" "$(sed -n 1p "$MNT.out")" "^clyde $VERSION: engine psync \(pread/pwrite\), cache drop"
 expect_match "filesystem line" "$(sed -n 2p "$MNT.out")" "^filesystem: tmpfs "
 expect_match "table header" "$(sed -n 3p "$MNT.out")" "^Version $VERSION       ------Sequential Output------"
 expect_match "I/O row" "$(sed -n 6p "$MNT.out")" '^testbox         16M '

@@ -78,6 +78,14 @@ int main(void)
 	CHECK(parse(&o, "--cache=keep", "--exact", "--perchar=stdio", (char *)NULL) == 0 &&
 	      o.cache == CACHE_KEEP && o.exact && o.perchar == PERCHAR_STDIO, "long options");
 	CHECK(parse(&o, "--cache", "drop", (char *)NULL) == 0 && o.cache == CACHE_DROP, "--cache drop");
+	CHECK(parse(&o, "--cache=uncached", (char *)NULL) == 0 && o.cache == CACHE_UNCACHED, "uncached");
+	CHECK(parse(&o, "--cache=system", (char *)NULL) == 0 && o.cache == CACHE_SYSTEM, "system");
+	CHECK(o.engine == ENGINE_PSYNC && o.iodepth == 1 && o.seek_updates == 10, "engine defaults");
+	CHECK(parse(&o, "--engine=uring", "--iodepth=32", "--seek-updates=0", "--json", "-",
+		    (char *)NULL) == 0 && o.engine == ENGINE_URING && o.iodepth == 32 &&
+	      o.seek_updates == 0 && !strcmp(o.json, "-"), "engine options");
+	CHECK(parse(&o, "--engine=auto", "--iodepth=1024", (char *)NULL) == 0 &&
+	      o.engine == ENGINE_AUTO && o.iodepth == 1024, "auto at the top depth");
 	CHECK(parse(&o, "--help", (char *)NULL) == 0 && o.help, "--help");
 	CHECK(parse(&o, "--version", (char *)NULL) == 0 && o.version, "--version");
 
@@ -110,7 +118,13 @@ int main(void)
 	REJECTS("-z: seed '4294967296'", "-z", "4294967296");
 	REJECTS("-p: '0' must be a number of processes from 1 to 1000", "-p", "0");
 	REJECTS("-y: 'x' must be s (semaphore) or p (prompt)", "-y", "x");
-	REJECTS("--cache: 'foo' must be drop or keep", "--cache=foo");
+	REJECTS("--cache: 'foo' must be drop, keep, uncached or system", "--cache=foo");
+	REJECTS("--engine: 'spdk' must be psync, uring or auto", "--engine=spdk");
+	REJECTS("--iodepth: queue depth 0 is out of range (1 to 1024)", "--engine=uring", "--iodepth=0");
+	REJECTS("--iodepth: queue depth 1025 is out of range (1 to 1024)", "--engine=uring", "--iodepth=1025");
+	REJECTS("--iodepth 2 needs a queued engine: psync keeps one request in flight", "--iodepth=2");
+	REJECTS("--seek-updates: percent 101 is out of range (0 to 100)", "--seek-updates=101");
+	REJECTS("--json: the file name is empty", "--json=");
 	REJECTS("--perchar: 'x' must be syscall or stdio", "--perchar=x");
 	REJECTS("-r: RAM size 'lots' must be a whole number of MiB", "-r", "lots");
 	REJECTS("-z and -Z both give the seed", "-z", "1", "-Z", "/dev/urandom");
