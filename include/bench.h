@@ -6,6 +6,8 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "histogram.h"
+#include "progress.h"
 #include "options.h"
 #include "result.h"
 
@@ -28,6 +30,7 @@ struct bench {
 	unsigned workers;	/* -c */
 	unsigned depth;		/* --iodepth */
 	unsigned *sync_count;	/* -y s barriers passed, across -x runs */
+	uint64_t verify_key;	/* --verify: seed and run, mixed */
 	char errmsg[1024];	/* why bench_run failed */
 };
 
@@ -46,8 +49,10 @@ struct worker {
 struct phase_sample {
 	uint64_t start_ns;
 	uint64_t end_ns;
-	uint64_t max_lat_ns;
+	uint64_t flush_ns;	/* the fsync or sync that ends the phase */
 	double amount;		/* KiB, seeks or files */
+	uint64_t mismatches;	/* --verify: units that differed */
+	struct histogram hist;	/* every operation's latency */
 	int err;		/* 0 or -errno */
 	char msg[768];
 };
@@ -61,11 +66,15 @@ int sample_fail(struct phase_sample *s, enum phase_id id, int err, const char *f
 /* Fold one sample into a total: earliest start, latest end, worst latency. */
 void sample_merge(struct phase_sample *total, const struct phase_sample *s);
 
+/* One operation took t1 - t0 ns: a chunk, a request, a seek or a file. */
 static inline void sample_latency(struct phase_sample *s, uint64_t t0, uint64_t t1)
 {
-	if (t1 - t0 > s->max_lat_ns)
-		s->max_lat_ns = t1 - t0;
+	hist_record(&s->hist, t1 - t0);
+	progress_tick();
 }
+
+/* --verify found bad data at off in path: counted, and named the first times. */
+void verify_mismatch(struct phase_sample *s, enum phase_id id, const char *path, uint64_t off);
 
 /* Test-only pause point (CLYDE_TEST_PAUSE=<phase csv name>), see clyde(1). */
 void test_pause_point(enum phase_id id);

@@ -22,6 +22,7 @@ struct io_req {
 	ssize_t res;		/* bytes moved, or -errno */
 	uint64_t t_start;	/* ns, set by the phase for latency */
 	unsigned slot;		/* the phase's own index */
+	unsigned buf_index;	/* which of engine_params' buffers holds buf */
 	int state;		/* the phase's own state machine */
 	uint64_t chunk;		/* the phase's own chunk number */
 };
@@ -30,9 +31,15 @@ struct engine_params {
 	unsigned depth;		/* requests in flight at most */
 	bool direct;
 	int rw_flags;		/* RWF_* for every read and write (RWF_DONTCACHE) */
-	/* The phase's buffers, one per slot, for engines that register them. */
+	/*
+	 * The phase's buffers, for engines that register them: one of
+	 * buf_len bytes per slot (index 0..depth-1), then the write pool
+	 * (index depth, pool_len bytes) when there is one.
+	 */
 	char *bufs;
 	size_t buf_len;
+	char *pool;
+	size_t pool_len;
 };
 
 struct engine {

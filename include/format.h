@@ -26,6 +26,26 @@ void format_csv_header(FILE *out);
 void format_json(FILE *out, const struct run_result *runs, unsigned count,
 		 const struct format_opts *fo);
 
+/* clyde's extra tables, between bonnie++'s table and the CSV. */
+void format_latency_table(FILE *out, const struct run_result *r);
+void format_cpu_table(FILE *out, const struct run_result *r);
+/* --ceilings: each phase as a fraction of what the machine allows. */
+void format_ceilings_table(FILE *out, const struct run_result *r);
+/* A phase's ceiling in its rate's unit, or 0 where none applies. */
+double phase_ceiling(const struct run_result *r, enum phase_id id);
+
+/* -x: per phase median, min..max and spread of the runs' rates. */
+struct phase_summary {
+	unsigned runs;		/* runs in which the phase ran */
+	double median, min, max;
+	double cv_percent;	/* standard deviation over mean */
+	double median_cpu;
+};
+
+void summarize_phase(const struct run_result *runs, unsigned count, enum phase_id id,
+		     struct phase_summary *out);
+void format_summary(FILE *out, const struct run_result *runs, unsigned count);
+
 /* clyde's context lines: version, engine, cache mode, filesystem, machine. */
 void format_context(FILE *out, const struct run_result *r);
 

@@ -29,6 +29,12 @@ enum engine_choice {
 	ENGINE_AUTO,	/* uring when the kernel allows it, else psync */
 };
 
+enum data_mode {
+	DATA_ZERO,		/* bonnie++: zeros, one byte changed per chunk */
+	DATA_RANDOM,		/* incompressible */
+	DATA_COMPRESSIBLE,	/* data_zero_pct percent zeros, the rest random */
+};
+
 struct clyde_options {
 	const char *dir;
 	bool size_given;
@@ -66,6 +72,13 @@ struct clyde_options {
 	uint32_t iodepth;
 	uint32_t seek_updates;	/* percent of seeks that write back */
 	const char *json;	/* --json FILE, "-" for stdout */
+	bool latency_table;	/* --latency */
+	bool cpu_table;		/* --cpu */
+	enum data_mode data;
+	uint32_t data_zero_pct;
+	bool verify;
+	bool ceilings;
+	bool warmup;
 	bool help;
 	bool version;
 };

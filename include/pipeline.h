@@ -22,7 +22,9 @@ struct pipeline {
 	unsigned nfree;
 	unsigned nbatch;
 	size_t len;
-	char *bufs;
+	char *bufs;		/* one chunk per slot: reads, rewrite, seeks */
+	char *pool;		/* block write's source: distinct chunks for --data */
+	size_t pool_len;
 	struct io_req *reqs;
 	struct io_req **free;
 	struct io_req **batch;
@@ -32,11 +34,22 @@ struct pipeline {
 typedef bool (*pipeline_fill_fn)(void *ctx, struct io_req *r);
 typedef int (*pipeline_complete_fn)(void *ctx, struct io_req *r);
 
+/* with_pool: block write's source of distinct data (see pipeline_use_pool). */
 int pipeline_open(struct pipeline *p, const struct bench *b, const char *path,
-		  int flags, size_t len);
+		  int flags, size_t len, bool with_pool);
+/*
+ * Point r at the pool window of chunk k for a block write, so a random
+ * pattern does not repeat within a compression record; windows of the
+ * requests in flight never overlap.
+ */
+void pipeline_use_pool(struct pipeline *p, struct io_req *r, uint64_t k);
+
 int pipeline_drive(struct pipeline *p, pipeline_fill_fn fill,
 		   pipeline_complete_fn complete, void *ctx);
-/* fsync first when sync is set; always releases everything. */
-int pipeline_close(struct pipeline *p, bool sync);
+/*
+ * fsync first when sync is set, timing it into *flush_ns when not NULL;
+ * always releases everything.
+ */
+int pipeline_close(struct pipeline *p, bool sync, uint64_t *flush_ns);
 
 #endif

@@ -12,6 +12,10 @@ struct phase_result {
 	double cpu_sys;
 	double cpu_window;	/* seconds the CPU was sampled over; >= elapsed */
 	double max_latency;	/* seconds, slowest single operation */
+	double latency_q[4];	/* seconds at latency_quantiles[] */
+	uint64_t latency_count;	/* operations timed */
+	double flush;		/* seconds of the fsync or sync that ends it */
+	uint64_t mismatches;	/* --verify */
 	double amount;		/* KiB for I/O phases, seeks or files otherwise */
 };
 
@@ -47,16 +51,37 @@ struct run_env {
 	char fs_options[512];
 	unsigned cpus;
 	uint64_t ram_bytes;
+	char os[64];
+	char kernel[128];
+	char arch[32];
+	char cpu_model[128];
+	char blockdev[64];
+	int rotational;		/* -1 unknown */
+	char scheduler[32];
+	int read_ahead_kb;	/* -1 unknown */
+	char data[32];		/* --data: zero, random, compressible:P */
+	double ceil_syscall_ns;	/* --ceilings; 0 when not measured */
+	double ceil_copy_bps;
+	bool warmup;		/* an untimed run came first */
+	bool verify;
 };
 
 struct run_result {
 	struct run_params params;
 	struct run_env env;
+	uint64_t mismatches;	/* --verify: bytes that differed */
 	struct phase_result phase[PH_COUNT];
 };
+
+/* The latency percentiles reported: p50, p90, p99, p99.9. */
+#define LAT_QUANTILES 4
+extern const double latency_quantiles[LAT_QUANTILES];
+extern const char *const latency_quantile_names[LAT_QUANTILES];
 
 /* Rate (KiB/s, seeks/s or files/s) and CPU percent of a phase. */
 double phase_rate(const struct phase_result *p);
 int phase_cpu_percent(const struct phase_result *p);
+/* Wall minus user time: the "dead" time of the fsbench study. */
+double phase_dead_time(const struct phase_result *p);
 
 #endif

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 
 /*
- * SIGINT, SIGTERM, SIGXCPU and SIGXFSZ ask the run to stop: phases check
+ * SIGINT, SIGTERM, SIGXCPU, SIGXFSZ and SIGPIPE ask the run to stop: phases check
  * clyde_stop_requested() per chunk or file and unwind with -EINTR so that
  * main can remove the files. SIGHUP is ignored, as bonnie++ ignores it.
  */

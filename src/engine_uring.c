@@ -38,8 +38,6 @@ struct uring {
 	bool bufs_registered;
 	bool file_registered;
 	int rw_flags;
-	char *bufs;
-	size_t buf_len;
 	size_t *progress;	/* bytes done of each slot's request */
 	struct io_uring_cqe **cqes;
 };
@@ -106,7 +104,8 @@ static int uring_setup(struct engine *e, const struct engine_params *p)
 	workers[0] = workers[1] = cpus > 0 ? (unsigned)cpus : 1;
 	io_uring_register_iowq_max_workers(&u->ring, workers);
 	if (p->bufs && p->buf_len) {
-		struct iovec *iov = calloc(u->depth, sizeof(*iov));
+		unsigned n = u->depth + (p->pool ? 1 : 0);
+		struct iovec *iov = calloc(n, sizeof(*iov));
 
 		if (!iov) {
 			ret = -ENOMEM;
@@ -116,11 +115,13 @@ static int uring_setup(struct engine *e, const struct engine_params *p)
 			iov[i].iov_base = p->bufs + (size_t)i * p->buf_len;
 			iov[i].iov_len = p->buf_len;
 		}
+		if (p->pool) {
+			iov[u->depth].iov_base = p->pool;
+			iov[u->depth].iov_len = p->pool_len;
+		}
 		/* Registration can fail on RLIMIT_MEMLOCK: plain buffers still work. */
-		u->bufs_registered = !io_uring_register_buffers(&u->ring, iov, u->depth);
+		u->bufs_registered = !io_uring_register_buffers(&u->ring, iov, n);
 		free(iov);
-		u->bufs = p->bufs;
-		u->buf_len = p->buf_len;
 	}
 	e->priv = u;
 	return 0;
@@ -157,9 +158,9 @@ static int queue_rest(struct uring *u, struct io_req *r)
 	if (!sqe)
 		return -EBUSY;
 	if (u->bufs_registered && r->op == IO_READ)
-		io_uring_prep_read_fixed(sqe, fd, buf, len, r->off + done, (int)r->slot);
+		io_uring_prep_read_fixed(sqe, fd, buf, len, r->off + done, (int)r->buf_index);
 	else if (u->bufs_registered)
-		io_uring_prep_write_fixed(sqe, fd, buf, len, r->off + done, (int)r->slot);
+		io_uring_prep_write_fixed(sqe, fd, buf, len, r->off + done, (int)r->buf_index);
 	else if (r->op == IO_READ)
 		io_uring_prep_read(sqe, fd, buf, len, r->off + done);
 	else

@@ -23,4 +23,18 @@ void format_context(FILE *out, const struct run_result *r)
 			e->cpus, ram);
 	else
 		fprintf(out, "filesystem: unknown; %u CPUs, %s RAM\n", e->cpus, ram);
+	fprintf(out, "environment: %s %s %s; CPU %s", e->os, e->kernel, e->arch,
+		e->cpu_model[0] ? e->cpu_model : "unknown");
+	if (e->blockdev[0]) {
+		fprintf(out, "; device %s", e->blockdev);
+		if (e->rotational >= 0)
+			fprintf(out, " %s", e->rotational ? "rotational" : "non-rotational");
+		if (e->scheduler[0])
+			fprintf(out, ", scheduler %s", e->scheduler);
+		if (e->read_ahead_kb >= 0)
+			fprintf(out, ", read-ahead %d KiB", e->read_ahead_kb);
+	} else {
+		fputs("; no block device", out);
+	}
+	fputc('\n', out);
 }

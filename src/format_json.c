@@ -43,8 +43,10 @@ static const char *amount_unit(enum phase_id id)
 	return id == PH_SEEKS ? "seeks" : "files";
 }
 
-static void json_phase(FILE *out, const struct phase_result *p, enum phase_id id)
+static void json_phase(FILE *out, const struct run_result *r, enum phase_id id)
 {
+	const struct phase_result *p = &r->phase[id];
+	double ceiling = phase_ceiling(r, id);
 	double cpu = p->cpu_user + p->cpu_sys;
 
 	fprintf(out, "{\"ran\": %s", p->ran ? "true" : "false");
@@ -69,8 +71,25 @@ static void json_phase(FILE *out, const struct phase_result *p, enum phase_id id
 	fputs(", \"cpu_us_per_unit\": ", out);
 	json_number(out, p->amount > 0 ? cpu * 1e6 / (id < PH_SEEKS ? p->amount / 1024.0 : p->amount) : 0);
 	fprintf(out, ", \"cpu_unit\": \"%s\"", id < PH_SEEKS ? "MiB" : amount_unit(id));
+	fputs(", \"dead_s\": ", out);
+	json_number(out, phase_dead_time(p));
+	fputs(", \"flush_s\": ", out);
+	json_number(out, p->flush);
 	fputs(", \"max_latency_us\": ", out);
 	json_number(out, p->max_latency * 1e6);
+	fprintf(out, ", \"latency_us\": {\"count\": %" PRIu64, p->latency_count);
+	for (int q = 0; q < LAT_QUANTILES; q++) {
+		fprintf(out, ", \"%s\": ", latency_quantile_names[q]);
+		json_number(out, p->latency_q[q] * 1e6);
+	}
+	fputs(", \"max\": ", out);
+	json_number(out, p->max_latency * 1e6);
+	fputc('}', out);
+	fprintf(out, ", \"mismatches\": %" PRIu64, p->mismatches);
+	if (ceiling > 0) {
+		fputs(", \"ceiling_fraction\": ", out);
+		json_number(out, phase_rate(p) / ceiling);
+	}
 	fputc('}', out);
 }
 
@@ -109,12 +128,45 @@ static void json_run(FILE *out, const struct run_result *r, const struct format_
 	json_string(out, e->fs_mountpoint);
 	fprintf(out, ", \"options\": ");
 	json_string(out, e->fs_options);
-	fprintf(out, "},\n      \"machine\": {\"cpus\": %u, \"ram_bytes\": %" PRIu64 "},\n",
+	fprintf(out, "},\n      \"machine\": {\"cpus\": %u, \"ram_bytes\": %" PRIu64 ", \"os\": ",
 		e->cpus, e->ram_bytes);
+	json_string(out, e->os);
+	fputs(", \"kernel\": ", out);
+	json_string(out, e->kernel);
+	fputs(", \"arch\": ", out);
+	json_string(out, e->arch);
+	fputs(", \"cpu_model\": ", out);
+	json_string(out, e->cpu_model);
+	fputs("},\n      \"device\": ", out);
+	if (e->blockdev[0]) {
+		fputs("{\"name\": ", out);
+		json_string(out, e->blockdev);
+		fputs(", \"rotational\": ", out);
+		fputs(e->rotational < 0 ? "null" : e->rotational ? "true" : "false", out);
+		fputs(", \"scheduler\": ", out);
+		json_string(out, e->scheduler);
+		fprintf(out, ", \"read_ahead_kb\": %d}", e->read_ahead_kb);
+	} else {
+		fputs("null", out);
+	}
+	fputs(",\n      \"ceilings\": ", out);
+	if (e->ceil_syscall_ns > 0) {
+		fputs("{\"syscall_ns\": ", out);
+		json_number(out, e->ceil_syscall_ns);
+		fputs(", \"copy_bytes_per_s\": ", out);
+		json_number(out, e->ceil_copy_bps);
+		fputc('}', out);
+	} else {
+		fputs("null", out);
+	}
+	fprintf(out, ",\n      \"data\": {\"pattern\": ");
+	json_string(out, e->data);
+	fprintf(out, ", \"verify\": %s, \"mismatches\": %" PRIu64 "},\n",
+		e->verify ? "true" : "false", r->mismatches);
 	fprintf(out, "      \"phases\": {\n");
 	for (int i = 0; i < PH_COUNT; i++) {
 		fprintf(out, "        \"%s\": ", phase_csv_name((enum phase_id)i));
-		json_phase(out, &r->phase[i], (enum phase_id)i);
+		json_phase(out, r, (enum phase_id)i);
 		fputs(i + 1 < PH_COUNT ? ",\n" : "\n", out);
 	}
 	fprintf(out, "      },\n      \"csv\": ");
@@ -137,10 +189,31 @@ void format_json(FILE *out, const struct run_result *runs, unsigned count,
 {
 	fprintf(out, "{\n  \"schema\": \"" JSON_SCHEMA "\",\n  \"clyde_version\": ");
 	json_string(out, count ? runs[0].params.version : "");
+	fprintf(out, ",\n  \"warmup\": %s", count && runs[0].env.warmup ? "true" : "false");
 	fputs(",\n  \"runs\": [\n", out);
 	for (unsigned i = 0; i < count; i++) {
 		json_run(out, &runs[i], fo);
 		fputs(i + 1 < count ? ",\n" : "\n", out);
 	}
-	fputs("  ]\n}\n", out);
+	fputs("  ],\n  \"summary\": {\n", out);
+	for (int i = 0; i < PH_COUNT; i++) {
+		struct phase_summary s;
+
+		summarize_phase(runs, count, (enum phase_id)i, &s);
+		fprintf(out, "    \"%s\": {\"runs\": %u", phase_csv_name((enum phase_id)i), s.runs);
+		if (s.runs) {
+			fputs(", \"median\": ", out);
+			json_number(out, s.median);
+			fputs(", \"min\": ", out);
+			json_number(out, s.min);
+			fputs(", \"max\": ", out);
+			json_number(out, s.max);
+			fputs(", \"cv_percent\": ", out);
+			json_number(out, s.cv_percent);
+			fputs(", \"median_cpu_percent\": ", out);
+			json_number(out, s.median_cpu);
+		}
+		fputs(i + 1 < PH_COUNT ? "},\n" : "}\n", out);
+	}
+	fputs("  }\n}\n", out);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fsinfo.h"
+#include "strutil.h"
 
 /* mountinfo escapes space, tab, newline and backslash as \ooo. */
 static void unescape(char *s)
@@ -36,11 +37,6 @@ static size_t mount_prefix_len(const char *mnt, const char *path)
 	if (strncmp(mnt, path, n) || (path[n] != '/' && path[n] != '\0'))
 		return 0;
 	return n;
-}
-
-static void copy(char *dst, size_t len, const char *src)
-{
-	snprintf(dst, len, "%s", src);
 }
 
 int fsinfo_get(const char *dir, struct fsinfo *fs)
@@ -74,15 +70,15 @@ int fsinfo_get(const char *dir, struct fsinfo *fs)
 		if (!len || len < best)
 			continue;
 		best = len;
-		copy(fs->mountpoint, sizeof(fs->mountpoint), field[4]);
-		copy(fs->options, sizeof(fs->options), field[5]);
+		str_copy(fs->mountpoint, sizeof(fs->mountpoint), field[4]);
+		str_copy(fs->options, sizeof(fs->options), field[5]);
 		save = NULL;
 		tok = strtok_r(dash + 3, " \n", &save);
-		copy(fs->type, sizeof(fs->type), tok ? tok : "");
+		str_copy(fs->type, sizeof(fs->type), tok ? tok : "");
 		tok = strtok_r(NULL, " \n", &save);
 		if (tok)
 			unescape(tok);
-		copy(fs->source, sizeof(fs->source), tok ? tok : "");
+		str_copy(fs->source, sizeof(fs->source), tok ? tok : "");
 	}
 	fclose(f);
 	return best ? 0 : -ENOENT;

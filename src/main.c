@@ -17,17 +17,20 @@
 
 #include "bench.h"
 #include "cache.h"
+#include "ceilings.h"
 #include "compat.h"
 #include "engine.h"
 #include "format.h"
 #include "fsinfo.h"
 #include "options.h"
 #include "privs.h"
+#include "progress.h"
 #include "probe.h"
 #include "rng.h"
 #include "semsync.h"
 #include "signals.h"
 #include "size.h"
+#include "sysinfo.h"
 #include "topology.h"
 #include "workdir.h"
 
@@ -38,6 +41,8 @@ struct session {
 	struct clyde_options opt;
 	struct topology topo;
 	struct fsinfo fs;
+	struct sysinfo si;
+	struct ceilings ceil;
 	char hostname[128];
 	uint32_t first_seed;
 	uint64_t file_bytes;
@@ -208,6 +213,22 @@ static void fill_result_labels(const struct session *s, uint32_t seed, struct ru
 	snprintf(e->fs_options, sizeof(e->fs_options), "%s", s->fs.options);
 	e->cpus = s->topo.cpus;
 	e->ram_bytes = s->topo.ram_bytes;
+	snprintf(e->os, sizeof(e->os), "%s", s->si.os);
+	snprintf(e->kernel, sizeof(e->kernel), "%s", s->si.kernel);
+	snprintf(e->arch, sizeof(e->arch), "%s", s->si.arch);
+	snprintf(e->cpu_model, sizeof(e->cpu_model), "%s", s->si.cpu_model);
+	snprintf(e->blockdev, sizeof(e->blockdev), "%s", s->si.blockdev);
+	e->rotational = s->si.rotational;
+	snprintf(e->scheduler, sizeof(e->scheduler), "%s", s->si.scheduler);
+	e->read_ahead_kb = s->si.read_ahead_kb;
+	if (o->data == DATA_COMPRESSIBLE)
+		snprintf(e->data, sizeof(e->data), "compressible:%u", (unsigned)o->data_zero_pct);
+	else
+		snprintf(e->data, sizeof(e->data), "%s", o->data == DATA_ZERO ? "zero" : "random");
+	e->verify = o->verify;
+	e->ceil_syscall_ns = s->ceil.syscall_ns;
+	e->ceil_copy_bps = s->ceil.copy_bytes_per_s;
+	e->warmup = o->warmup;
 }
 
 static void warn_about_cache(const struct session *s)
@@ -226,8 +247,17 @@ static void warn_about_cache(const struct session *s)
 		"figures (bonnie++ asks for twice the RAM)\n", d, m);
 }
 
+/* The --verify key: the seed and the run, so one run's data never pass for another's. */
+static uint64_t verify_key(uint32_t seed, uint32_t run)
+{
+	uint64_t z = ((uint64_t)seed << 32 | run) + 0x9e3779b97f4a7c15ull;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	return z ^ (z >> 31);
+}
+
 /* One run in a fresh private directory, which is removed whatever happens. */
-static int run_once(struct session *s, uint32_t seed, struct run_result *res)
+static int run_once(struct session *s, uint32_t seed, uint32_t run, struct run_result *res)
 {
 	struct bench b;
 	int ret, rr;
@@ -241,6 +271,7 @@ static int run_once(struct session *s, uint32_t seed, struct run_result *res)
 	b.perchar_bytes = s->perchar_bytes;
 	b.workers = s->opt.concurrency;
 	b.sync_count = &s->sync_count;
+	b.verify_key = verify_key(seed, run);
 	fill_result_labels(s, seed, res);
 
 	ret = workdir_create(s->opt.dir, b.workdir, sizeof(b.workdir));
@@ -335,6 +366,7 @@ static int prepare(struct session *s, char *err, size_t errlen)
 	if (ret)
 		return dir_error_status(ret);
 	fsinfo_get(o->dir, &s->fs);
+	sysinfo_get(o->dir, &s->si);
 	if (o->seed_file && read_seed_file(o->seed_file, &o->seed, err, errlen))
 		return CLYDE_EXIT_USAGE;
 	s->first_seed = o->seed_given || o->seed_file ? o->seed : rng_system_seed();
@@ -351,6 +383,9 @@ static int prepare(struct session *s, char *err, size_t errlen)
 	if (o->direct && !o->skip_perchar && s->file_bytes)
 		fprintf(stderr, "clyde: note: -D: the per-char phases are skipped "
 			"(1-byte I/O cannot be direct)\n");
+	if (o->ceilings && ceilings_measure(&s->ceil))
+		fprintf(stderr, "clyde: warning: the ceilings could not be measured\n");
+	progress_live = !o->quiet && isatty(STDERR_FILENO);
 	warn_about_cache(s);
 	if (cache_ignored(s))
 		fprintf(stderr, "clyde: warning: %s is ZFS, whose ARC ignores posix_fadvise: "
@@ -396,6 +431,13 @@ static int run_all(struct session *s, const struct format_opts *fo)
 		status = runs ? CLYDE_EXIT_USAGE : CLYDE_EXIT_IO;
 		goto out;
 	}
+	if (o->warmup) {
+		/* Counted nowhere: it only brings caches and allocators to a steady state. */
+		fprintf(stderr, "clyde: warm-up run (not counted)\n");
+		status = run_once(s, s->first_seed, UINT32_MAX, &runs[0]);
+		if (status)
+			goto out;
+	}
 	if (csv && o->repeats > 1)
 		format_csv_header(csv);
 	for (; done < o->repeats; done++) {
@@ -403,12 +445,22 @@ static int run_all(struct session *s, const struct format_opts *fo)
 		uint32_t seed = done == 0 || o->seed_given || o->seed_file
 				? s->first_seed : rng_system_seed();
 
-		status = run_once(s, seed, &runs[done]);
+		status = run_once(s, seed, done, &runs[done]);
 		if (status)
 			goto out;
 		format_context(text, &runs[done]);
-		if (o->repeats == 1)
+		if (o->repeats == 1) {
 			format_table(text, &runs[done], fo);
+			if (o->latency_table)
+				format_latency_table(text, &runs[done]);
+			if (o->cpu_table)
+				format_cpu_table(text, &runs[done]);
+			if (o->ceilings)
+				format_ceilings_table(text, &runs[done]);
+		}
+		if (runs[done].mismatches)
+			fprintf(stderr, "clyde: verify: %llu mismatches in run %u\n",
+				(unsigned long long)runs[done].mismatches, done + 1);
 		fflush(text);
 		if (csv) {
 			format_csv(csv, &runs[done], fo);
@@ -421,8 +473,13 @@ static int run_all(struct session *s, const struct format_opts *fo)
 			goto out;
 		}
 	}
+	if (o->repeats > 1)
+		format_summary(stderr, runs, done);
 	if (json)
 		format_json(json, runs, done, fo);
+	for (uint32_t i = 0; i < done; i++)
+		if (runs[i].mismatches)
+			status = CLYDE_EXIT_VERIFY;
 out:
 	if (json && json != stdout && fclose(json) && !status) {
 		fprintf(stderr, "clyde: --json %s: %s\n", o->json, strerror(errno));

@@ -26,6 +26,12 @@ enum long_only {
 	OPT_IODEPTH,
 	OPT_SEEK_UPDATES,
 	OPT_JSON,
+	OPT_LATENCY,
+	OPT_CPU,
+	OPT_DATA,
+	OPT_VERIFY,
+	OPT_CEILINGS,
+	OPT_WARMUP,
 };
 
 static const struct option long_opts[] = {
@@ -39,6 +45,12 @@ static const struct option long_opts[] = {
 	{ "iodepth", required_argument, NULL, OPT_IODEPTH },
 	{ "seek-updates", required_argument, NULL, OPT_SEEK_UPDATES },
 	{ "json", required_argument, NULL, OPT_JSON },
+	{ "latency", no_argument, NULL, OPT_LATENCY },
+	{ "cpu", no_argument, NULL, OPT_CPU },
+	{ "data", required_argument, NULL, OPT_DATA },
+	{ "verify", no_argument, NULL, OPT_VERIFY },
+	{ "ceilings", no_argument, NULL, OPT_CEILINGS },
+	{ "warmup", no_argument, NULL, OPT_WARMUP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -70,6 +82,7 @@ void options_defaults(struct clyde_options *o)
 	o->engine = ENGINE_PSYNC;
 	o->iodepth = 1;
 	o->seek_updates = 10;
+	o->data = DATA_RANDOM;
 }
 
 static bool is_pow2(uint64_t v)
@@ -254,6 +267,25 @@ static int parse_name(struct clyde_options *o, const char *arg, char *err, size_
 	return 0;
 }
 
+/* --data=zero|random|compressible:P */
+static int parse_data(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+{
+	if (!strcmp(arg, "zero")) {
+		o->data = DATA_ZERO;
+		return 0;
+	}
+	if (!strcmp(arg, "random")) {
+		o->data = DATA_RANDOM;
+		return 0;
+	}
+	if (!strncmp(arg, "compressible:", 13)) {
+		o->data = DATA_COMPRESSIBLE;
+		return parse_u32("--data", "compressible percent", arg + 13, 0, 100,
+				 &o->data_zero_pct, err, errlen);
+	}
+	return fail(err, errlen, "--data: '%s' must be zero, random or compressible:P (P: 0 to 100)", arg);
+}
+
 static int parse_option(struct clyde_options *o, int c, char *arg, char *err, size_t errlen)
 {
 	int64_t v;
@@ -369,6 +401,23 @@ static int parse_option(struct clyde_options *o, int c, char *arg, char *err, si
 			return fail(err, errlen, "--json: the file name is empty (use - for stdout)");
 		o->json = arg;
 		return 0;
+	case OPT_LATENCY:
+		o->latency_table = true;
+		return 0;
+	case OPT_CPU:
+		o->cpu_table = true;
+		return 0;
+	case OPT_DATA:
+		return parse_data(o, arg, err, errlen);
+	case OPT_VERIFY:
+		o->verify = true;
+		return 0;
+	case OPT_CEILINGS:
+		o->ceilings = true;
+		return 0;
+	case OPT_WARMUP:
+		o->warmup = true;
+		return 0;
 	case OPT_PERCHAR:
 		if (!strcmp(arg, "syscall"))
 			o->perchar = PERCHAR_SYSCALL;
@@ -431,7 +480,8 @@ void options_usage(FILE *out)
 "             [--cache=drop|keep|uncached|system] [--perchar=syscall|stdio]\n"
 "             [--exact]\n"
 "             [--engine=psync|uring|auto] [--iodepth=N] [--seek-updates=PCT]\n"
-"             [--json FILE|-]\n"
+"             [--json FILE|-] [--latency] [--cpu] [--data=zero|random|compressible:P]\n"
+"             [--verify] [--ceilings] [--warmup]\n"
 "\n"
 "A bonnie++ 2.00a-compatible file system benchmark.\n"
 "\n"
@@ -486,6 +536,17 @@ void options_usage(FILE *out)
 "  --json FILE   also write a JSON document of every run (see clyde(1));\n"
 "                with -, stdout carries only the JSON and the text goes to\n"
 "                stderr without the CSV line\n"
+"  --latency     add a table of latency percentiles (p50 p90 p99 p99.9 max)\n"
+"  --cpu         add a table of CPU per phase: user, system, dead (wall minus\n"
+"                user), the final flush, CPU per MiB, seek or file\n"
+"  --data=zero|random|compressible:P  what the block, seek and file data are:\n"
+"                zeros (bonnie++), random (default: honest on compressing\n"
+"                file systems) or P percent zeros and the rest random\n"
+"  --verify      write a pattern that encodes offset and seed and check it on\n"
+"                every read; a mismatch is named and counted, exit status 6\n"
+"  --ceilings    measure a system call and memory copy first and show each\n"
+"                phase as a fraction of its machine ceiling\n"
+"  --warmup      run once untimed before the counted runs\n"
 "  --help        this help\n"
 "  --version     print the version and the engines built in\n"
 "\n"

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "pattern.h"
 #include "pipeline.h"
 #include "timing.h"
 
@@ -25,6 +26,7 @@ struct seq_ctx {
 	uint64_t nchunks;
 	uint64_t completed;
 	bool fsync_each;
+	bool verify;
 };
 
 /* One byte of the chunk changes before every write, as in bonnie++. */
@@ -44,8 +46,16 @@ static bool seq_fill(void *arg, struct io_req *r)
 	if (c->id == PH_PUT_BLOCK) {
 		r->op = IO_WRITE;
 		r->state = ST_WRITE;
-		touch_chunk(r);
+		if (c->verify) {
+			verify_fill(r->buf, r->len, r->off, c->w->b->verify_key, 1);
+		} else {
+			pipeline_use_pool(c->p, r, r->chunk);
+			touch_chunk(r);
+		}
 	} else {
+		/* Reads land in the slot's own buffer, never in the pool. */
+		r->buf = c->p->bufs + (size_t)r->slot * r->len;
+		r->buf_index = r->slot;
 		r->op = IO_READ;
 		r->state = ST_READ;
 	}
@@ -64,8 +74,17 @@ static int seq_complete(void *arg, struct io_req *r)
 		return sample_fail(c->s, c->id, -EIO, "short %s of %s at offset %llu (%zd of %zu bytes)",
 				   r->op == IO_READ ? "read" : "write", c->w->io_path,
 				   (unsigned long long)r->off, r->res, r->len);
+	if (r->op == IO_READ && c->verify) {
+		uint64_t bad;
+
+		if (verify_check(r->buf, r->len, r->off, c->w->b->verify_key, &bad))
+			verify_mismatch(c->s, c->id, c->w->io_path, bad);
+	}
 	if (c->id == PH_REWRITE && r->state == ST_READ) {
-		touch_chunk(r);
+		if (c->verify)
+			verify_bump(r->buf, r->len, r->off, c->w->b->verify_key);
+		else
+			touch_chunk(r);
 		r->op = IO_WRITE;
 		r->state = ST_WRITE;
 		return 1;
@@ -86,18 +105,20 @@ static int seq_phase(struct worker *w, struct phase_sample *s, enum phase_id id,
 		.w = w, .s = s, .p = &p, .id = id,
 		.nchunks = b->file_bytes / b->opt->chunk,
 		.fsync_each = b->opt->fsync_each,
+		.verify = b->opt->verify,
 	};
 	bool writes = id != PH_GET_BLOCK;
 	int ret, cret;
 
 	s->start_ns = now_ns();
-	ret = pipeline_open(&p, b, w->io_path, io_open_flags(b, flags), b->opt->chunk);
+	ret = pipeline_open(&p, b, w->io_path, io_open_flags(b, flags), b->opt->chunk,
+			    id == PH_PUT_BLOCK && !b->opt->verify);
 	if (ret == -EINVAL && b->opt->direct)
 		return sample_fail(s, id, ret, "open %s: the filesystem refuses O_DIRECT", w->io_path);
 	if (ret)
 		return sample_fail(s, id, ret, "open %s", w->io_path);
 	ret = pipeline_drive(&p, seq_fill, seq_complete, &c);
-	cret = pipeline_close(&p, writes && !ret);
+	cret = pipeline_close(&p, writes && !ret, &s->flush_ns);
 	s->end_ns = now_ns();
 	if (ret)
 		return sample_fail(s, id, ret, "%s", w->io_path);

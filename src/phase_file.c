@@ -19,6 +19,7 @@
 
 #include "bench.h"
 #include "compat.h"
+#include "pattern.h"
 #include "rng.h"
 #include "signals.h"
 #include "timing.h"
@@ -140,31 +141,52 @@ fail:
 	return ret;
 }
 
-static int write_all(int fd, const char *buf, uint64_t size, uint32_t chunk)
+/* --verify: each file's data are a stream keyed by the run and its index. */
+static uint64_t file_key(const struct bench *b, uint32_t index)
 {
-	while (size) {
-		size_t n = size < chunk ? (size_t)size : chunk;
-		ssize_t done = write(fd, buf, n);
+	return b->verify_key ^ (((uint64_t)index + 1) * 0xff51afd7ed558ccdull);
+}
 
+/* Write size bytes in chunks; with key, the verify stream, else buf as it is. */
+static int write_all(int fd, char *buf, uint64_t size, uint32_t chunk, const uint64_t *key)
+{
+	uint64_t off = 0;
+
+	while (off < size) {
+		size_t n = size - off < chunk ? (size_t)(size - off) : chunk;
+		ssize_t done;
+
+		if (key)
+			verify_stream_fill(buf, n, off, *key);
+		done = write(fd, buf, n);
 		if (done < 0) {
 			if (errno == EINTR && !clyde_stop_requested())
 				continue;
 			return -errno;
 		}
-		size -= (uint64_t)done;
+		off += (uint64_t)done;
 	}
 	return 0;
 }
 
-static int read_all(int fd, char *buf, uint32_t chunk)
+/* Read to the end; with key, check the verify stream (-EILSEQ at *bad). */
+static int read_all(int fd, char *buf, uint32_t chunk, const uint64_t *key, uint64_t *bad)
 {
+	uint64_t off = 0;
+
 	for (;;) {
 		ssize_t n = read(fd, buf, chunk);
 
 		if (n == 0)
 			return 0;
-		if (n < 0 && (errno != EINTR || clyde_stop_requested()))
-			return -errno;
+		if (n < 0) {
+			if (errno != EINTR || clyde_stop_requested())
+				return -errno;
+			continue;
+		}
+		if (key && verify_stream_check(buf, (size_t)n, off, *key, bad))
+			return -EILSEQ;
+		off += (uint64_t)n;
 	}
 }
 
@@ -183,11 +205,11 @@ static int make_link_target(const struct file_set *fs)
 }
 
 static int create_one(const struct bench *b, const struct file_set *fs, uint32_t i,
-		      struct rng *r, const char *buf)
+		      struct rng *r, char *buf)
 {
 	int dirfd = fs->dirfds[dir_of(fs, i)];
 	int64_t max = b->opt->file_max, min = b->opt->file_min;
-	uint64_t size;
+	uint64_t size, key;
 	int fd, ret;
 
 	if (max < 0) {
@@ -202,7 +224,8 @@ static int create_one(const struct bench *b, const struct file_set *fs, uint32_t
 	if (fd < 0)
 		return -errno;
 	size = max > 0 ? (uint64_t)min + rng_below(r, (uint64_t)(max - min) + 1) : 0;
-	ret = write_all(fd, buf, size, b->opt->file_chunk);
+	key = file_key(b, i);
+	ret = write_all(fd, buf, size, b->opt->file_chunk, b->opt->verify ? &key : NULL);
 	if (!ret && b->opt->fsync_each && fsync(fd))
 		ret = -errno;
 	if (close(fd) && !ret)
@@ -216,6 +239,7 @@ static int create_phase(struct worker *w, struct phase_sample *s, enum phase_id 
 	struct file_set *fs;
 	char *buf = NULL;
 	struct rng r;
+	uint64_t t_sync;
 	int ret;
 
 	file_set_free(w->files);
@@ -226,10 +250,11 @@ static int create_phase(struct worker *w, struct phase_sample *s, enum phase_id 
 	w->files = fs;
 	if (b->opt->file_max < 0 && (ret = make_link_target(fs)))
 		return sample_fail(s, id, ret, "create %s", fs->link_target);
-	buf = calloc(1, b->opt->file_chunk);
+	buf = malloc(b->opt->file_chunk);
 	if (!buf)
 		return sample_fail(s, id, -ENOMEM, "buffer");
 	rng_seed(&r, ((uint64_t)b->seed << 32) ^ 0x5155ull ^ w->index);
+	pattern_fill(buf, b->opt->file_chunk, b->opt->data, b->opt->data_zero_pct, &r);
 	s->start_ns = now_ns();
 	for (uint32_t i = 0; i < fs->count; i++) {
 		uint64_t t0 = now_ns();
@@ -247,8 +272,10 @@ static int create_phase(struct worker *w, struct phase_sample *s, enum phase_id 
 			goto out;
 		}
 	}
+	t_sync = now_ns();
 	ret = sync_dirs(fs);
 	s->end_ns = now_ns();
+	s->flush_ns = s->end_ns - t_sync;
 	if (ret)
 		sample_fail(s, id, ret, "sync %s", w->files_dir);
 	s->amount = fs->count;
@@ -257,9 +284,27 @@ out:
 	return ret;
 }
 
-/* stat one entry; read it too when the files have data. */
-static int stat_one(const struct bench *b, int dirfd, const char *name, char *buf)
+/* The index in a name: its first seven digits, or its last seven (random). */
+static uint32_t name_index(const char *name, bool random)
 {
+	size_t len = strlen(name);
+	const char *digits = random && len >= 7 ? name + len - 7 : name;
+	uint32_t v = 0;
+
+	for (int i = 0; i < 7 && digits[i] >= '0' && digits[i] <= '9'; i++)
+		v = v * 10 + (uint32_t)(digits[i] - '0');
+	return v;
+}
+
+/*
+ * stat one entry; read it too when the files have data, checking it
+ * under --verify (a mismatch is counted, not an error).
+ */
+static int stat_one(struct worker *w, struct phase_sample *s, enum phase_id id, int dirfd,
+		    const char *name, char *buf)
+{
+	const struct bench *b = w->b;
+	uint64_t key, bad;
 	struct stat st;
 	int fd, ret;
 
@@ -270,8 +315,16 @@ static int stat_one(const struct bench *b, int dirfd, const char *name, char *bu
 	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	ret = read_all(fd, buf, b->opt->file_chunk);
+	key = file_key(b, name_index(name, w->files->random));
+	ret = read_all(fd, buf, b->opt->file_chunk, b->opt->verify ? &key : NULL, &bad);
 	close(fd);
+	if (ret == -EILSEQ) {
+		char path[WORKPATH_MAX + NAME_LEN + 16];
+
+		snprintf(path, sizeof(path), "%s/%s", w->files_dir, name);
+		verify_mismatch(s, id, path, bad);
+		ret = 0;
+	}
 	return ret;
 }
 
@@ -316,7 +369,7 @@ static int walk_dirs(struct worker *w, struct phase_sample *s, enum phase_id id,
 				continue;
 			t0 = now_ns();
 			ret = del ? delete_one(w->b, fs->dirfds[d], de->d_name)
-				  : stat_one(w->b, fs->dirfds[d], de->d_name, buf);
+				  : stat_one(w, s, id, fs->dirfds[d], de->d_name, buf);
 			if (ret) {
 				sample_fail(s, id, ret, "%s %s/%s", del ? "unlink" : "stat",
 					    w->files_dir, de->d_name);
@@ -346,7 +399,7 @@ static int walk_shuffled(struct worker *w, struct phase_sample *s, enum phase_id
 		int dirfd = fs->dirfds[dir_of(fs, i)];
 		uint64_t t0 = now_ns();
 		int ret = del ? delete_one(w->b, dirfd, fs->names[i])
-			      : stat_one(w->b, dirfd, fs->names[i], buf);
+			      : stat_one(w, s, id, dirfd, fs->names[i], buf);
 
 		if (ret)
 			return sample_fail(s, id, ret, "%s %s/%s", del ? "unlink" : "stat",
@@ -364,6 +417,7 @@ static int visit_phase(struct worker *w, struct phase_sample *s, enum phase_id i
 {
 	const struct file_set *fs = w->files;
 	uint32_t seen = 0;
+	uint64_t t_sync;
 	char *buf;
 	int ret;
 
@@ -375,9 +429,12 @@ static int visit_phase(struct worker *w, struct phase_sample *s, enum phase_id i
 	s->start_ns = now_ns();
 	ret = fs->random ? walk_shuffled(w, s, id, del, buf, &seen)
 			 : walk_dirs(w, s, id, del, buf, &seen);
+	t_sync = now_ns();
 	if (!ret && del)
 		ret = sync_dirs(fs);
 	s->end_ns = now_ns();
+	if (del)
+		s->flush_ns = s->end_ns - t_sync;
 	free(buf);
 	if (ret)
 		return sample_fail(s, id, ret, "sync %s", w->files_dir);

@@ -9,9 +9,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "bench.h"
+#include "pattern.h"
 #include "signals.h"
 #include "timing.h"
 
@@ -38,22 +40,26 @@ static int putc_byte(struct perchar_io *io, unsigned char c)
 	}
 }
 
-static int getc_byte(struct perchar_io *io)
+static int getc_byte(struct perchar_io *io, unsigned char *out)
 {
 	unsigned char c;
 
 	if (io->stream) {
 		int v = getc(io->stream);
 
-		if (v != EOF)
+		if (v != EOF) {
+			*out = (unsigned char)v;
 			return 0;
+		}
 		return ferror(io->stream) ? -errno : -ENODATA;
 	}
 	for (;;) {
 		ssize_t n = read(io->fd, &c, 1);
 
-		if (n == 1)
+		if (n == 1) {
+			*out = c;
 			return 0;
+		}
 		if (n == 0)
 			return -ENODATA;
 		if (errno != EINTR)
@@ -84,15 +90,21 @@ static int perchar_open(struct worker *w, struct perchar_io *io, bool writing)
 	return 0;
 }
 
-/* Flush, fsync when writing, and close; the first error is returned. */
-static int perchar_close(struct perchar_io *io, bool writing)
+/*
+ * Flush, fsync when writing (timed into *flush_ns), and close; the first
+ * error is returned.
+ */
+static int perchar_close(struct perchar_io *io, bool writing, uint64_t *flush_ns)
 {
+	uint64_t t0 = now_ns();
 	int ret = 0;
 
 	if (io->stream && writing && fflush(io->stream))
 		ret = -errno;
 	if (writing && !ret && fsync(io->fd))
 		ret = -errno;
+	if (writing && flush_ns)
+		*flush_ns = now_ns() - t0;
 	if (io->stream) {
 		if (fclose(io->stream) && !ret)
 			ret = -errno;
@@ -107,25 +119,37 @@ static int perchar_run(struct worker *w, struct phase_sample *s, enum phase_id i
 	const bool writing = id == PH_PUTC;
 	const uint64_t total = w->b->perchar_bytes;
 	const uint64_t chunk = w->b->opt->chunk;
+	const bool verify = w->b->opt->verify;
+	const uint64_t key = w->b->verify_key;
 	struct perchar_io io;
-	uint64_t done = 0;
+	uint64_t done = 0, bad;
+	unsigned char *vbuf = NULL, scratch;
 	int ret;
 
+	/* --verify: the chunk's pattern to write, or the bytes read to check. */
+	if (verify && !(vbuf = malloc(chunk)))
+		return sample_fail(s, id, -ENOMEM, "verify buffer");
 	s->start_ns = now_ns();
 	ret = perchar_open(w, &io, writing);
-	if (ret)
+	if (ret) {
+		free(vbuf);
 		return sample_fail(s, id, ret, "open %s", w->io_path);
+	}
 	while (done < total) {
 		uint64_t n = total - done < chunk ? total - done : chunk;
 		uint64_t t0 = now_ns();
 
+		if (verify && writing)
+			verify_fill((char *)vbuf, n, done, key, 0);
 		for (uint64_t i = 0; i < n; i++) {
-			ret = writing ? putc_byte(&io, (unsigned char)(done + i))
-				      : getc_byte(&io);
+			ret = writing ? putc_byte(&io, vbuf ? vbuf[i] : (unsigned char)(done + i))
+				      : getc_byte(&io, vbuf ? &vbuf[i] : &scratch);
 			if (ret)
 				goto out_close;
 		}
 		sample_latency(s, t0, now_ns());
+		if (verify && !writing && verify_check((char *)vbuf, n, done, key, &bad))
+			verify_mismatch(s, id, w->io_path, bad);
 		done += n;
 		if (done == n)
 			test_pause_point(id);
@@ -134,8 +158,9 @@ static int perchar_run(struct worker *w, struct phase_sample *s, enum phase_id i
 			goto out_close;
 		}
 	}
-	ret = perchar_close(&io, writing);
+	ret = perchar_close(&io, writing, &s->flush_ns);
 	s->end_ns = now_ns();
+	free(vbuf);
 	if (ret)
 		return sample_fail(s, id, ret, "%s %s", writing ? "fsync/close" : "close",
 				   w->io_path);
@@ -143,7 +168,8 @@ static int perchar_run(struct worker *w, struct phase_sample *s, enum phase_id i
 	return 0;
 
 out_close:
-	perchar_close(&io, false);
+	perchar_close(&io, false, NULL);
+	free(vbuf);
 	if (ret == -ENODATA)
 		return sample_fail(s, id, -EIO, "%s ends at byte %llu, before %llu",
 				   w->io_path, (unsigned long long)done, (unsigned long long)total);

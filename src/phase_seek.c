@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "pattern.h"
 #include "pipeline.h"
 #include "rng.h"
 #include "timing.h"
@@ -76,8 +77,17 @@ static int seek_complete(void *arg, struct io_req *r)
 		return sample_fail(&sk->sample, PH_SEEKS, -EIO, "short %s of %s at offset %llu",
 				   r->op == IO_READ ? "read" : "write", path,
 				   (unsigned long long)r->off);
+	if (r->op == IO_READ && sk->w->b->opt->verify) {
+		uint64_t bad;
+
+		if (verify_check(r->buf, r->len, r->off, sk->w->b->verify_key, &bad))
+			verify_mismatch(&sk->sample, PH_SEEKS, path, bad);
+	}
 	if (r->op == IO_READ && r->state == ST_WRITE) {
-		((unsigned char *)r->buf)[r->chunk % r->len]++;
+		if (sk->w->b->opt->verify)
+			verify_bump(r->buf, r->len, r->off, sk->w->b->verify_key);
+		else
+			((unsigned char *)r->buf)[r->chunk % r->len]++;
 		r->op = IO_WRITE;
 		return 1;
 	}
@@ -97,7 +107,7 @@ static void *seeker_main(void *arg)
 	int ret;
 
 	sk->sample.start_ns = now_ns();
-	ret = pipeline_open(&p, b, sk->w->io_path, io_open_flags(b, O_RDWR), b->opt->chunk);
+	ret = pipeline_open(&p, b, sk->w->io_path, io_open_flags(b, O_RDWR), b->opt->chunk, false);
 	if (ret) {
 		sample_fail(&sk->sample, PH_SEEKS, ret, "open %s", sk->w->io_path);
 		return NULL;
@@ -106,7 +116,7 @@ static void *seeker_main(void *arg)
 	ret = pipeline_drive(&p, seek_fill, seek_complete, sk);
 	if (ret)
 		sample_fail(&sk->sample, PH_SEEKS, ret, "%s", sk->w->io_path);
-	ret = pipeline_close(&p, false);
+	ret = pipeline_close(&p, false, NULL);
 	sk->sample.end_ns = now_ns();
 	if (ret)
 		sample_fail(&sk->sample, PH_SEEKS, ret, "close %s", sk->w->io_path);

@@ -8,15 +8,18 @@
 #include <unistd.h>
 
 #include "compat.h"
+#include "pattern.h"
 #include "pipeline.h"
 #include "signals.h"
 #include "timing.h"
 
 /* O_DIRECT wants the buffer aligned to the logical block; 4 KiB covers it. */
 #define BUFFER_ALIGN 4096
+/* Block write cycles through this much distinct data (at least). */
+#define POOL_MIN (1u << 20)
 
 int pipeline_open(struct pipeline *p, const struct bench *b, const char *path,
-		  int flags, size_t len)
+		  int flags, size_t len, bool with_pool)
 {
 	struct engine_params params = {
 		.depth = b->depth ? b->depth : 1,
@@ -24,6 +27,7 @@ int pipeline_open(struct pipeline *p, const struct bench *b, const char *path,
 		.rw_flags = b->opt->cache == CACHE_UNCACHED ? RWF_DONTCACHE : 0,
 	};
 	void *mem = NULL;
+	struct rng r;
 	int ret;
 
 	memset(p, 0, sizeof(*p));
@@ -33,13 +37,28 @@ int pipeline_open(struct pipeline *p, const struct bench *b, const char *path,
 	if (posix_memalign(&mem, BUFFER_ALIGN, p->depth * len))
 		return -ENOMEM;
 	p->bufs = mem;
-	memset(p->bufs, 0, p->depth * len);
+	rng_seed(&r, b->seed);
+	pattern_fill(p->bufs, p->depth * len, b->opt->data, b->opt->data_zero_pct, &r);
+	if (with_pool) {
+		p->pool_len = p->depth * len > POOL_MIN ? p->depth * len : POOL_MIN;
+		if (posix_memalign(&mem, BUFFER_ALIGN, p->pool_len)) {
+			free(p->bufs);
+			return -ENOMEM;
+		}
+		p->pool = mem;
+		/* Chunk by chunk, so compressible:P holds for every chunk. */
+		for (size_t off = 0; off < p->pool_len; off += len)
+			pattern_fill(p->pool + off, len, b->opt->data, b->opt->data_zero_pct, &r);
+	}
 	params.bufs = p->bufs;
 	params.buf_len = len;
+	params.pool = p->pool;
+	params.pool_len = p->pool_len;
 	ret = engine_setup(&p->eng, b->engine, &params);
 	if (ret) {
 		free(p->bufs);
-		p->bufs = NULL;
+		free(p->pool);
+		p->bufs = p->pool = NULL;
 		return ret;
 	}
 	p->reqs = calloc(p->depth, sizeof(*p->reqs));
@@ -54,6 +73,7 @@ int pipeline_open(struct pipeline *p, const struct bench *b, const char *path,
 		p->reqs[i].buf = p->bufs + (size_t)i * len;
 		p->reqs[i].len = len;
 		p->reqs[i].slot = i;
+		p->reqs[i].buf_index = i;
 		p->free[p->nfree++] = &p->reqs[i];
 	}
 	ret = p->eng.ops->open(&p->eng, path, flags, 0600, &p->fd);
@@ -70,6 +90,7 @@ out_mem:
 	free(p->done);
 	engine_teardown(&p->eng);
 	free(p->bufs);
+	free(p->pool);
 	memset(p, 0, sizeof(*p));
 	p->fd = -1;
 	return ret;
@@ -122,13 +143,17 @@ int pipeline_drive(struct pipeline *p, pipeline_fill_fn fill,
 	}
 }
 
-int pipeline_close(struct pipeline *p, bool sync)
+int pipeline_close(struct pipeline *p, bool sync, uint64_t *flush_ns)
 {
 	int ret = 0;
 
 	if (p->fd >= 0) {
+		uint64_t t0 = now_ns();
+
 		if (sync && fsync(p->fd))
 			ret = -errno;
+		if (sync && flush_ns)
+			*flush_ns = now_ns() - t0;
 		int cr = p->eng.ops->close(&p->eng, p->fd);
 
 		if (!ret)
@@ -140,7 +165,14 @@ int pipeline_close(struct pipeline *p, bool sync)
 	free(p->batch);
 	free(p->done);
 	free(p->bufs);
+	free(p->pool);
 	memset(p, 0, sizeof(*p));
 	p->fd = -1;
 	return ret;
+}
+
+void pipeline_use_pool(struct pipeline *p, struct io_req *r, uint64_t k)
+{
+	r->buf = p->pool + (size_t)(k * r->len % p->pool_len);
+	r->buf_index = p->depth;
 }

@@ -35,6 +35,9 @@ static const char *const csv_names[PH_COUNT] = {
 	[PH_RAN_DEL] = "ran_del",
 };
 
+const double latency_quantiles[LAT_QUANTILES] = { 0.50, 0.90, 0.99, 0.999 };
+const char *const latency_quantile_names[LAT_QUANTILES] = { "p50", "p90", "p99", "p99.9" };
+
 const char *phase_name(enum phase_id id)
 {
 	return id < PH_COUNT ? names[id] : "?";
@@ -48,6 +51,13 @@ const char *phase_csv_name(enum phase_id id)
 double phase_rate(const struct phase_result *p)
 {
 	return p->elapsed > 0 ? p->amount / p->elapsed : 0;
+}
+
+double phase_dead_time(const struct phase_result *p)
+{
+	double dead = p->elapsed - p->cpu_user;
+
+	return dead > 0 ? dead : 0;
 }
 
 int phase_cpu_percent(const struct phase_result *p)

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,9 +101,24 @@ void sample_merge(struct phase_sample *total, const struct phase_sample *s)
 		total->start_ns = s->start_ns;
 	if (s->end_ns > total->end_ns)
 		total->end_ns = s->end_ns;
-	if (s->max_lat_ns > total->max_lat_ns)
-		total->max_lat_ns = s->max_lat_ns;
+	if (s->flush_ns > total->flush_ns)
+		total->flush_ns = s->flush_ns;
+	hist_merge(&total->hist, &s->hist);
+	total->mismatches += s->mismatches;
 	total->amount += s->amount;
+}
+
+/* Name at most this many mismatches on stderr; all of them are counted. */
+#define MISMATCH_REPORTS 10
+
+void verify_mismatch(struct phase_sample *s, enum phase_id id, const char *path, uint64_t off)
+{
+	static atomic_uint reported;
+
+	s->mismatches++;
+	if (atomic_fetch_add(&reported, 1) < MISMATCH_REPORTS)
+		fprintf(stderr, "clyde: verify: %s: %s: data differ at offset %llu\n",
+			phase_name(id), path, (unsigned long long)off);
 }
 
 struct worker_job {
@@ -160,6 +176,27 @@ out_free:
 	free(threads);
 	free(jobs);
 	return ret ? ret : total->err;
+}
+
+/* Operations a phase times, all workers together: for the progress line. */
+static uint64_t phase_ops(const struct bench *b, enum phase_id id)
+{
+	uint64_t per;
+
+	if (id == PH_PUTC || id == PH_GETC)
+		per = (b->perchar_bytes + b->opt->chunk - 1) / b->opt->chunk;
+	else if (id < PH_SEEKS)
+		per = b->file_bytes / b->opt->chunk;
+	else if (id == PH_SEEKS)
+		per = b->opt->seeks;
+	else
+		per = (uint64_t)b->opt->files * FILES_UNIT;
+	return per * b->workers;
+}
+
+static uint64_t phase_op_bytes(const struct bench *b, enum phase_id id)
+{
+	return id < PH_SEEKS ? b->opt->chunk : 0;
 }
 
 static bool phase_wanted(const struct bench *b, enum phase_id id)
@@ -251,7 +288,9 @@ int bench_run(struct bench *b, struct run_result *res)
 		ret = phase_sync(b, (*b->sync_count)++, d->id, b->errmsg, sizeof(b->errmsg));
 		if (ret)
 			break;
-		if (!b->opt->quiet) {
+		if (progress_live) {
+			progress_begin(d->progress, phase_ops(b, d->id), phase_op_bytes(b, d->id));
+		} else if (!b->opt->quiet) {
 			fprintf(stderr, "%s...", d->progress);
 			fflush(stderr);
 		}
@@ -260,7 +299,9 @@ int bench_run(struct bench *b, struct run_result *res)
 		ret = run_workers(workers, b->workers, d->fn, &total);
 		cpu_sample_take(&c1);
 		w1 = now_ns();
-		if (!b->opt->quiet)
+		if (progress_live)
+			progress_end(ret ? "failed" : "done");
+		else if (!b->opt->quiet)
 			fprintf(stderr, ret ? "failed\n" : "done\n");
 		if (ret) {
 			if (ret == -EINTR || clyde_stop_requested()) {
@@ -277,7 +318,13 @@ int bench_run(struct bench *b, struct run_result *res)
 		pr->cpu_user = c1.user - c0.user;
 		pr->cpu_sys = c1.sys - c0.sys;
 		pr->cpu_window = (double)(w1 - w0) / 1e9;
-		pr->max_latency = (double)total.max_lat_ns / 1e9;
+		pr->max_latency = (double)total.hist.max / 1e9;
+		pr->latency_count = total.hist.count;
+		for (int q = 0; q < LAT_QUANTILES; q++)
+			pr->latency_q[q] = (double)hist_quantile(&total.hist, latency_quantiles[q]) / 1e9;
+		pr->flush = (double)total.flush_ns / 1e9;
+		pr->mismatches = total.mismatches;
+		res->mismatches += total.mismatches;
 		pr->amount = total.amount;
 		drop_caches_after(b, workers, d);
 		if (clyde_stop_requested()) {

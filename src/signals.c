@@ -23,7 +23,8 @@ static void on_stop(int sig)
 
 int signals_install(void)
 {
-	static const int stops[] = { SIGINT, SIGTERM, SIGXCPU, SIGXFSZ };
+	/* SIGPIPE too: whoever read our output is gone, so clean up and stop. */
+	static const int stops[] = { SIGINT, SIGTERM, SIGXCPU, SIGXFSZ, SIGPIPE };
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));

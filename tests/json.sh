@@ -34,7 +34,7 @@ names = ["putc", "put_block", "rewrite", "getc", "get_block", "seeks",
          "seq_create", "seq_stat", "seq_del", "ran_create", "ran_stat", "ran_del"]
 keys = {"ran", "elapsed_s", "amount", "amount_unit", "rate", "rate_unit", "too_short",
         "cpu_percent", "cpu_user_s", "cpu_sys_s", "cpu_window_s", "cpu_us_per_unit",
-        "cpu_unit", "max_latency_us"}
+        "cpu_unit", "max_latency_us", "dead_s", "flush_s", "latency_us", "mismatches"}
 for i, run in enumerate(runs):
     need(run["name"] == "js" and run["seed"] == 9 and run["concurrency"] == 1, "run %d labels" % i)
     need(run["io"] == {"size_mib": 8, "chunk": 8192, "seeks": 8192, "seekers": 5}, "io %r" % run["io"])

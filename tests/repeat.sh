@@ -29,9 +29,9 @@ rm -f "$MNT.seed"
 # -p 2 makes a semaphore; two runs with -y s meet before every phase
 if "$CLYDE" -p 2 2>/dev/null; then
 	# -x 2: the barriers go on counting across runs
-	"$CLYDE" -y s -x 2 -d "$MNT" -s 2 -n 1 -f64k -m one >"$MNT.one" 2>&1 &
+	"$CLYDE" -y s -x 2 -d "$MNT" -s 2 -n 1 -f64k -m one >"$MNT.one" 2>/dev/null &
 	p1=$!
-	"$CLYDE" -y s -x 2 -d "$MNT" -s 2 -n 1 -f64k -m two >"$MNT.two" 2>&1 &
+	"$CLYDE" -y s -x 2 -d "$MNT" -s 2 -n 1 -f64k -m two >"$MNT.two" 2>/dev/null &
 	p2=$!
 	# a stuck barrier must not hang the suite
 	( sleep 60; kill $p1 $p2 2>/dev/null ) &

@@ -55,12 +55,13 @@ putc=$(csv_field "$line" 9)
 # the table: context lines first, then bonnie++'s layout, then the CSV last
 expect_match "context line" "$(sed -n 1p "$MNT.out")" "^clyde $VERSION: engine psync \(pread/pwrite\), cache drop"
 expect_match "filesystem line" "$(sed -n 2p "$MNT.out")" "^filesystem: tmpfs "
-expect_match "table header" "$(sed -n 3p "$MNT.out")" "^Version $VERSION       ------Sequential Output------"
-expect_match "I/O row" "$(sed -n 6p "$MNT.out")" '^testbox         16M '
-expect_match "file row shows rates, not the count" "$(sed -n 11p "$MNT.out")" '^                  1 +[0-9]+k? +[0-9]+ '
-expect_eq "CSV is the last line" "$(wc -l <"$MNT.out")" 13
+expect_match "environment line" "$(sed -n 3p "$MNT.out")" "^environment: "
+expect_match "table header" "$(sed -n 4p "$MNT.out")" "^Version $VERSION       ------Sequential Output------"
+expect_match "I/O row" "$(sed -n 7p "$MNT.out")" '^testbox         16M '
+expect_match "file row shows rates, not the count" "$(sed -n 12p "$MNT.out")" '^                  1 +[0-9]+k? +[0-9]+ '
+expect_eq "CSV is the last line" "$(wc -l <"$MNT.out")" 14
 # the table's per-char cell is the CSV's number
-cell=$(sed -n 6p "$MNT.out" | cut -c20-29)
+cell=$(sed -n 7p "$MNT.out" | cut -c20-29)
 expect_match "per-char cell matches CSV" "$cell" "^ +${putc}k +[0-9]+$|^ +[0-9.]+m +[0-9]+$"
 expect_file_has "progress on stderr" "$MNT.err" "Writing intelligently...done"
 expect_empty_dir "after a full run" "$MNT"
@@ -96,8 +97,8 @@ expect_eq "seekers" "$(csv_field "$line" 8)" 2
 expect_eq "max,min,dirs,chunk" "$(printf '%s' "$line" | cut -d, -f23-26)" "4096,1024,4,16k"
 phase_ok "$line" 19
 phase_ok "$line" 28
-expect_match "I/O label" "$(sed -n 6p "$MNT.out")" '^lbl  8M:16k:2:100:2 '
-expect_match "file label" "$(sed -n 11p "$MNT.out")" '^ +1:4096:1024/4:16k '
+expect_match "I/O label" "$(sed -n 7p "$MNT.out")" '^lbl  8M:16k:2:100:2 '
+expect_match "file label" "$(sed -n 12p "$MNT.out")" '^ +1:4096:1024/4:16k '
 expect_empty_dir "after -c 2" "$MNT"
 
 # 6. hard links and symlinks

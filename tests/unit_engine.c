@@ -41,7 +41,7 @@ static void run_engine(const struct engine_ops *ops, const char *path)
 	/* Three whole writes, then a read of chunk 2 and one past the end. */
 	for (int i = 0; i < 3; i++) {
 		reqs[i] = (struct io_req){ .op = IO_WRITE, .fd = fd, .buf = bufs + i * LEN,
-					   .len = LEN, .off = (uint64_t)i * LEN, .slot = (unsigned)i };
+					   .len = LEN, .off = (uint64_t)i * LEN, .slot = (unsigned)i, .buf_index = (unsigned)i };
 		batch[i] = &reqs[i];
 	}
 	CHECK(ops->submit(&e, batch, 3) == 0, "%s submit writes", ops->name);
@@ -53,7 +53,7 @@ static void run_engine(const struct engine_ops *ops, const char *path)
 
 	reqs[0] = (struct io_req){ .op = IO_READ, .fd = fd, .buf = bufs, .len = LEN, .off = LEN, .slot = 0 };
 	reqs[1] = (struct io_req){ .op = IO_READ, .fd = fd, .buf = bufs + LEN, .len = LEN,
-				   .off = 2 * LEN, .slot = 1 };
+				   .off = 2 * LEN, .slot = 1, .buf_index = 1 };
 	batch[0] = &reqs[0];
 	batch[1] = &reqs[1];
 	CHECK(ops->submit(&e, batch, 2) == 0, "%s submit reads", ops->name);

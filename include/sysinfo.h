@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#ifndef CLYDE_SYSINFO_H
+#define CLYDE_SYSINFO_H
+
+#include <stddef.h>
+
+/* The machine and the device under a directory, for every report. */
+struct sysinfo {
+	char os[64];		/* uname sysname */
+	char kernel[128];	/* uname release */
+	char arch[32];
+	char cpu_model[128];
+	char blockdev[64];	/* "vda"; empty when there is no block device */
+	int rotational;		/* 1, 0, or -1 when unknown */
+	char scheduler[32];	/* the active I/O scheduler */
+	int read_ahead_kb;	/* -1 when unknown */
+};
+
+/* Fill what can be found; unknown fields stay empty or -1. */
+void sysinfo_get(const char *dir, struct sysinfo *si);
+
+/* Platform parts, in sysinfo_linux.c or sysinfo_bsd.c. */
+void sysinfo_cpu_model(char *buf, size_t len);
+void sysinfo_blockdev(const char *dir, struct sysinfo *si);
+
+#endif
