@@ -172,16 +172,10 @@ static int queue_rest(struct uring *u, struct io_req *r)
 	return 0;
 }
 
-static int submit_all(struct uring *u)
-{
-	int ret;
-
-	do
-		ret = io_uring_submit(&u->ring);
-	while (ret == -EINTR && !clyde_stop_requested());
-	return ret < 0 ? ret : 0;
-}
-
+/*
+ * Queue only: the SQEs go to the kernel with the next reap, in the same
+ * io_uring_enter() that waits, so a request costs one system call.
+ */
 static int uring_submit(struct engine *e, struct io_req *const *reqs, unsigned n)
 {
 	struct uring *u = e->priv;
@@ -194,28 +188,27 @@ static int uring_submit(struct engine *e, struct io_req *const *reqs, unsigned n
 		if (ret)
 			return ret;
 	}
-	return submit_all(u);
+	return 0;
 }
 
 static int uring_reap(struct engine *e, unsigned min, struct io_req **done, unsigned max)
 {
 	struct uring *u = e->priv;
-	unsigned got = 0, requeued;
-	struct io_uring_cqe *cqe;
+	unsigned got = 0;
 	int ret;
 
 	while (got < min) {
-		ret = io_uring_wait_cqes(&u->ring, &cqe, 1, NULL, NULL);
+		/* Submit what is queued and wait for a completion, in one call. */
+		ret = io_uring_submit_and_wait(&u->ring, 1);
 		if (ret == -EINTR) {
 			if (clyde_stop_requested())
 				return -EINTR;
 			continue;
 		}
-		if (ret)
+		if (ret < 0)
 			return ret;
 		unsigned n = io_uring_peek_batch_cqe(&u->ring, u->cqes, max - got);
 
-		requeued = 0;
 		for (unsigned i = 0; i < n; i++) {
 			struct io_req *r = io_uring_cqe_get_data(u->cqes[i]);
 			int res = u->cqes[i]->res;
@@ -234,11 +227,8 @@ static int uring_reap(struct engine *e, unsigned min, struct io_req **done, unsi
 			}
 			if (ret)
 				return ret;
-			requeued++;
 		}
 		io_uring_cq_advance(&u->ring, n);
-		if (requeued && (ret = submit_all(u)))
-			return ret;
 	}
 	return (int)got;
 }

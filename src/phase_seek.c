@@ -22,7 +22,8 @@
 #include "timing.h"
 
 
-enum { ST_READ, ST_WRITE };
+/* r->state bits: this seek writes back; it holds its chunk (--verify). */
+enum { ST_UPDATE = 1, ST_OWNER = 2 };
 
 struct seek_pool {
 	atomic_uint_fast64_t next;
@@ -30,6 +31,12 @@ struct seek_pool {
 	uint64_t nchunks;
 	uint64_t seed;
 	unsigned update_pct;
+	/*
+	 * --verify only: a flag per chunk that one seeker holds while its seek
+	 * on the chunk is in flight, since a read that races another seeker's
+	 * write of the same chunk may see it half written.
+	 */
+	atomic_uchar *busy;
 };
 
 struct seeker {
@@ -60,7 +67,14 @@ static bool seek_fill(void *arg, struct io_req *r)
 	r->off = r->chunk * r->len;
 	r->op = IO_READ;
 	/* Ticket t writes back when (t * pct) mod 100 < pct: exactly pct in 100. */
-	r->state = (t * sk->pool->update_pct) % 100 < sk->pool->update_pct ? ST_WRITE : ST_READ;
+	r->state = (t * sk->pool->update_pct) % 100 < sk->pool->update_pct ? ST_UPDATE : 0;
+	/* Under --verify a chunk in flight elsewhere is read, unchecked and unchanged. */
+	if (sk->pool->busy) {
+		if (atomic_exchange(&sk->pool->busy[r->chunk], 1))
+			r->state = 0;
+		else
+			r->state |= ST_OWNER;
+	}
 	return true;
 }
 
@@ -77,13 +91,13 @@ static int seek_complete(void *arg, struct io_req *r)
 		return sample_fail(&sk->sample, PH_SEEKS, -EIO, "short %s of %s at offset %llu",
 				   r->op == IO_READ ? "read" : "write", path,
 				   (unsigned long long)r->off);
-	if (r->op == IO_READ && sk->w->b->opt->verify) {
+	if (r->op == IO_READ && (r->state & ST_OWNER)) {
 		uint64_t bad;
 
 		if (verify_check(r->buf, r->len, r->off, sk->w->b->verify_key, &bad))
 			verify_mismatch(&sk->sample, PH_SEEKS, path, bad);
 	}
-	if (r->op == IO_READ && r->state == ST_WRITE) {
+	if (r->op == IO_READ && (r->state & ST_UPDATE)) {
 		if (sk->w->b->opt->verify)
 			verify_bump(r->buf, r->len, r->off, sk->w->b->verify_key);
 		else
@@ -93,6 +107,8 @@ static int seek_complete(void *arg, struct io_req *r)
 	}
 	if (r->op == IO_WRITE && sk->w->b->opt->fsync_each && fsync(r->fd))
 		return sample_fail(&sk->sample, PH_SEEKS, -errno, "fsync %s", path);
+	if (r->state & ST_OWNER)
+		atomic_store(&sk->pool->busy[r->chunk], 0);
 	sample_latency(&sk->sample, r->t_start, now_ns());
 	if (++sk->done == 1)
 		test_pause_point(PH_SEEKS);
@@ -139,7 +155,9 @@ int phase_seeks(struct worker *w, struct phase_sample *s)
 	int ret = 0;
 
 	atomic_init(&pool.next, 0);
-	if (!sk || !threads) {
+	if (b->opt->verify)
+		pool.busy = calloc(pool.nchunks, sizeof(*pool.busy));
+	if (!sk || !threads || (b->opt->verify && !pool.busy)) {
 		ret = sample_fail(s, PH_SEEKS, -ENOMEM, "seekers");
 		goto out_free;
 	}
@@ -159,6 +177,7 @@ int phase_seeks(struct worker *w, struct phase_sample *s)
 		sample_merge(s, &sk[i].sample);
 	ret = s->err;
 out_free:
+	free(pool.busy);
 	free(threads);
 	free(sk);
 	return ret;

@@ -7,8 +7,10 @@ need_root
 command -v bon_csv2txt >/dev/null && command -v bon_csv2html >/dev/null ||
 	skip "bon_csv2txt/bon_csv2html not installed (Debian package bonnie++)"
 
-MNT=$(scratch_tmpfs 256m) || skip "cannot mount a tmpfs"
-W=$(scratch_dir)
+scratch_tmpfs 256m || skip "cannot mount a tmpfs"
+MNT=$SCRATCH
+scratch_dir
+W=$SCRATCH
 
 check_tools() {
 	label=$1

@@ -5,18 +5,14 @@
 . "$TESTLIB"
 need_root
 
-MNT=$(scratch_tmpfs 256m) || skip "cannot mount a tmpfs"
+scratch_tmpfs 256m || skip "cannot mount a tmpfs"
+MNT=$SCRATCH
 
 # uncached: on a loop-mounted ext4 (Linux 6.14+ takes it) and on tmpfs
 targets="$MNT"
-if command -v mkfs.ext4 >/dev/null; then
-	truncate -s 96M "$MNT.img"
-	mkfs.ext4 -q -F "$MNT.img" >/dev/null 2>&1
-	EXT4=$(scratch_dir)
-	if mount -o loop "$MNT.img" "$EXT4" 2>/dev/null; then
-		T_MOUNTS="$EXT4 $T_MOUNTS"
-		targets="$targets $EXT4"
-	fi
+if scratch_ext4 "$MNT.img"; then
+	EXT4=$SCRATCH
+	targets="$targets $EXT4"
 fi
 for dir in $targets; do
 	for engine in psync uring; do

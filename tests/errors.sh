@@ -6,13 +6,15 @@
 need_root
 
 # read-only filesystem: exit 2
-RO=$(scratch_tmpfs 16m ro) || skip "cannot mount a tmpfs"
+scratch_tmpfs 16m ro || skip "cannot mount a tmpfs"
+RO=$SCRATCH
 err=$("$CLYDE" -d "$RO" -s 1 -n 0 2>&1 >/dev/null); rc=$?
 expect_eq "read-only exits 2" "$rc" 2
 expect_match "read-only is named" "$err" "$RO: the filesystem is mounted read-only"
 
 # a directory another user owns, with -u nobody (as root access() says yes)
-OWNED=$(scratch_tmpfs 16m mode=0755) || skip "cannot mount a tmpfs"
+scratch_tmpfs 16m mode=0755 || skip "cannot mount a tmpfs"
+OWNED=$SCRATCH
 err=$("$CLYDE" -u nobody -d "$OWNED" -s 1 -n 0 2>&1 >/dev/null); rc=$?
 expect_eq "-u nobody on root's directory exits 2" "$rc" 2
 expect_match "not writable is named" "$err" "$OWNED: not writable by uid [0-9]+: Permission denied"
@@ -24,14 +26,16 @@ expect_match "-u nobody runs where it may write" "$line" '^1\.98,'
 expect_empty_dir "-u nobody cleaned up" "$OWNED"
 
 # too little free space, found before any I/O: exit 2
-SMALL=$(scratch_tmpfs 2m) || skip "cannot mount a tmpfs"
+scratch_tmpfs 2m || skip "cannot mount a tmpfs"
+SMALL=$SCRATCH
 err=$("$CLYDE" -d "$SMALL" -s 16 -n 0 2>&1 >/dev/null); rc=$?
 expect_eq "too small exits 2" "$rc" 2
 expect_match "free space is named" "$err" "too little free space: the run needs 16.0 MiB, .* is free"
 expect_empty_dir "nothing written when too small" "$SMALL"
 
 # out of inodes during the create phase: exit 3, phase and file named
-FULL=$(scratch_tmpfs 16m nr_inodes=200) || skip "cannot mount a tmpfs"
+scratch_tmpfs 16m nr_inodes=200 || skip "cannot mount a tmpfs"
+FULL=$SCRATCH
 err=$("$CLYDE" -d "$FULL" -s 0 -n 1 2>&1 >/dev/null); rc=$?
 expect_eq "ENOSPC in a phase exits 3" "$rc" 3
 expect_match "the phase, file and error are named" "$err" \
@@ -41,8 +45,10 @@ expect_empty_dir "nothing left after ENOSPC" "$FULL"
 
 # out of space during block write: the check passes, then another writer
 # fills the filesystem while clyde is paused in the per-char phase
-DATA=$(scratch_tmpfs 32m) || skip "cannot mount a tmpfs"
-GO=$(scratch_dir)/go
+scratch_tmpfs 32m || skip "cannot mount a tmpfs"
+DATA=$SCRATCH
+scratch_dir
+GO=$SCRATCH/go
 CLYDE_TEST_PAUSE=putc CLYDE_TEST_RESUME=$GO "$CLYDE" -d "$DATA" -s 16 -n 0 -f64k \
 	>/dev/null 2>"$GO.err" &
 pid=$!

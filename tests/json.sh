@@ -6,8 +6,10 @@
 need_root
 command -v python3 >/dev/null || skip "python3 is needed to validate JSON"
 
-MNT=$(scratch_tmpfs 128m) || skip "cannot mount a tmpfs"
-W=$(scratch_dir)
+scratch_tmpfs 128m || skip "cannot mount a tmpfs"
+MNT=$SCRATCH
+scratch_dir
+W=$SCRATCH
 
 "$CLYDE" -d "$MNT" -s 8 -n 1:4k:1k:2 -f64k -x 2 -z 9 --json "$W/doc.json" -m js >"$W/out" 2>"$W/err"
 expect_eq "--json FILE run" "$?" 0

@@ -15,7 +15,8 @@ t_cleanup() {
 		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
 	done
 	for d in $T_DIRS; do
-		rm -rf "$d"
+		# the directory, and the $d.out-style files the tests keep beside it
+		rm -rf "$d" "$d".*
 	done
 }
 trap t_cleanup EXIT
@@ -61,20 +62,30 @@ expect_file_has() {
 	if grep -Fq -- "$3" "$2"; then ok; else fail "$1: $2 lacks '$3':"; sed 's/^/    /' "$2"; fi
 }
 
+# The scratch_* helpers set SCRATCH (never call them in $(...): the
+# cleanup would not learn of what they made).
 scratch_dir() {
-	d=$(mktemp -d /tmp/clyde-test.XXXXXX)
-	T_DIRS="$T_DIRS $d"
-	echo "$d"
+	SCRATCH=$(mktemp -d /tmp/clyde-test.XXXXXX) || return 1
+	T_DIRS="$T_DIRS $SCRATCH"
 }
 
-# scratch_tmpfs SIZE [OPTIONS]: a private tmpfs; prints its mount point.
+# scratch_tmpfs SIZE [OPTIONS]: a private tmpfs at $SCRATCH.
 scratch_tmpfs() {
-	d=$(scratch_dir)
+	scratch_dir || return 1
 	opts="size=$1"
 	[ $# -gt 1 ] && opts="$opts,$2"
-	mount -t tmpfs -o "$opts" clyde-test "$d" || return 1
-	T_MOUNTS="$d $T_MOUNTS"
-	echo "$d"
+	mount -t tmpfs -o "$opts" clyde-test "$SCRATCH" || return 1
+	T_MOUNTS="$SCRATCH $T_MOUNTS"
+}
+
+# scratch_ext4 IMAGE: a loop-mounted ext4 of 96 MiB at $SCRATCH whose
+# image is IMAGE (put it on a scratch tmpfs); fails without mkfs.ext4.
+scratch_ext4() {
+	command -v mkfs.ext4 >/dev/null || return 1
+	truncate -s 96M "$1" && mkfs.ext4 -q -F "$1" >/dev/null 2>&1 || return 1
+	scratch_dir || return 1
+	mount -o loop "$1" "$SCRATCH" 2>/dev/null || return 1
+	T_MOUNTS="$SCRATCH $T_MOUNTS"
 }
 
 # csv_field LINE N: field N (0-based) of a CSV line.

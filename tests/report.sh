@@ -6,8 +6,10 @@
 . "$TESTLIB"
 need_root
 
-MNT=$(scratch_tmpfs 256m) || skip "cannot mount a tmpfs"
-W=$(scratch_dir)
+scratch_tmpfs 256m || skip "cannot mount a tmpfs"
+MNT=$SCRATCH
+scratch_dir
+W=$SCRATCH
 
 "$CLYDE" -d "$MNT" -s 8 -n 1 -f64k --exact --latency --cpu --ceilings >"$W/out" 2>"$W/err"
 expect_eq "tables run" "$?" 0

@@ -4,7 +4,8 @@
 . "$TESTLIB"
 need_root
 
-MNT=$(scratch_tmpfs 256m) || skip "cannot mount a tmpfs"
+scratch_tmpfs 256m || skip "cannot mount a tmpfs"
+MNT=$SCRATCH
 VERSION=$("$CLYDE" --version | sed -n 's/^clyde //p')
 RATE='^[0-9]+$'
 LAT='^[0-9]+(us|ms|s)$'

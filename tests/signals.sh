@@ -6,8 +6,10 @@
 . "$TESTLIB"
 need_root
 
-MNT=$(scratch_tmpfs 64m) || skip "cannot mount a tmpfs"
-ERR=$(scratch_dir)/err
+scratch_tmpfs 64m || skip "cannot mount a tmpfs"
+MNT=$SCRATCH
+scratch_dir
+ERR=$SCRATCH/err
 
 # start_paused PHASE ARGS...: run clyde in the background, paused in PHASE
 start_paused() {

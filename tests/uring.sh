@@ -6,7 +6,8 @@
 . "$TESTLIB"
 need_root
 
-MNT=$(scratch_tmpfs 256m) || skip "cannot mount a tmpfs"
+scratch_tmpfs 256m || skip "cannot mount a tmpfs"
+MNT=$SCRATCH
 VERSION=$("$CLYDE" --version | sed -n 's/^clyde //p')
 
 if "$CLYDE" --version | grep -q 'uring (not built'; then
@@ -42,11 +43,8 @@ expect_empty_dir "after uring runs" "$MNT"
 
 # 2. O_DIRECT at depth 32 on an ext4 the test makes
 if command -v mkfs.ext4 >/dev/null; then
-	truncate -s 96M "$MNT/ext4.img"
-	mkfs.ext4 -q -F "$MNT/ext4.img" >/dev/null 2>&1
-	EXT4=$(scratch_dir)
-	if mount -o loop "$MNT/ext4.img" "$EXT4" 2>/dev/null; then
-		T_MOUNTS="$EXT4 $T_MOUNTS"
+	if scratch_ext4 "$MNT/ext4.img"; then
+		EXT4=$SCRATCH
 		"$CLYDE" --engine=uring --iodepth=32 -D -d "$EXT4" -s 16 -n 0 --exact >"$MNT.out" 2>"$MNT.err"
 		expect_eq "uring O_DIRECT on ext4" "$?" 0
 		line=$(tail -n 1 "$MNT.out")
@@ -64,7 +62,8 @@ else
 fi
 
 # 3. a filesystem that refuses O_DIRECT: ramfs
-RAM=$(scratch_dir)
+scratch_dir
+RAM=$SCRATCH
 if mount -t ramfs ramfs "$RAM" 2>/dev/null; then
 	T_MOUNTS="$RAM $T_MOUNTS"
 	err=$("$CLYDE" --engine=uring -D -d "$RAM" -s 4 -n 0 2>&1 >/dev/null); rc=$?

@@ -5,8 +5,10 @@
 . "$TESTLIB"
 need_root
 
-MNT=$(scratch_tmpfs 256m) || skip "cannot mount a tmpfs"
-W=$(scratch_dir)
+scratch_tmpfs 256m || skip "cannot mount a tmpfs"
+MNT=$SCRATCH
+scratch_dir
+W=$SCRATCH
 
 # clean: both engines, concurrency, seekers that update, file data
 for engine in psync uring; do
