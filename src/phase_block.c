@@ -49,7 +49,9 @@ static bool seq_fill(void *arg, struct io_req *r)
 		if (c->verify) {
 			verify_fill(r->buf, r->len, r->off, c->w->b->verify_key, 1);
 		} else {
-			pipeline_use_pool(c->p, r, r->chunk);
+			/* Zeros repeat anyway: they need no pool. */
+			if (c->p->pool)
+				pipeline_use_pool(c->p, r, r->chunk);
 			touch_chunk(r);
 		}
 	} else {
@@ -112,7 +114,7 @@ static int seq_phase(struct worker *w, struct phase_sample *s, enum phase_id id,
 
 	s->start_ns = now_ns();
 	ret = pipeline_open(&p, b, w->io_path, io_open_flags(b, flags), b->opt->chunk,
-			    id == PH_PUT_BLOCK && !b->opt->verify);
+			    id == PH_PUT_BLOCK && !b->opt->verify && b->opt->data != DATA_ZERO);
 	if (ret == -EINVAL && b->opt->direct)
 		return sample_fail(s, id, ret, "open %s: the filesystem refuses O_DIRECT", w->io_path);
 	if (ret)

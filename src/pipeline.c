@@ -15,8 +15,12 @@
 
 /* O_DIRECT wants the buffer aligned to the logical block; 4 KiB covers it. */
 #define BUFFER_ALIGN 4096
-/* Block write cycles through this much distinct data (at least). */
-#define POOL_MIN (1u << 20)
+/*
+ * Block write cycles through this much distinct data (at least): farther
+ * apart than the windows of LZ4 (64 KiB), gzip (32 KiB) and a 128 KiB
+ * compression record, yet small enough to copy from the CPU's L2 cache.
+ */
+#define POOL_MIN (256u << 10)
 
 int pipeline_open(struct pipeline *p, const struct bench *b, const char *path,
 		  int flags, size_t len, bool with_pool)
