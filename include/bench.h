@@ -8,7 +8,7 @@
 #include "engine.h"
 #include "histogram.h"
 #include "progress.h"
-#include "options.h"
+#include "plan.h"
 #include "result.h"
 
 #ifndef PATH_MAX
@@ -19,18 +19,16 @@
 #define WORKDIR_MAX 2048
 #define WORKPATH_MAX (WORKDIR_MAX + 64)
 
+struct phase_clock;
+
 /* One run's settings, shared read-only by every worker. */
 struct bench {
-	const struct clyde_options *opt;
-	const struct engine_ops *engine;
+	const struct run_plan *plan;
 	char workdir[WORKDIR_MAX];
 	uint32_t seed;
-	uint64_t file_bytes;	/* -s in bytes; 0 skips the I/O phases */
-	uint64_t perchar_bytes;	/* 0 skips the per-char phases */
-	unsigned workers;	/* -c */
-	unsigned depth;		/* --iodepth */
 	unsigned *sync_count;	/* -y s barriers passed, across -x runs */
 	uint64_t verify_key;	/* --verify: seed and run, mixed */
+	struct phase_clock *clock;	/* the running phase's shared clock */
 	char errmsg[1024];	/* why bench_run failed */
 };
 
@@ -43,6 +41,13 @@ struct worker {
 	char io_path[WORKPATH_MAX];
 	char files_dir[WORKPATH_MAX];
 	struct file_set *files;
+	/*
+	 * --verify: the version each chunk of the big file should hold now,
+	 * kept here and never read back from the data, so a write that was
+	 * lost or undone is a mismatch.
+	 */
+	uint32_t *versions;
+	uint64_t nchunks;
 };
 
 /* What one worker measured in one phase. */
@@ -51,10 +56,13 @@ struct phase_sample {
 	uint64_t end_ns;
 	uint64_t flush_ns;	/* the fsync or sync that ends the phase */
 	double amount;		/* KiB, seeks or files */
+	uint64_t count;		/* seeks done (the seek phase) */
 	uint64_t mismatches;	/* --verify: units that differed */
 	struct histogram hist;	/* every operation's latency */
 	int err;		/* 0 or -errno */
 	char msg[768];
+	/* The shared clock: 0 not started, 1 started, 2 stopped. */
+	int clock_state;
 };
 
 typedef int (*phase_fn)(struct worker *w, struct phase_sample *s);
@@ -79,7 +87,18 @@ void verify_mismatch(struct phase_sample *s, enum phase_id id, const char *path,
 /* Test-only pause point (CLYDE_TEST_PAUSE=<phase csv name>), see clyde(1). */
 void test_pause_point(enum phase_id id);
 
-/* Phases, one file per family. */
+/*
+ * The timed part of a phase starts when every worker has prepared
+ * (opened its file, made its buffers and directories) and called
+ * sample_start; the CPU of the process is sampled then and when the last
+ * worker calls sample_stop, so CPU and rate cover the same interval.
+ * A worker that fails before starting still calls sample_start or
+ * leaves it to the runner, which settles every sample after the phase.
+ */
+void sample_start(struct worker *w, struct phase_sample *s);
+void sample_stop(struct worker *w, struct phase_sample *s);
+
+/* Phases, one file per family; the registry (phase.h) lists them. */
 int phase_putc(struct worker *w, struct phase_sample *s);
 int phase_getc(struct worker *w, struct phase_sample *s);
 int phase_put_block(struct worker *w, struct phase_sample *s);
@@ -92,7 +111,7 @@ int phase_seq_del(struct worker *w, struct phase_sample *s);
 int phase_ran_create(struct worker *w, struct phase_sample *s);
 int phase_ran_stat(struct worker *w, struct phase_sample *s);
 int phase_ran_del(struct worker *w, struct phase_sample *s);
-void file_set_free(struct file_set *fs);
+void phase_file_cleanup(struct worker *w);
 
 /* Flags for opening the I/O file in the block and seek phases. */
 int io_open_flags(const struct bench *b, int access);

@@ -23,12 +23,6 @@ enum sync_mode {
 	SYNC_PROMPT,		/* -y p */
 };
 
-enum engine_choice {
-	ENGINE_PSYNC,
-	ENGINE_URING,
-	ENGINE_AUTO,	/* uring when the kernel allows it, else psync */
-};
-
 enum data_mode {
 	DATA_ZERO,		/* bonnie++: zeros, one byte changed per chunk */
 	DATA_RANDOM,		/* incompressible */
@@ -41,8 +35,10 @@ struct clyde_options {
 	uint64_t size_mib;
 	uint32_t chunk;
 	uint32_t seeks;
+	bool seeks_given;	/* -s's seek field: bonnie++'s fixed count and +++++ */
 	uint32_t seekers;
 	uint32_t files;
+	bool files_given;	/* -n: bonnie++'s fixed count and +++++ */
 	int64_t file_max;
 	int64_t file_min;
 	uint32_t file_dirs;
@@ -51,6 +47,7 @@ struct clyde_options {
 	bool ram_given;
 	uint64_t ram_mib;
 	uint32_t repeats;
+	bool repeats_given;	/* -x: CSV lines only on stdout */
 	const char *user;
 	const char *group;
 	bool quiet;
@@ -68,7 +65,7 @@ struct clyde_options {
 	enum cache_mode cache;
 	enum perchar_mode perchar;
 	bool exact;
-	enum engine_choice engine;
+	const char *engine;	/* an engine's name, or "auto" */
 	uint32_t iodepth;
 	uint32_t seek_updates;	/* percent of seeks that write back */
 	const char *json;	/* --json FILE, "-" for stdout */
@@ -79,6 +76,7 @@ struct clyde_options {
 	bool verify;
 	bool ceilings;
 	bool warmup;
+	bool plan_only;		/* --plan */
 	bool help;
 	bool version;
 };

@@ -34,7 +34,14 @@ struct pipeline {
 typedef bool (*pipeline_fill_fn)(void *ctx, struct io_req *r);
 typedef int (*pipeline_complete_fn)(void *ctx, struct io_req *r);
 
-/* with_pool: block write's source of distinct data (see pipeline_use_pool). */
+/*
+ * Buffers and the engine instance, before any clock starts. with_pool:
+ * block write's source of distinct data (see pipeline_use_pool).
+ */
+int pipeline_init(struct pipeline *p, const struct bench *b, size_t len, bool with_pool);
+/* Open the file through the engine (the seekers do this inside the timing). */
+int pipeline_open_file(struct pipeline *p, const char *path, int flags);
+/* Both of the above; nothing is left set up on failure. */
 int pipeline_open(struct pipeline *p, const struct bench *b, const char *path,
 		  int flags, size_t len, bool with_pool);
 /*
@@ -47,9 +54,11 @@ void pipeline_use_pool(struct pipeline *p, struct io_req *r, uint64_t k);
 int pipeline_drive(struct pipeline *p, pipeline_fill_fn fill,
 		   pipeline_complete_fn complete, void *ctx);
 /*
- * fsync first when sync is set, timing it into *flush_ns when not NULL;
- * always releases everything.
+ * The end of the timed part: fsync first when sync is set, timing it
+ * into *flush_ns when not NULL, then close the file.
  */
-int pipeline_close(struct pipeline *p, bool sync, uint64_t *flush_ns);
+int pipeline_finish(struct pipeline *p, bool sync, uint64_t *flush_ns);
+/* Untimed: close the file if still open, free buffers and the engine. */
+void pipeline_release(struct pipeline *p);
 
 #endif

@@ -8,6 +8,8 @@
 struct phase_result {
 	bool ran;
 	double elapsed;		/* seconds, first start to last end */
+	double t_start;		/* CLOCK_MONOTONIC seconds: comparable across processes */
+	double t_end;
 	double cpu_user;	/* seconds, whole process */
 	double cpu_sys;
 	double cpu_window;	/* seconds the CPU was sampled over; >= elapsed */
@@ -17,6 +19,21 @@ struct phase_result {
 	double flush;		/* seconds of the fsync or sync that ends it */
 	uint64_t mismatches;	/* --verify */
 	double amount;		/* KiB for I/O phases, seeks or files otherwise */
+	/* bonnie++'s +++++ when shorter than 0.5 s: set where the user gave the count. */
+	bool plus_when_short;
+	/*
+	 * Page cache residency of the big file before a phase that reads it:
+	 * the worst worker's percent, or -1 when it could not be told
+	 * (residency_why says why); not measured at all when !residency_measured.
+	 */
+	bool residency_measured;
+	double resident_pct;
+	char residency_method[16];
+	char residency_why[128];
+	/* ZFS's ARC over the phase, where the system exports it. */
+	bool arc_valid;
+	uint64_t arc_hits;
+	uint64_t arc_misses;
 };
 
 /* Labels of a run: what bonnie++ puts in CSV fields 0-8 and 21-25. */
@@ -64,6 +81,15 @@ struct run_env {
 	double ceil_copy_bps;
 	bool warmup;		/* an untimed run came first */
 	bool verify;
+	/* What the cache really was: the worst residency before a read, -1 unknown. */
+	double resident_worst;
+	bool resident_known;
+	char cache_outcome[192];	/* "0.0% resident before reads", or the failure */
+	/* How clyde chose the counts the user left open. */
+	bool seeks_timed;
+	bool files_calibrated;
+	char size_note[192];
+	char files_note[192];
 };
 
 struct run_result {
@@ -73,10 +99,20 @@ struct run_result {
 	struct phase_result phase[PH_COUNT];
 };
 
+/* More than this percent resident before a read: the drop failed. */
+#define RESIDENT_TOLERANCE_PCT 5.0
+
 /* The latency percentiles reported: p50, p90, p99, p99.9. */
 #define LAT_QUANTILES 4
 extern const double latency_quantiles[LAT_QUANTILES];
 extern const char *const latency_quantile_names[LAT_QUANTILES];
+
+/*
+ * The one +++++ rule: a phase that ran but has no figure to print, as
+ * bonnie++ prints none for phases under half a second (where the user set
+ * the count, or exact is false and plus_when_short is set).
+ */
+bool phase_hidden(const struct phase_result *p, bool exact);
 
 /* Rate (KiB/s, seeks/s or files/s) and CPU percent of a phase. */
 double phase_rate(const struct phase_result *p);

@@ -16,6 +16,9 @@ int workdir_check(const char *dir, uint64_t need_bytes, char *err, size_t errlen
 /* Free bytes for an unprivileged user under dir, or 0 when unknown. */
 uint64_t workdir_free_bytes(const char *dir);
 
+/* Free inodes for an unprivileged user, UINT64_MAX when not counted, 0 unknown. */
+uint64_t workdir_free_inodes(const char *dir);
+
 /* mkdtemp(dir/clyde.XXXXXX); the path goes to out. */
 int workdir_create(const char *dir, char *out, size_t outlen);
 

@@ -76,9 +76,9 @@ const char *cache_mode_description(enum cache_mode m)
 {
 	switch (m) {
 	case CACHE_KEEP:
-		return "page cache kept, as bonnie++";
+		return "page cache kept as bonnie++ keeps it";
 	case CACHE_UNCACHED:
-		return "RWF_DONTCACHE block and seek I/O, fsync + fadvise DONTNEED after each I/O phase";
+		return "RWF_DONTCACHE block and seek I/O; fsync + fadvise DONTNEED after each I/O phase";
 	case CACHE_SYSTEM:
 		return "sync + drop_caches after every phase: the whole machine's caches";
 	default:

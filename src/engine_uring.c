@@ -75,7 +75,7 @@ static int uring_probe(unsigned depth, char *desc, size_t len)
 		return ret;
 	}
 	io_uring_queue_exit(&ring);
-	snprintf(desc, len, "%s, registered buffers and file", name);
+	snprintf(desc, len, "%s; registered buffers and file", name);
 	return 0;
 }
 

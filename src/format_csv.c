@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "format.h"
+#include "phase.h"
 #include "size.h"
 
 #define CSV_FORMAT_VERSION "1.98"
@@ -24,12 +25,12 @@ static void rate_fields(FILE *out, const struct phase_result *p, enum phase_id i
 		fputs(",,", out);
 		return;
 	}
-	if (p->elapsed <= 0 || (p->elapsed < MIN_REPORT_SECONDS && !fo->exact)) {
+	if (phase_hidden(p, fo->exact)) {
 		fputs(",+++++,+++", out);
 		return;
 	}
 	rate = phase_rate(p);
-	if (id == PH_SEEKS)
+	if (phase_get(id)->unit == UNIT_SEEK)
 		fprintf(out, rate >= 1000.0 ? ",%.0f" : ",%.1f", rate);
 	else
 		fprintf(out, ",%" PRIu64, (uint64_t)rate);

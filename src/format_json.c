@@ -10,9 +10,17 @@
 #include <stdlib.h>
 
 #include "format.h"
+#include "phase.h"
 #include "size.h"
 
-#define JSON_SCHEMA "clyde-result/1"
+/*
+ * clyde-result/2 added, per phase, "short", "cache" (residency before the
+ * phase) and "arc"; per run, cache.outcome/resident_worst_pct and
+ * "counts" (how seeks and files were chosen); per phase start_s and
+ * end_s on CLOCK_MONOTONIC, comparable between processes of one machine. Readers of /1 find every /1
+ * field unchanged.
+ */
+#define JSON_SCHEMA "clyde-result/2"
 
 static void json_string(FILE *out, const char *s)
 {
@@ -38,9 +46,14 @@ static void json_number(FILE *out, double v)
 
 static const char *amount_unit(enum phase_id id)
 {
-	if (id < PH_SEEKS)
+	switch (phase_get(id)->unit) {
+	case UNIT_KIB:
 		return "KiB";
-	return id == PH_SEEKS ? "seeks" : "files";
+	case UNIT_SEEK:
+		return "seeks";
+	default:
+		return "files";
+	}
 }
 
 static void json_phase(FILE *out, const struct run_result *r, enum phase_id id)
@@ -69,8 +82,9 @@ static void json_phase(FILE *out, const struct run_result *r, enum phase_id id)
 	fputs(", \"cpu_window_s\": ", out);
 	json_number(out, p->cpu_window);
 	fputs(", \"cpu_us_per_unit\": ", out);
-	json_number(out, p->amount > 0 ? cpu * 1e6 / (id < PH_SEEKS ? p->amount / 1024.0 : p->amount) : 0);
-	fprintf(out, ", \"cpu_unit\": \"%s\"", id < PH_SEEKS ? "MiB" : amount_unit(id));
+	json_number(out, p->amount > 0 ? cpu * 1e6 / (phase_get(id)->unit == UNIT_KIB ? p->amount / 1024.0 : p->amount) : 0);
+	fprintf(out, ", \"cpu_unit\": \"%s\"",
+		phase_get(id)->unit == UNIT_KIB ? "MiB" : amount_unit(id));
 	fputs(", \"dead_s\": ", out);
 	json_number(out, phase_dead_time(p));
 	fputs(", \"flush_s\": ", out);
@@ -86,6 +100,23 @@ static void json_phase(FILE *out, const struct run_result *r, enum phase_id id)
 	json_number(out, p->max_latency * 1e6);
 	fputc('}', out);
 	fprintf(out, ", \"mismatches\": %" PRIu64, p->mismatches);
+	fprintf(out, ", \"short\": %s", p->elapsed < MIN_REPORT_SECONDS ? "true" : "false");
+	fprintf(out, ", \"start_s\": %.6f, \"end_s\": %.6f", p->t_start, p->t_end);
+	if (p->residency_measured) {
+		fputs(", \"cache\": {\"method\": ", out);
+		json_string(out, p->residency_method);
+		fputs(", \"resident_pct\": ", out);
+		if (p->resident_pct < 0) {
+			fputs("null, \"why\": ", out);
+			json_string(out, p->residency_why);
+		} else {
+			json_number(out, p->resident_pct);
+		}
+		fputc('}', out);
+	}
+	if (p->arc_valid)
+		fprintf(out, ", \"arc\": {\"hits\": %" PRIu64 ", \"misses\": %" PRIu64 "}",
+			p->arc_hits, p->arc_misses);
 	if (ceiling > 0) {
 		fputs(", \"ceiling_fraction\": ", out);
 		json_number(out, phase_rate(p) / ceiling);
@@ -119,6 +150,19 @@ static void json_run(FILE *out, const struct run_result *r, const struct format_
 	json_string(out, e->cache);
 	fprintf(out, ", \"description\": ");
 	json_string(out, e->cache_note);
+	fprintf(out, ", \"outcome\": ");
+	json_string(out, e->cache_outcome);
+	fprintf(out, ", \"resident_worst_pct\": ");
+	if (e->resident_known)
+		json_number(out, e->resident_worst);
+	else
+		fputs("null", out);
+	fprintf(out, "},\n      \"counts\": {\"seeks_timed\": %s, \"files_calibrated\": %s",
+		e->seeks_timed ? "true" : "false", e->files_calibrated ? "true" : "false");
+	fprintf(out, ", \"size_note\": ");
+	json_string(out, e->size_note);
+	fprintf(out, ", \"files_note\": ");
+	json_string(out, e->files_note);
 	fprintf(out, "},\n      \"perchar\": \"%s\",\n", e->perchar_stdio ? "stdio" : "syscall");
 	fprintf(out, "      \"filesystem\": {\"type\": ");
 	json_string(out, e->fs_type);

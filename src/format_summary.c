@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "phase.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -61,10 +62,10 @@ out:
 
 static void rate_text(char *buf, size_t len, enum phase_id id, double v)
 {
-	if (id < PH_SEEKS)
+	if (phase_get(id)->unit == UNIT_KIB)
 		format_kib_rate(buf, len, v);
 	else
-		format_count5(buf, len, v, id == PH_SEEKS);
+		format_count5(buf, len, v, phase_get(id)->unit == UNIT_SEEK);
 }
 
 void format_summary(FILE *out, const struct run_result *runs, unsigned count)

@@ -7,14 +7,10 @@
 #include <string.h>
 
 #include "format.h"
+#include "phase.h"
 #include "size.h"
 
 #define LABEL_WIDTH 19
-
-static bool too_short(const struct phase_result *p, const struct format_opts *fo)
-{
-	return p->elapsed < MIN_REPORT_SECONDS && !(fo->exact && p->elapsed > 0);
-}
 
 static void rate_cell(FILE *out, const struct phase_result *p, enum phase_id id,
 		      const struct format_opts *fo)
@@ -25,14 +21,14 @@ static void rate_cell(FILE *out, const struct phase_result *p, enum phase_id id,
 		fputs("          ", out);
 		return;
 	}
-	if (too_short(p, fo)) {
+	if (phase_hidden(p, fo->exact)) {
 		fputs(" +++++ +++", out);
 		return;
 	}
-	if (id < PH_SEEKS)
+	if (phase_get(id)->unit == UNIT_KIB)
 		format_kib_rate(buf, sizeof(buf), phase_rate(p));
 	else
-		format_count5(buf, sizeof(buf), phase_rate(p), id == PH_SEEKS);
+		format_count5(buf, sizeof(buf), phase_rate(p), phase_get(id)->unit == UNIT_SEEK);
 	fprintf(out, " %5s %3d", buf, phase_cpu_percent(p));
 }
 

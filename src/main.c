@@ -17,6 +17,7 @@
 
 #include "bench.h"
 #include "cache.h"
+#include "calibrate.h"
 #include "ceilings.h"
 #include "compat.h"
 #include "engine.h"
@@ -25,7 +26,9 @@
 #include "options.h"
 #include "privs.h"
 #include "progress.h"
+#include "plan.h"
 #include "probe.h"
+#include "residency.h"
 #include "rng.h"
 #include "semsync.h"
 #include "signals.h"
@@ -33,9 +36,6 @@
 #include "sysinfo.h"
 #include "topology.h"
 #include "workdir.h"
-
-/* Without -s: the smaller of this and half the free space. */
-#define DEFAULT_SIZE_MIB 4096ull
 
 struct session {
 	struct clyde_options opt;
@@ -45,12 +45,9 @@ struct session {
 	struct ceilings ceil;
 	char hostname[128];
 	uint32_t first_seed;
-	uint64_t file_bytes;
-	uint64_t perchar_bytes;
 	unsigned sync_count;
-	const struct engine_ops *engine;
-	unsigned depth;
-	char engine_desc[256];
+	struct run_plan plan;
+	struct calibration cal;
 };
 
 static void print_version(void)
@@ -137,35 +134,6 @@ static uint64_t files_bytes_needed(const struct clyde_options *o)
 	return per_file * o->files * FILES_UNIT;
 }
 
-/* Sizes that depend on the directory: the default -s and the per-char clamp. */
-static int choose_sizes(struct session *s, char *err, size_t errlen)
-{
-	const struct clyde_options *o = &s->opt;
-	uint64_t free_bytes = workdir_free_bytes(o->dir);
-	uint64_t mib = o->size_mib;
-
-	if (!o->size_given) {
-		mib = free_bytes / 2 / o->concurrency >> 20;
-		if (mib > DEFAULT_SIZE_MIB)
-			mib = DEFAULT_SIZE_MIB;
-		if (mib < 1) {
-			snprintf(err, errlen, "-d %s: too little free space for even a 1 MiB test file",
-				 o->dir);
-			return -ENOSPC;
-		}
-	}
-	s->file_bytes = mib << 20;
-	if (s->file_bytes && s->file_bytes < o->chunk) {
-		snprintf(err, errlen, "-s: the file (%" PRIu64 " MiB) is smaller than one chunk", mib);
-		return -EINVAL;
-	}
-	/* 1-byte I/O cannot be direct: -D skips the per-char phases. */
-	s->perchar_bytes = o->skip_perchar || o->direct ? 0 : o->perchar_bytes;
-	if (s->perchar_bytes > s->file_bytes)
-		s->perchar_bytes = s->file_bytes;
-	return 0;
-}
-
 static int dir_error_status(int err)
 {
 	return err == -EINVAL ? CLYDE_EXIT_USAGE : CLYDE_EXIT_DIR;
@@ -175,67 +143,81 @@ static int dir_error_status(int err)
 static bool cache_ignored(const struct session *s)
 {
 	return (s->opt.cache == CACHE_DROP || s->opt.cache == CACHE_UNCACHED) &&
-	       !strcmp(s->fs.type, "zfs");
+	       fs_type_is_zfs(s->fs.type);
+}
+
+/* What a context line or a CSV field may carry: no commas, no newlines. */
+static void copy_field(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src);
+	for (char *c = dst; *c; c++)
+		if (*c == ',' || *c == '\n')
+			*c = *c == ',' ? ' ' : ' ';
 }
 
 static void fill_result_labels(const struct session *s, uint32_t seed, struct run_result *r)
 {
 	const struct clyde_options *o = &s->opt;
+	const struct run_plan *pl = &s->plan;
 	struct run_params *p = &r->params;
 	struct run_env *e = &r->env;
 
 	memset(r, 0, sizeof(*r));
 	snprintf(p->version, sizeof(p->version), "%s", PACKAGE_VERSION);
 	snprintf(p->name, sizeof(p->name), "%s", o->name ? o->name : s->hostname);
-	p->concurrency = o->concurrency;
+	p->concurrency = pl->workers;
 	p->seed = seed;
-	p->size_mib = s->file_bytes >> 20;
-	p->chunk = o->chunk;
-	p->seeks = o->seeks;
-	p->seekers = o->seekers;
-	p->files = o->files;
-	p->file_max = o->file_max;
-	p->file_min = o->file_min;
-	p->file_dirs = o->file_dirs;
-	p->file_chunk = o->file_chunk;
+	p->size_mib = pl->file_bytes >> 20;
+	p->chunk = pl->chunk;
+	p->seeks = pl->seeks;
+	p->seekers = pl->seekers;
+	p->files = pl->files;
+	p->file_max = pl->file_max;
+	p->file_min = pl->file_min;
+	p->file_dirs = pl->file_dirs;
+	p->file_chunk = pl->file_chunk;
 
-	snprintf(e->engine, sizeof(e->engine), "%s", s->engine->name);
-	snprintf(e->engine_desc, sizeof(e->engine_desc), "%s", s->engine_desc);
-	snprintf(e->cache, sizeof(e->cache), "%s", cache_mode_name(o->cache));
-	snprintf(e->cache_note, sizeof(e->cache_note), "%s%s", cache_mode_description(o->cache),
-		 cache_ignored(s) ? "; ZFS's ARC ignores fadvise: reads may be cached" : "");
-	e->direct = o->direct;
-	e->iodepth = s->depth;
-	e->perchar_stdio = o->perchar == PERCHAR_STDIO;
-	snprintf(e->fs_type, sizeof(e->fs_type), "%s", s->fs.type);
-	snprintf(e->fs_source, sizeof(e->fs_source), "%s", s->fs.source);
-	snprintf(e->fs_mountpoint, sizeof(e->fs_mountpoint), "%s", s->fs.mountpoint);
-	snprintf(e->fs_options, sizeof(e->fs_options), "%s", s->fs.options);
+	snprintf(e->engine, sizeof(e->engine), "%s", pl->engine->name);
+	copy_field(e->engine_desc, sizeof(e->engine_desc), pl->engine_desc);
+	snprintf(e->cache, sizeof(e->cache), "%s", cache_mode_name(pl->cache));
+	snprintf(e->cache_note, sizeof(e->cache_note), "%s%s", cache_mode_description(pl->cache),
+		 cache_ignored(s) ? "; ZFS's ARC ignores fadvise: ARC not measured" : "");
+	e->direct = pl->direct;
+	e->iodepth = pl->depth;
+	e->perchar_stdio = pl->perchar == PERCHAR_STDIO;
+	copy_field(e->fs_type, sizeof(e->fs_type), s->fs.type);
+	copy_field(e->fs_source, sizeof(e->fs_source), s->fs.source);
+	copy_field(e->fs_mountpoint, sizeof(e->fs_mountpoint), s->fs.mountpoint);
+	copy_field(e->fs_options, sizeof(e->fs_options), s->fs.options);
 	e->cpus = s->topo.cpus;
 	e->ram_bytes = s->topo.ram_bytes;
-	snprintf(e->os, sizeof(e->os), "%s", s->si.os);
-	snprintf(e->kernel, sizeof(e->kernel), "%s", s->si.kernel);
-	snprintf(e->arch, sizeof(e->arch), "%s", s->si.arch);
-	snprintf(e->cpu_model, sizeof(e->cpu_model), "%s", s->si.cpu_model);
-	snprintf(e->blockdev, sizeof(e->blockdev), "%s", s->si.blockdev);
+	copy_field(e->os, sizeof(e->os), s->si.os);
+	copy_field(e->kernel, sizeof(e->kernel), s->si.kernel);
+	copy_field(e->arch, sizeof(e->arch), s->si.arch);
+	copy_field(e->cpu_model, sizeof(e->cpu_model), s->si.cpu_model);
+	copy_field(e->blockdev, sizeof(e->blockdev), s->si.blockdev);
 	e->rotational = s->si.rotational;
-	snprintf(e->scheduler, sizeof(e->scheduler), "%s", s->si.scheduler);
+	copy_field(e->scheduler, sizeof(e->scheduler), s->si.scheduler);
 	e->read_ahead_kb = s->si.read_ahead_kb;
-	if (o->data == DATA_COMPRESSIBLE)
-		snprintf(e->data, sizeof(e->data), "compressible:%u", (unsigned)o->data_zero_pct);
+	if (pl->data == DATA_COMPRESSIBLE)
+		snprintf(e->data, sizeof(e->data), "compressible:%u", pl->data_zero_pct);
 	else
-		snprintf(e->data, sizeof(e->data), "%s", o->data == DATA_ZERO ? "zero" : "random");
-	e->verify = o->verify;
+		snprintf(e->data, sizeof(e->data), "%s", pl->data == DATA_ZERO ? "zero" : "random");
+	e->verify = pl->verify;
 	e->ceil_syscall_ns = s->ceil.syscall_ns;
 	e->ceil_copy_bps = s->ceil.copy_bytes_per_s;
 	e->warmup = o->warmup;
+	e->seeks_timed = pl->seeks_timed;
+	e->files_calibrated = pl->files_calibrated;
+	copy_field(e->size_note, sizeof(e->size_note), pl->size_note);
+	copy_field(e->files_note, sizeof(e->files_note), pl->files_note);
 }
 
 static void warn_about_cache(const struct session *s)
 {
 	const struct clyde_options *o = &s->opt;
 	uint64_t ram = o->ram_given ? o->ram_mib << 20 : s->topo.ram_bytes;
-	uint64_t data = s->file_bytes * o->concurrency;
+	uint64_t data = s->plan.file_bytes * o->concurrency;
 	char d[32], m[32];
 
 	if (o->cache != CACHE_KEEP || !ram || !data || data >= 2 * ram)
@@ -243,8 +225,8 @@ static void warn_about_cache(const struct session *s)
 	size_human(d, sizeof(d), data);
 	size_human(m, sizeof(m), ram);
 	fprintf(stderr, "clyde: warning: %s of test file fits in %s of RAM and --cache=keep "
-		"leaves the page cache alone: read, rewrite and seek figures will be page-cache "
-		"figures (bonnie++ asks for twice the RAM)\n", d, m);
+		"leaves the page cache alone: the read figures (rewrite and seeks too) will be "
+		"page-cache figures (bonnie++ asks for twice the RAM)\n", d, m);
 }
 
 /* The --verify key: the seed and the run, so one run's data never pass for another's. */
@@ -263,13 +245,8 @@ static int run_once(struct session *s, uint32_t seed, uint32_t run, struct run_r
 	int ret, rr;
 
 	memset(&b, 0, sizeof(b));
-	b.opt = &s->opt;
-	b.engine = s->engine;
-	b.depth = s->depth;
+	b.plan = &s->plan;
 	b.seed = seed;
-	b.file_bytes = s->file_bytes;
-	b.perchar_bytes = s->perchar_bytes;
-	b.workers = s->opt.concurrency;
 	b.sync_count = &s->sync_count;
 	b.verify_key = verify_key(seed, run);
 	fill_result_labels(s, seed, res);
@@ -303,41 +280,30 @@ static int run_once(struct session *s, uint32_t seed, uint32_t run, struct run_r
 	return CLYDE_EXIT_OK;
 }
 
-/* --engine: psync as asked, uring if the kernel takes it, or auto's fallback. */
-static int choose_engine(struct session *s, char *err, size_t errlen)
+/* The counts the user left open, from a short trial of the directory. */
+static int calibrate_plan(struct session *s, char *err, size_t errlen)
 {
 	const struct clyde_options *o = &s->opt;
-	char desc[160];
+	bool io = !o->size_given && s->plan.file_bytes;
+	bool files = !o->files_given && s->plan.files;
+	int ret;
 
-	if (o->engine == ENGINE_PSYNC) {
-		s->engine = &engine_psync;
-		s->depth = 1;
-		engine_probe(s->engine, 1, desc, sizeof(desc));
-		snprintf(s->engine_desc, sizeof(s->engine_desc), "%s", desc);
-		return 0;
+	if (io || files || o->plan_only) {
+		ret = calibrate(&s->plan, io || o->plan_only, files || o->plan_only, &s->cal,
+				err, errlen);
+		if (ret)
+			return CLYDE_EXIT_DIR;
 	}
-	if (!engine_probe(&engine_uring, o->iodepth, desc, sizeof(desc))) {
-		s->engine = &engine_uring;
-		s->depth = o->iodepth;
-		snprintf(s->engine_desc, sizeof(s->engine_desc), "QD %u, %s", s->depth, desc);
-		return 0;
-	}
-	if (o->engine == ENGINE_URING) {
-		snprintf(err, errlen, "--engine=uring: %s", desc);
-		return CLYDE_EXIT_ENGINE;
-	}
-	s->engine = &engine_psync;
-	s->depth = 1;
-	snprintf(s->engine_desc, sizeof(s->engine_desc),
-		 "pread/pwrite; --engine=auto fell back: uring %s", desc);
-	fprintf(stderr, "clyde: note: --engine=auto: uring cannot be used (%s); running psync%s\n",
-		desc, o->iodepth > 1 ? " at queue depth 1" : "");
+	plan_calibrate(&s->plan, o, &s->cal);
+	s->plan.estimate_seconds = s->cal.seconds +
+		plan_estimate(&s->plan, &s->cal, o->repeats + (o->warmup ? 1 : 0));
 	return 0;
 }
 
 static int prepare(struct session *s, char *err, size_t errlen)
 {
 	struct clyde_options *o = &s->opt;
+	struct run_plan *p = &s->plan;
 	int ret;
 
 	if (o->direct && !direct_io_supported()) {
@@ -346,22 +312,19 @@ static int prepare(struct session *s, char *err, size_t errlen)
 	}
 	if (privs_drop(o->user, o->group, err, errlen))
 		return CLYDE_EXIT_USAGE;
-	ret = choose_engine(s, err, errlen);
-	if (ret)
-		return ret;
 	if (gethostname(s->hostname, sizeof(s->hostname) - 1) || !s->hostname[0])
 		snprintf(s->hostname, sizeof(s->hostname), "localhost");
-	for (char *p = s->hostname; *p; p++)
-		if (*p == ',')
-			*p = '_';
+	for (char *c = s->hostname; *c; c++)
+		if (*c == ',')
+			*c = '_';
 	topology_get(&s->topo);
 	ret = workdir_check(o->dir, 0, err, errlen);
 	if (ret)
 		return dir_error_status(ret);
-	ret = choose_sizes(s, err, errlen);
+	ret = plan_build(p, o, err, errlen);
 	if (ret)
-		return dir_error_status(ret);
-	ret = workdir_check(o->dir, s->file_bytes * o->concurrency +
+		return ret;
+	ret = workdir_check(o->dir, p->file_bytes * o->concurrency +
 			    files_bytes_needed(o) * o->concurrency, err, errlen);
 	if (ret)
 		return dir_error_status(ret);
@@ -377,10 +340,13 @@ static int prepare(struct session *s, char *err, size_t errlen)
 	}
 	if (o->sync == SYNC_SEMAPHORE && semsync_check(err, errlen))
 		return CLYDE_EXIT_USAGE;
-	if (s->perchar_bytes < o->perchar_bytes && !o->skip_perchar && s->file_bytes && !o->direct)
-		fprintf(stderr, "clyde: note: per-char size cut to the file size, %" PRIu64 " MiB\n",
-			s->file_bytes >> 20);
-	if (o->direct && !o->skip_perchar && s->file_bytes)
+	ret = calibrate_plan(s, err, errlen);
+	if (ret)
+		return ret;
+	if (p->perchar_bytes < o->perchar_bytes && !o->skip_perchar && p->file_bytes && !o->direct)
+		fprintf(stderr, "clyde: note: per-char size cut to the file size (%" PRIu64 " MiB)\n",
+			p->file_bytes >> 20);
+	if (o->direct && !o->skip_perchar && p->file_bytes)
 		fprintf(stderr, "clyde: note: -D: the per-char phases are skipped "
 			"(1-byte I/O cannot be direct)\n");
 	if (o->ceilings && ceilings_measure(&s->ceil))
@@ -388,10 +354,25 @@ static int prepare(struct session *s, char *err, size_t errlen)
 	progress_live = !o->quiet && isatty(STDERR_FILENO);
 	warn_about_cache(s);
 	if (cache_ignored(s))
-		fprintf(stderr, "clyde: warning: %s is ZFS, whose ARC ignores posix_fadvise: "
-			"--cache=%s cannot promise reads from the disk\n", o->dir,
-			cache_mode_name(o->cache));
+		fprintf(stderr, "clyde: warning: %s is ZFS (%s) whose ARC ignores posix_fadvise: "
+			"--cache=%s cannot promise reads from the disk; use a dataset with "
+			"primarycache=metadata or export and import the pool between runs\n",
+			o->dir, s->fs.type, cache_mode_name(o->cache));
 	return CLYDE_EXIT_OK;
+}
+
+/* A drop that left the file in memory is said loudly, not only in the label. */
+static void warn_about_outcome(const struct session *s, const struct run_result *r)
+{
+	const struct run_env *e = &r->env;
+
+	if (s->plan.cache == CACHE_KEEP || !e->resident_known ||
+	    e->resident_worst <= RESIDENT_TOLERANCE_PCT)
+		return;
+	fprintf(stderr, "clyde: WARNING: --cache=%s did not empty the page cache: up to %.1f%% "
+		"of the test file was resident before a read phase (%s on %s); the read "
+		"figures of this run are page-cache figures\n", e->cache, e->resident_worst,
+		e->fs_type[0] ? e->fs_type : "unknown filesystem", s->opt.dir);
 }
 
 /* --json: the file is opened before the runs, so a bad path fails at once. */
@@ -410,15 +391,16 @@ static FILE *open_json(const char *path)
 }
 
 /*
- * Every -x run, each in its own private directory. Text goes to stdout
- * unless -q, -x or --json - send it to stderr; the CSV is last on stdout
- * except under --json -, where stdout carries only the JSON document.
+ * Every -x run, each in its own private directory. stdout carries what
+ * bonnie++'s does: the table (and the extra tables asked for) then the
+ * CSV line; with -q or any -x only CSV lines, and under --json - only the
+ * JSON document. Everything else goes to stderr, context lines included.
  */
 static int run_all(struct session *s, const struct format_opts *fo)
 {
 	const struct clyde_options *o = &s->opt;
 	bool json_stdout = o->json && !strcmp(o->json, "-");
-	FILE *text = o->quiet || o->repeats > 1 || json_stdout ? stderr : stdout;
+	FILE *text = o->quiet || o->repeats_given || json_stdout ? stderr : stdout;
 	FILE *csv = json_stdout ? NULL : stdout;
 	FILE *json = open_json(o->json);
 	struct run_result *runs = calloc(o->repeats, sizeof(*runs));
@@ -448,16 +430,16 @@ static int run_all(struct session *s, const struct format_opts *fo)
 		status = run_once(s, seed, done, &runs[done]);
 		if (status)
 			goto out;
-		format_context(text, &runs[done]);
-		if (o->repeats == 1) {
+		format_context(stderr, &runs[done]);
+		warn_about_outcome(s, &runs[done]);
+		if (o->repeats == 1)
 			format_table(text, &runs[done], fo);
-			if (o->latency_table)
-				format_latency_table(text, &runs[done]);
-			if (o->cpu_table)
-				format_cpu_table(text, &runs[done]);
-			if (o->ceilings)
-				format_ceilings_table(text, &runs[done]);
-		}
+		if (o->latency_table)
+			format_latency_table(text, &runs[done]);
+		if (o->cpu_table)
+			format_cpu_table(text, &runs[done]);
+		if (o->ceilings)
+			format_ceilings_table(text, &runs[done]);
 		if (runs[done].mismatches)
 			fprintf(stderr, "clyde: verify: %llu mismatches in run %u\n",
 				(unsigned long long)runs[done].mismatches, done + 1);
@@ -520,5 +502,9 @@ int main(int argc, char **argv)
 		return status;
 	}
 	fo.exact = s.opt.exact;
+	if (s.opt.plan_only) {
+		plan_print(stdout, &s.plan, &s.opt);
+		return CLYDE_EXIT_OK;
+	}
 	return run_all(&s, &fo);
 }

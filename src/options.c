@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "options.h"
 #include "size.h"
 
@@ -32,6 +33,7 @@ enum long_only {
 	OPT_VERIFY,
 	OPT_CEILINGS,
 	OPT_WARMUP,
+	OPT_PLAN,
 };
 
 static const struct option long_opts[] = {
@@ -51,6 +53,7 @@ static const struct option long_opts[] = {
 	{ "verify", no_argument, NULL, OPT_VERIFY },
 	{ "ceilings", no_argument, NULL, OPT_CEILINGS },
 	{ "warmup", no_argument, NULL, OPT_WARMUP },
+	{ "plan", no_argument, NULL, OPT_PLAN },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -79,7 +82,7 @@ void options_defaults(struct clyde_options *o)
 	o->concurrency = 1;
 	o->cache = CACHE_DROP;
 	o->perchar = PERCHAR_SYSCALL;
-	o->engine = ENGINE_PSYNC;
+	o->engine = "psync";
 	o->iodepth = 1;
 	o->seek_updates = 10;
 	o->data = DATA_RANDOM;
@@ -169,6 +172,8 @@ static int parse_size_arg(struct clyde_options *o, const char *text, char *err, 
 	if (n > 2 && *f[2] &&
 	    parse_u32("-s", "seeks", f[2], 1, MAX_SEEKS, &o->seeks, err, errlen))
 		return -EINVAL;
+	if (n > 2 && *f[2])
+		o->seeks_given = true;
 	if (n > 3 && *f[3] &&
 	    parse_u32("-s", "seekers", f[3], 1, MAX_SEEKERS, &o->seekers, err, errlen))
 		return -EINVAL;
@@ -214,6 +219,7 @@ static int parse_files_arg(struct clyde_options *o, const char *text, char *err,
 		return fail(err, errlen, "-n: expected number[:max[:min[:num_dirs[:chunk]]]], got too many fields");
 	if (parse_u32("-n", "number of files (x1024)", f[0], 0, MAX_FILES, &o->files, err, errlen))
 		return -EINVAL;
+	o->files_given = true;
 	o->file_max = 0;
 	o->file_min = 0;
 	if (n > 1 && *f[1] && parse_file_size("max size", f[1], true, &o->file_max, err, errlen))
@@ -340,6 +346,7 @@ static int parse_option(struct clyde_options *o, int c, char *arg, char *err, si
 		o->user = arg;
 		return 0;
 	case 'x':
+		o->repeats_given = true;
 		return parse_u32("-x", "number of runs", arg, 1, MAX_REPEATS, &o->repeats, err, errlen);
 	case 'y':
 		if (!strcmp(arg, "s"))
@@ -383,14 +390,9 @@ static int parse_option(struct clyde_options *o, int c, char *arg, char *err, si
 		o->exact = true;
 		return 0;
 	case OPT_ENGINE:
-		if (!strcmp(arg, "psync"))
-			o->engine = ENGINE_PSYNC;
-		else if (!strcmp(arg, "uring"))
-			o->engine = ENGINE_URING;
-		else if (!strcmp(arg, "auto"))
-			o->engine = ENGINE_AUTO;
-		else
+		if (strcmp(arg, "auto") && !engine_find(arg))
 			return fail(err, errlen, "--engine: '%s' must be psync, uring or auto", arg);
+		o->engine = arg;
 		return 0;
 	case OPT_IODEPTH:
 		return parse_u32("--iodepth", "queue depth", arg, 1, MAX_IODEPTH, &o->iodepth, err, errlen);
@@ -418,6 +420,9 @@ static int parse_option(struct clyde_options *o, int c, char *arg, char *err, si
 	case OPT_WARMUP:
 		o->warmup = true;
 		return 0;
+	case OPT_PLAN:
+		o->plan_only = true;
+		return 0;
 	case OPT_PERCHAR:
 		if (!strcmp(arg, "syscall"))
 			o->perchar = PERCHAR_SYSCALL;
@@ -432,11 +437,13 @@ static int parse_option(struct clyde_options *o, int c, char *arg, char *err, si
 
 static int check_combination(const struct clyde_options *o, char *err, size_t errlen)
 {
+	const struct engine_ops *eng = engine_find(o->engine);
+
 	if (o->seed_given && o->seed_file)
 		return fail(err, errlen, "-z and -Z both give the seed: use one");
-	if (o->engine == ENGINE_PSYNC && o->iodepth > 1)
-		return fail(err, errlen, "--iodepth %u needs a queued engine: psync keeps one request in flight (use --engine=uring)",
-			    o->iodepth);
+	if (eng && !(eng->flags & ENGINE_F_QUEUED) && o->iodepth > 1)
+		return fail(err, errlen, "--iodepth %u needs a queued engine: %s keeps one request in flight (use --engine=uring)",
+			    o->iodepth, o->engine);
 	if (o->sem_procs_given && o->sync != SYNC_NONE)
 		return fail(err, errlen, "-p creates the semaphore and exits; -y is for the runs that use it");
 	return 0;
@@ -481,7 +488,7 @@ void options_usage(FILE *out)
 "             [--exact]\n"
 "             [--engine=psync|uring|auto] [--iodepth=N] [--seek-updates=PCT]\n"
 "             [--json FILE|-] [--latency] [--cpu] [--data=zero|random|compressible:P]\n"
-"             [--verify] [--ceilings] [--warmup]\n"
+"             [--verify] [--ceilings] [--warmup] [--plan]\n"
 "\n"
 "A bonnie++ 2.00a-compatible file system benchmark.\n"
 "\n"
@@ -491,17 +498,22 @@ void options_usage(FILE *out)
 "                file size for the I/O phases (MiB, or with k/m/g/t suffix;\n"
 "                0 skips them; default: the smaller of 4G and half the free\n"
 "                space), chunk size (power of two, 256 to 1m; default 8k),\n"
-"                number of seeks (default 8192) and seeker threads (default 5)\n"
+"                number of seeks and seeker threads (default 5); with no seek\n"
+"                count the seekers do at least 8192 seeks and go on until the\n"
+"                phase has lasted about a second; a count given is done exactly\n"
 "  -n number[:max[:min[:num_dirs[:chunk]]]]\n"
-"                file tests with number*1024 files (0 skips them; default 16)\n"
+"                file tests with number*1024 files (0 skips them; default: a\n"
+"                count calibrated so each file phase lasts about a second and\n"
+"                a default run stays near a minute)\n"
 "                of min..max bytes (max -1: hard links, -2: symlinks) in\n"
 "                num_dirs directories, written in chunk-sized writes\n"
 "  -m name       machine name for the report (default: host name)\n"
 "  -r ram        RAM size in MiB for the cache warning (default: detected;\n"
 "                0 disables the check)\n"
-"  -x runs       run everything this many times; above 1, stdout carries a\n"
-"                CSV header line and one CSV line per run, no table; each\n"
-"                run gets a new seed unless -z or -Z gives one\n"
+"  -x runs       run everything this many times; stdout carries only CSV\n"
+"                lines (a header line first when runs is above 1) and the\n"
+"                tables go to stderr; each run gets a new seed unless -z or\n"
+"                -Z gives one\n"
 "  -u user[:group]  run as this user (and group) after dropping root\n"
 "  -g group      run as this group\n"
 "  -q            quiet: only the CSV on stdout, the rest on stderr\n"
@@ -517,7 +529,8 @@ void options_usage(FILE *out)
 "                -p -1 removes it\n"
 "  -y s|p        before each phase wait on that semaphore (s) or for Enter (p)\n"
 "  -l arg        accepted for bonnie++ compatibility and ignored\n"
-"  --cache=drop|keep  drop (default): fsync and posix_fadvise(DONTNEED) after\n"
+"  --cache=drop|keep|uncached|system\n"
+"                drop (default): fsync and posix_fadvise(DONTNEED) after\n"
 "                each I/O phase so reads come from the device; keep: leave the\n"
 "                page cache alone, as bonnie++ does; uncached: block and seek\n"
 "                I/O with RWF_DONTCACHE (Linux 6.14+), then drop; system\n"
@@ -525,7 +538,8 @@ void options_usage(FILE *out)
 "                drops dentries and inodes, for the whole machine\n"
 "  --perchar=syscall|stdio  per-char phases as 1-byte system calls (default,\n"
 "                bonnie++ 2.00) or stdio putc/getc (bonnie++ 1.03)\n"
-"  --exact       print measured numbers where bonnie++ prints +++++\n"
+"  --exact       print measured numbers where bonnie++ prints +++++ (phases\n"
+"                under 0.5 s whose amount of work -s or -n fixed)\n"
 "  --engine=psync|uring|auto  how block and seek I/O is issued: pread/pwrite\n"
 "                (default, comparable with bonnie++), io_uring, or io_uring\n"
 "                when the kernel allows it and psync otherwise\n"
@@ -547,6 +561,8 @@ void options_usage(FILE *out)
 "  --ceilings    measure a system call and memory copy first and show each\n"
 "                phase as a fraction of its machine ceiling\n"
 "  --warmup      run once untimed before the counted runs\n"
+"  --plan        calibrate and print what would run (sizes, counts, engine,\n"
+"                cache method, phases, time estimate), then exit\n"
 "  --help        this help\n"
 "  --version     print the version and the engines built in\n"
 "\n"

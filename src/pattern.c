@@ -65,19 +65,6 @@ void verify_fill(char *buf, size_t len, uint64_t off, uint64_t key, uint32_t ver
 		fill_unit(buf + i, len - i < n ? len - i : n, off + i, key, version);
 }
 
-void verify_bump(char *buf, size_t len, uint64_t off, uint64_t key)
-{
-	size_t n = unit_len(len);
-
-	for (size_t i = 0; i < len; i += n) {
-		uint32_t version = 0;
-
-		if (len - i >= 8)
-			memcpy(&version, buf + i + 4, 4);
-		fill_unit(buf + i, len - i < n ? len - i : n, off + i, key, version + 1);
-	}
-}
-
 /* The first byte of a..a+n that differs from b, as an index. */
 static size_t first_diff(const char *a, const char *b, size_t n)
 {
@@ -88,18 +75,15 @@ static size_t first_diff(const char *a, const char *b, size_t n)
 	return i;
 }
 
-int verify_check(const char *buf, size_t len, uint64_t off, uint64_t key, uint64_t *bad)
+int verify_check(const char *buf, size_t len, uint64_t off, uint64_t key, uint32_t version,
+		 uint64_t *bad)
 {
 	size_t n = unit_len(len);
 	char want[VERIFY_UNIT];
 
 	for (size_t i = 0; i < len; i += n) {
 		size_t m = len - i < n ? len - i : n;
-		uint32_t version = 0;
 
-		/* The version is the one thing read from the data: all else must match. */
-		if (m >= 8)
-			memcpy(&version, buf + i + 4, 4);
 		fill_unit(want, m, off + i, key, version);
 		if (memcmp(want, buf + i, m)) {
 			*bad = off + i + first_diff(buf + i, want, m);

@@ -27,6 +27,7 @@ struct seq_ctx {
 	uint64_t completed;
 	bool fsync_each;
 	bool verify;
+	uint32_t *versions;	/* --verify: what each chunk should hold */
 };
 
 /* One byte of the chunk changes before every write, as in bonnie++. */
@@ -47,6 +48,7 @@ static bool seq_fill(void *arg, struct io_req *r)
 		r->op = IO_WRITE;
 		r->state = ST_WRITE;
 		if (c->verify) {
+			c->versions[r->chunk] = 1;
 			verify_fill(r->buf, r->len, r->off, c->w->b->verify_key, 1);
 		} else {
 			/* Zeros repeat anyway: they need no pool. */
@@ -79,12 +81,14 @@ static int seq_complete(void *arg, struct io_req *r)
 	if (r->op == IO_READ && c->verify) {
 		uint64_t bad;
 
-		if (verify_check(r->buf, r->len, r->off, c->w->b->verify_key, &bad))
+		if (verify_check(r->buf, r->len, r->off, c->w->b->verify_key,
+				 c->versions[r->chunk], &bad))
 			verify_mismatch(c->s, c->id, c->w->io_path, bad);
 	}
 	if (c->id == PH_REWRITE && r->state == ST_READ) {
 		if (c->verify)
-			verify_bump(r->buf, r->len, r->off, c->w->b->verify_key);
+			verify_fill(r->buf, r->len, r->off, c->w->b->verify_key,
+				    ++c->versions[r->chunk]);
 		else
 			touch_chunk(r);
 		r->op = IO_WRITE;
@@ -101,39 +105,42 @@ static int seq_complete(void *arg, struct io_req *r)
 
 static int seq_phase(struct worker *w, struct phase_sample *s, enum phase_id id, int flags)
 {
-	const struct bench *b = w->b;
+	const struct run_plan *plan = w->b->plan;
 	struct pipeline p;
 	struct seq_ctx c = {
 		.w = w, .s = s, .p = &p, .id = id,
-		.nchunks = b->file_bytes / b->opt->chunk,
-		.fsync_each = b->opt->fsync_each,
-		.verify = b->opt->verify,
+		.nchunks = plan->file_bytes / plan->chunk,
+		.fsync_each = plan->fsync_each,
+		.verify = plan->verify,
+		.versions = w->versions,
 	};
 	bool writes = id != PH_GET_BLOCK;
 	int ret, cret;
 
-	s->start_ns = now_ns();
-	ret = pipeline_open(&p, b, w->io_path, io_open_flags(b, flags), b->opt->chunk,
-			    id == PH_PUT_BLOCK && !b->opt->verify && b->opt->data != DATA_ZERO);
-	if (ret == -EINVAL && b->opt->direct)
+	/* Buffers, ring and open come before the clock, as bonnie++ opens first. */
+	ret = pipeline_open(&p, w->b, w->io_path, io_open_flags(w->b, flags), plan->chunk,
+			    id == PH_PUT_BLOCK && !plan->verify && plan->data != DATA_ZERO);
+	if (ret == -EINVAL && plan->direct)
 		return sample_fail(s, id, ret, "open %s: the filesystem refuses O_DIRECT", w->io_path);
 	if (ret)
 		return sample_fail(s, id, ret, "open %s", w->io_path);
+	sample_start(w, s);
 	ret = pipeline_drive(&p, seq_fill, seq_complete, &c);
-	cret = pipeline_close(&p, writes && !ret, &s->flush_ns);
-	s->end_ns = now_ns();
+	cret = pipeline_finish(&p, writes && !ret, &s->flush_ns);
+	sample_stop(w, s);
+	pipeline_release(&p);
 	if (ret)
 		return sample_fail(s, id, ret, "%s", w->io_path);
 	if (cret)
 		return sample_fail(s, id, cret, "%s %s", writes ? "fsync/close" : "close", w->io_path);
-	s->amount = (double)(c.nchunks * b->opt->chunk) / 1024.0;
+	s->amount = (double)(c.nchunks * plan->chunk) / 1024.0;
 	return 0;
 }
 
 int phase_put_block(struct worker *w, struct phase_sample *s)
 {
 	/* The file is new unless the per-char write made it. */
-	int create = w->b->perchar_bytes ? O_TRUNC : O_EXCL;
+	int create = w->b->plan->perchar_bytes ? O_TRUNC : O_EXCL;
 
 	return seq_phase(w, s, PH_PUT_BLOCK, O_WRONLY | O_CREAT | create);
 }

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -24,7 +25,11 @@
 #include "signals.h"
 #include "timing.h"
 
-/* 7 digits of index, up to 12 random characters, NUL; 4M files at most. */
+/*
+ * As bonnie++: the index in ten hex digits and 0 to 12 random characters,
+ * the random characters first in the random phases; then NUL.
+ */
+#define NAME_DIGITS	10
 #define NAME_LEN	24
 #define NAME_RANDOM_MAX	12
 
@@ -42,7 +47,7 @@ struct file_set {
 static const char name_chars[] =
 	"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
-void file_set_free(struct file_set *fs)
+static void file_set_free(struct file_set *fs)
 {
 	if (!fs)
 		return;
@@ -69,15 +74,16 @@ static void make_name(char *out, struct rng *r, uint32_t index, bool random)
 		extra[i] = name_chars[rng_below(r, sizeof(name_chars) - 1)];
 	extra[len] = '\0';
 	if (random)
-		snprintf(out, NAME_LEN, "%s%07u", extra, index);
+		snprintf(out, NAME_LEN, "%s%010x", extra, index);
 	else
-		snprintf(out, NAME_LEN, "%07u%s", index, extra);
+		snprintf(out, NAME_LEN, "%010x%s", index, extra);
 }
 
 /* Names, directories and (random layout) the shuffled order; untimed. */
 static int file_set_make(struct worker *w, bool random, struct file_set **out)
 {
 	const struct bench *b = w->b;
+	const struct run_plan *p = b->plan;
 	struct file_set *fs = calloc(1, sizeof(*fs));
 	struct rng r;
 	char path[WORKPATH_MAX + 16];
@@ -85,8 +91,8 @@ static int file_set_make(struct worker *w, bool random, struct file_set **out)
 
 	if (!fs)
 		return -ENOMEM;
-	fs->count = b->opt->files * FILES_UNIT;
-	fs->dirs = b->opt->file_dirs;
+	fs->count = p->files * FILES_UNIT;
+	fs->dirs = p->file_dirs;
 	fs->per_dir = (fs->count + fs->dirs - 1) / fs->dirs;
 	fs->random = random;
 	fs->names = calloc(fs->count, NAME_LEN);
@@ -169,16 +175,22 @@ static int write_all(int fd, char *buf, uint64_t size, uint32_t chunk, const uin
 	return 0;
 }
 
-/* Read to the end; with key, check the verify stream (-EILSEQ at *bad). */
-static int read_all(int fd, char *buf, uint32_t chunk, const uint64_t *key, uint64_t *bad)
+/*
+ * Read the size bytes that stat reported, in chunks: one read for a file
+ * no larger than a chunk, as bonnie++ does. With key, check the verify
+ * stream (-EILSEQ at *bad); a file shorter than its size is -EIO.
+ */
+static int read_sized(int fd, char *buf, uint64_t size, uint32_t chunk, const uint64_t *key,
+		      uint64_t *bad)
 {
 	uint64_t off = 0;
 
-	for (;;) {
-		ssize_t n = read(fd, buf, chunk);
+	while (off < size) {
+		size_t want = size - off < chunk ? (size_t)(size - off) : chunk;
+		ssize_t n = read(fd, buf, want);
 
 		if (n == 0)
-			return 0;
+			return -EIO;
 		if (n < 0) {
 			if (errno != EINTR || clyde_stop_requested())
 				return -errno;
@@ -188,6 +200,7 @@ static int read_all(int fd, char *buf, uint32_t chunk, const uint64_t *key, uint
 			return -EILSEQ;
 		off += (uint64_t)n;
 	}
+	return 0;
 }
 
 static int sync_dirs(const struct file_set *fs)
@@ -207,8 +220,9 @@ static int make_link_target(const struct file_set *fs)
 static int create_one(const struct bench *b, const struct file_set *fs, uint32_t i,
 		      struct rng *r, char *buf)
 {
+	const struct run_plan *p = b->plan;
 	int dirfd = fs->dirfds[dir_of(fs, i)];
-	int64_t max = b->opt->file_max, min = b->opt->file_min;
+	int64_t max = p->file_max, min = p->file_min;
 	uint64_t size, key;
 	int fd, ret;
 
@@ -218,17 +232,20 @@ static int create_one(const struct bench *b, const struct file_set *fs, uint32_t
 		if (ret)
 			return -errno;
 		/* -b: a link is an entry in the directory; make that durable. */
-		return b->opt->fsync_each && fsync(dirfd) ? -errno : 0;
+		return p->fsync_each && fsync(dirfd) ? -errno : 0;
 	}
 	fd = openat(dirfd, fs->names[i], O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
 	size = max > 0 ? (uint64_t)min + rng_below(r, (uint64_t)(max - min) + 1) : 0;
 	key = file_key(b, i);
-	ret = write_all(fd, buf, size, b->opt->file_chunk, b->opt->verify ? &key : NULL);
-	if (!ret && b->opt->fsync_each && fsync(fd))
+	ret = write_all(fd, buf, size, p->file_chunk, p->verify ? &key : NULL);
+	/* -b: the file and its directory entry, as bonnie++ syncs both. */
+	if (!ret && p->fsync_each && fsync(fd))
 		ret = -errno;
 	if (close(fd) && !ret)
+		ret = -errno;
+	if (!ret && p->fsync_each && fsync(dirfd))
 		ret = -errno;
 	return ret;
 }
@@ -236,26 +253,27 @@ static int create_one(const struct bench *b, const struct file_set *fs, uint32_t
 static int create_phase(struct worker *w, struct phase_sample *s, enum phase_id id, bool random)
 {
 	const struct bench *b = w->b;
+	const struct run_plan *p = b->plan;
 	struct file_set *fs;
 	char *buf = NULL;
 	struct rng r;
 	uint64_t t_sync;
 	int ret;
 
-	file_set_free(w->files);
-	w->files = NULL;
+	/* Names, directories and the buffer are made before the clock starts. */
+	phase_file_cleanup(w);
 	ret = file_set_make(w, random, &fs);
 	if (ret)
 		return sample_fail(s, id, ret, "prepare %s", w->files_dir);
 	w->files = fs;
-	if (b->opt->file_max < 0 && (ret = make_link_target(fs)))
+	if (p->file_max < 0 && (ret = make_link_target(fs)))
 		return sample_fail(s, id, ret, "create %s", fs->link_target);
-	buf = malloc(b->opt->file_chunk);
+	buf = malloc(p->file_chunk);
 	if (!buf)
 		return sample_fail(s, id, -ENOMEM, "buffer");
 	rng_seed(&r, ((uint64_t)b->seed << 32) ^ 0x5155ull ^ w->index);
-	pattern_fill(buf, b->opt->file_chunk, b->opt->data, b->opt->data_zero_pct, &r);
-	s->start_ns = now_ns();
+	pattern_fill(buf, p->file_chunk, p->data, p->data_zero_pct, &r);
+	sample_start(w, s);
 	for (uint32_t i = 0; i < fs->count; i++) {
 		uint64_t t0 = now_ns();
 
@@ -274,25 +292,27 @@ static int create_phase(struct worker *w, struct phase_sample *s, enum phase_id 
 	}
 	t_sync = now_ns();
 	ret = sync_dirs(fs);
-	s->end_ns = now_ns();
+	sample_stop(w, s);
 	s->flush_ns = s->end_ns - t_sync;
 	if (ret)
 		sample_fail(s, id, ret, "sync %s", w->files_dir);
 	s->amount = fs->count;
 out:
+	sample_stop(w, s);
 	free(buf);
 	return ret;
 }
 
-/* The index in a name: its first seven digits, or its last seven (random). */
+/* The index in a name: its first ten hex digits, or its last ten (random). */
 static uint32_t name_index(const char *name, bool random)
 {
 	size_t len = strlen(name);
-	const char *digits = random && len >= 7 ? name + len - 7 : name;
+	const char *digits = random && len >= NAME_DIGITS ? name + len - NAME_DIGITS : name;
 	uint32_t v = 0;
 
-	for (int i = 0; i < 7 && digits[i] >= '0' && digits[i] <= '9'; i++)
-		v = v * 10 + (uint32_t)(digits[i] - '0');
+	for (int i = 0; i < NAME_DIGITS && isxdigit((unsigned char)digits[i]); i++)
+		v = v * 16 + (uint32_t)(isdigit((unsigned char)digits[i]) ? digits[i] - '0'
+						: (digits[i] | 0x20) - 'a' + 10);
 	return v;
 }
 
@@ -303,20 +323,21 @@ static uint32_t name_index(const char *name, bool random)
 static int stat_one(struct worker *w, struct phase_sample *s, enum phase_id id, int dirfd,
 		    const char *name, char *buf)
 {
-	const struct bench *b = w->b;
+	const struct run_plan *p = w->b->plan;
 	uint64_t key, bad;
 	struct stat st;
 	int fd, ret;
 
 	if (fstatat(dirfd, name, &st, 0))
 		return -errno;
-	if (b->opt->file_max <= 0)
+	if (p->file_max <= 0)
 		return 0;
 	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	key = file_key(b, name_index(name, w->files->random));
-	ret = read_all(fd, buf, b->opt->file_chunk, b->opt->verify ? &key : NULL, &bad);
+	key = file_key(w->b, name_index(name, w->files->random));
+	ret = read_sized(fd, buf, (uint64_t)st.st_size, p->file_chunk, p->verify ? &key : NULL,
+			 &bad);
 	close(fd);
 	if (ret == -EILSEQ) {
 		char path[WORKPATH_MAX + NAME_LEN + 16];
@@ -332,7 +353,7 @@ static int delete_one(const struct bench *b, int dirfd, const char *name)
 {
 	if (unlinkat(dirfd, name, 0))
 		return -errno;
-	if (b->opt->fsync_each && fsync(dirfd))
+	if (b->plan->fsync_each && fsync(dirfd))
 		return -errno;
 	return 0;
 }
@@ -423,16 +444,16 @@ static int visit_phase(struct worker *w, struct phase_sample *s, enum phase_id i
 
 	if (!fs)
 		return sample_fail(s, id, -ENOENT, "no files were created");
-	buf = malloc(w->b->opt->file_chunk);
+	buf = malloc(w->b->plan->file_chunk);
 	if (!buf)
 		return sample_fail(s, id, -ENOMEM, "buffer");
-	s->start_ns = now_ns();
+	sample_start(w, s);
 	ret = fs->random ? walk_shuffled(w, s, id, del, buf, &seen)
 			 : walk_dirs(w, s, id, del, buf, &seen);
 	t_sync = now_ns();
 	if (!ret && del)
 		ret = sync_dirs(fs);
-	s->end_ns = now_ns();
+	sample_stop(w, s);
 	if (del)
 		s->flush_ns = s->end_ns - t_sync;
 	free(buf);
@@ -473,4 +494,10 @@ int phase_ran_stat(struct worker *w, struct phase_sample *s)
 int phase_ran_del(struct worker *w, struct phase_sample *s)
 {
 	return visit_phase(w, s, PH_RAN_DEL, true);
+}
+
+void phase_file_cleanup(struct worker *w)
+{
+	file_set_free(w->files);
+	w->files = NULL;
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "compat.h"
 #include "pattern.h"
 #include "signals.h"
 #include "timing.h"
@@ -78,7 +79,7 @@ static int perchar_open(struct worker *w, struct perchar_io *io, bool writing)
 	io->fd = open(w->io_path, flags | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (io->fd < 0)
 		return -errno;
-	if (w->b->opt->perchar != PERCHAR_STDIO)
+	if (w->b->plan->perchar != PERCHAR_STDIO)
 		return 0;
 	io->stream = fdopen(io->fd, writing ? "w" : "r");
 	if (!io->stream) {
@@ -117,9 +118,9 @@ static int perchar_close(struct perchar_io *io, bool writing, uint64_t *flush_ns
 static int perchar_run(struct worker *w, struct phase_sample *s, enum phase_id id)
 {
 	const bool writing = id == PH_PUTC;
-	const uint64_t total = w->b->perchar_bytes;
-	const uint64_t chunk = w->b->opt->chunk;
-	const bool verify = w->b->opt->verify;
+	const uint64_t total = w->b->plan->perchar_bytes;
+	const uint64_t chunk = w->b->plan->chunk;
+	const bool verify = w->b->plan->verify;
 	const uint64_t key = w->b->verify_key;
 	struct perchar_io io;
 	uint64_t done = 0, bad;
@@ -129,12 +130,13 @@ static int perchar_run(struct worker *w, struct phase_sample *s, enum phase_id i
 	/* --verify: the chunk's pattern to write, or the bytes read to check. */
 	if (verify && !(vbuf = malloc(chunk)))
 		return sample_fail(s, id, -ENOMEM, "verify buffer");
-	s->start_ns = now_ns();
+	/* Opened before the clock starts, as bonnie++ does; closed inside it. */
 	ret = perchar_open(w, &io, writing);
 	if (ret) {
 		free(vbuf);
 		return sample_fail(s, id, ret, "open %s", w->io_path);
 	}
+	sample_start(w, s);
 	while (done < total) {
 		uint64_t n = total - done < chunk ? total - done : chunk;
 		uint64_t t0 = now_ns();
@@ -148,7 +150,8 @@ static int perchar_run(struct worker *w, struct phase_sample *s, enum phase_id i
 				goto out_close;
 		}
 		sample_latency(s, t0, now_ns());
-		if (verify && !writing && verify_check((char *)vbuf, n, done, key, &bad))
+		if (verify && !writing &&
+		    verify_check((char *)vbuf, n, done, key, w->versions[done / chunk], &bad))
 			verify_mismatch(s, id, w->io_path, bad);
 		done += n;
 		if (done == n)
@@ -159,7 +162,7 @@ static int perchar_run(struct worker *w, struct phase_sample *s, enum phase_id i
 		}
 	}
 	ret = perchar_close(&io, writing, &s->flush_ns);
-	s->end_ns = now_ns();
+	sample_stop(w, s);
 	free(vbuf);
 	if (ret)
 		return sample_fail(s, id, ret, "%s %s", writing ? "fsync/close" : "close",
@@ -169,6 +172,7 @@ static int perchar_run(struct worker *w, struct phase_sample *s, enum phase_id i
 
 out_close:
 	perchar_close(&io, false, NULL);
+	sample_stop(w, s);
 	free(vbuf);
 	if (ret == -ENODATA)
 		return sample_fail(s, id, -EIO, "%s ends at byte %llu, before %llu",

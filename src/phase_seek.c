@@ -2,8 +2,10 @@
 /*
  * Random seeks: seeker threads share one pool of tickets; ticket t reads
  * the chunk that the seed and t choose, and every tenth ticket also
- * changes a byte and writes the chunk back. The rate is seeks over the
- * span from the first seeker's start to the last one's end.
+ * changes a byte and writes the chunk back. Each seeker opens the file,
+ * seeks, and ends with fsync and close, all inside the timing, as
+ * bonnie++'s seekers do. With no count given the seekers go on past the
+ * default count until the phase has lasted about a second.
  */
 #include "config.h"
 
@@ -27,7 +29,16 @@ enum { ST_UPDATE = 1, ST_OWNER = 2 };
 
 struct seek_pool {
 	atomic_uint_fast64_t next;
-	uint64_t total;
+	uint64_t total;		/* tickets; the least when timed */
+	bool timed;
+	uint64_t deadline_ns;	/* timed: no new ticket after this */
+	atomic_bool over;	/* timed: past both the count and the deadline */
+	/* The seekers' start line: all prepared, then the clock, then go. */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned ready;
+	bool go;
+	uint32_t *versions;	/* --verify: what each chunk should hold */
 	uint64_t nchunks;
 	uint64_t seed;
 	unsigned update_pct;
@@ -59,10 +70,18 @@ static uint64_t ticket_chunk(const struct seek_pool *pool, uint64_t t)
 static bool seek_fill(void *arg, struct io_req *r)
 {
 	struct seeker *sk = arg;
-	uint64_t t = atomic_fetch_add(&sk->pool->next, 1);
+	struct seek_pool *pool = sk->pool;
+	uint64_t t;
 
-	if (t >= sk->pool->total)
+	if (pool->timed && atomic_load(&pool->over))
 		return false;
+	t = atomic_fetch_add(&pool->next, 1);
+	if (t >= pool->total) {
+		if (!pool->timed || now_ns() >= pool->deadline_ns) {
+			atomic_store(&pool->over, true);
+			return false;
+		}
+	}
 	r->chunk = ticket_chunk(sk->pool, t);
 	r->off = r->chunk * r->len;
 	r->op = IO_READ;
@@ -94,18 +113,20 @@ static int seek_complete(void *arg, struct io_req *r)
 	if (r->op == IO_READ && (r->state & ST_OWNER)) {
 		uint64_t bad;
 
-		if (verify_check(r->buf, r->len, r->off, sk->w->b->verify_key, &bad))
+		if (verify_check(r->buf, r->len, r->off, sk->w->b->verify_key,
+				 sk->pool->versions[r->chunk], &bad))
 			verify_mismatch(&sk->sample, PH_SEEKS, path, bad);
 	}
 	if (r->op == IO_READ && (r->state & ST_UPDATE)) {
-		if (sk->w->b->opt->verify)
-			verify_bump(r->buf, r->len, r->off, sk->w->b->verify_key);
+		if (sk->w->b->plan->verify)
+			verify_fill(r->buf, r->len, r->off, sk->w->b->verify_key,
+				    ++sk->pool->versions[r->chunk]);
 		else
 			((unsigned char *)r->buf)[r->chunk % r->len]++;
 		r->op = IO_WRITE;
 		return 1;
 	}
-	if (r->op == IO_WRITE && sk->w->b->opt->fsync_each && fsync(r->fd))
+	if (r->op == IO_WRITE && sk->w->b->plan->fsync_each && fsync(r->fd))
 		return sample_fail(&sk->sample, PH_SEEKS, -errno, "fsync %s", path);
 	if (r->state & ST_OWNER)
 		atomic_store(&sk->pool->busy[r->chunk], 0);
@@ -115,49 +136,76 @@ static int seek_complete(void *arg, struct io_req *r)
 	return 0;
 }
 
+/* Wait for the go; the worker gives it once every seeker is ready. */
+static void seeker_ready(struct seek_pool *pool)
+{
+	pthread_mutex_lock(&pool->lock);
+	pool->ready++;
+	pthread_cond_broadcast(&pool->cond);
+	while (!pool->go)
+		pthread_cond_wait(&pool->cond, &pool->lock);
+	pthread_mutex_unlock(&pool->lock);
+}
+
 static void *seeker_main(void *arg)
 {
 	struct seeker *sk = arg;
 	const struct bench *b = sk->w->b;
+	const char *path = sk->w->io_path;
 	struct pipeline p;
-	int ret;
+	int ret, cret;
 
-	sk->sample.start_ns = now_ns();
-	ret = pipeline_open(&p, b, sk->w->io_path, io_open_flags(b, O_RDWR), b->opt->chunk, false);
+	ret = pipeline_init(&p, b, b->plan->chunk, false);
+	seeker_ready(sk->pool);
 	if (ret) {
-		sample_fail(&sk->sample, PH_SEEKS, ret, "open %s", sk->w->io_path);
+		sample_fail(&sk->sample, PH_SEEKS, ret, "seeker buffers for %s", path);
 		return NULL;
+	}
+	sk->sample.start_ns = now_ns();
+	ret = pipeline_open_file(&p, path, io_open_flags(b, O_RDWR));
+	if (ret) {
+		sample_fail(&sk->sample, PH_SEEKS, ret, "open %s", path);
+		goto out;
 	}
 	sk->p = &p;
 	ret = pipeline_drive(&p, seek_fill, seek_complete, sk);
 	if (ret)
-		sample_fail(&sk->sample, PH_SEEKS, ret, "%s", sk->w->io_path);
-	ret = pipeline_close(&p, false, NULL);
+		sample_fail(&sk->sample, PH_SEEKS, ret, "%s", path);
+	/* The updates reach the device inside the timing, as in bonnie++. */
+	cret = pipeline_finish(&p, !ret, &sk->sample.flush_ns);
 	sk->sample.end_ns = now_ns();
-	if (ret)
-		sample_fail(&sk->sample, PH_SEEKS, ret, "close %s", sk->w->io_path);
+	if (cret)
+		sample_fail(&sk->sample, PH_SEEKS, cret, "fsync/close %s", path);
+out:
+	pipeline_release(&p);
 	sk->sample.amount = (double)sk->done;
+	sk->sample.count = sk->done;
 	return NULL;
 }
 
 int phase_seeks(struct worker *w, struct phase_sample *s)
 {
-	const struct bench *b = w->b;
-	unsigned n = b->opt->seekers, started = 0;
+	const struct run_plan *plan = w->b->plan;
+	unsigned n = plan->seekers, started = 0;
 	struct seek_pool pool = {
-		.total = b->opt->seeks,
-		.nchunks = b->file_bytes / b->opt->chunk,
-		.seed = ((uint64_t)b->seed << 32) ^ w->index,
-		.update_pct = b->opt->seek_updates,
+		.total = plan->seeks,
+		.timed = plan->seeks_timed,
+		.nchunks = plan->file_bytes / plan->chunk,
+		.seed = ((uint64_t)w->b->seed << 32) ^ w->index,
+		.update_pct = plan->seek_updates,
+		.versions = w->versions,
 	};
 	struct seeker *sk = calloc(n, sizeof(*sk));
 	pthread_t *threads = calloc(n, sizeof(*threads));
 	int ret = 0;
 
 	atomic_init(&pool.next, 0);
-	if (b->opt->verify)
+	atomic_init(&pool.over, false);
+	pthread_mutex_init(&pool.lock, NULL);
+	pthread_cond_init(&pool.cond, NULL);
+	if (plan->verify)
 		pool.busy = calloc(pool.nchunks, sizeof(*pool.busy));
-	if (!sk || !threads || (b->opt->verify && !pool.busy)) {
+	if (!sk || !threads || (plan->verify && !pool.busy)) {
 		ret = sample_fail(s, PH_SEEKS, -ENOMEM, "seekers");
 		goto out_free;
 	}
@@ -171,12 +219,29 @@ int phase_seeks(struct worker *w, struct phase_sample *s)
 			break;
 		}
 	}
+	pthread_mutex_lock(&pool.lock);
+	while (pool.ready < started)
+		pthread_cond_wait(&pool.cond, &pool.lock);
+	pthread_mutex_unlock(&pool.lock);
+	sample_start(w, s);
+	pool.deadline_ns = s->start_ns + (uint64_t)(plan->seek_seconds * 1e9);
+	pthread_mutex_lock(&pool.lock);
+	pool.go = true;
+	pthread_cond_broadcast(&pool.cond);
+	pthread_mutex_unlock(&pool.lock);
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
-	for (unsigned i = 0; i < started; i++)
+	sample_stop(w, s);
+	for (unsigned i = 0; i < started; i++) {
+		/* The phase's span is the shared clock's; keep the workers' flush and counts. */
+		sk[i].sample.start_ns = s->start_ns;
+		sk[i].sample.end_ns = s->end_ns;
 		sample_merge(s, &sk[i].sample);
+	}
 	ret = s->err;
 out_free:
+	pthread_cond_destroy(&pool.cond);
+	pthread_mutex_destroy(&pool.lock);
 	free(pool.busy);
 	free(threads);
 	free(sk);

@@ -22,13 +22,13 @@
  */
 #define POOL_MIN (256u << 10)
 
-int pipeline_open(struct pipeline *p, const struct bench *b, const char *path,
-		  int flags, size_t len, bool with_pool)
+int pipeline_init(struct pipeline *p, const struct bench *b, size_t len, bool with_pool)
 {
+	const struct run_plan *plan = b->plan;
 	struct engine_params params = {
-		.depth = b->depth ? b->depth : 1,
-		.direct = b->opt->direct,
-		.rw_flags = b->opt->cache == CACHE_UNCACHED ? RWF_DONTCACHE : 0,
+		.depth = plan->depth ? plan->depth : 1,
+		.direct = plan->direct,
+		.rw_flags = plan->cache == CACHE_UNCACHED ? RWF_DONTCACHE : 0,
 	};
 	void *mem = NULL;
 	struct rng r;
@@ -42,7 +42,7 @@ int pipeline_open(struct pipeline *p, const struct bench *b, const char *path,
 		return -ENOMEM;
 	p->bufs = mem;
 	rng_seed(&r, b->seed);
-	pattern_fill(p->bufs, p->depth * len, b->opt->data, b->opt->data_zero_pct, &r);
+	pattern_fill(p->bufs, p->depth * len, plan->data, plan->data_zero_pct, &r);
 	if (with_pool) {
 		p->pool_len = p->depth * len > POOL_MIN ? p->depth * len : POOL_MIN;
 		if (posix_memalign(&mem, BUFFER_ALIGN, p->pool_len)) {
@@ -52,13 +52,13 @@ int pipeline_open(struct pipeline *p, const struct bench *b, const char *path,
 		p->pool = mem;
 		/* Chunk by chunk, so compressible:P holds for every chunk. */
 		for (size_t off = 0; off < p->pool_len; off += len)
-			pattern_fill(p->pool + off, len, b->opt->data, b->opt->data_zero_pct, &r);
+			pattern_fill(p->pool + off, len, plan->data, plan->data_zero_pct, &r);
 	}
 	params.bufs = p->bufs;
 	params.buf_len = len;
 	params.pool = p->pool;
 	params.pool_len = p->pool_len;
-	ret = engine_setup(&p->eng, b->engine, &params);
+	ret = engine_setup(&p->eng, plan->engine, &params);
 	if (ret) {
 		free(p->bufs);
 		free(p->pool);
@@ -80,23 +80,34 @@ int pipeline_open(struct pipeline *p, const struct bench *b, const char *path,
 		p->reqs[i].buf_index = i;
 		p->free[p->nfree++] = &p->reqs[i];
 	}
-	ret = p->eng.ops->open(&p->eng, path, flags, 0600, &p->fd);
-	if (ret)
-		goto out_mem;
-	for (unsigned i = 0; i < p->depth; i++)
-		p->reqs[i].fd = p->fd;
 	return 0;
 
 out_mem:
-	free(p->reqs);
-	free(p->free);
-	free(p->batch);
-	free(p->done);
-	engine_teardown(&p->eng);
-	free(p->bufs);
-	free(p->pool);
-	memset(p, 0, sizeof(*p));
-	p->fd = -1;
+	pipeline_release(p);
+	return ret;
+}
+
+int pipeline_open_file(struct pipeline *p, const char *path, int flags)
+{
+	int ret = p->eng.ops->open(&p->eng, path, flags, 0600, &p->fd);
+
+	if (ret)
+		return ret;
+	for (unsigned i = 0; i < p->depth; i++)
+		p->reqs[i].fd = p->fd;
+	return 0;
+}
+
+int pipeline_open(struct pipeline *p, const struct bench *b, const char *path,
+		  int flags, size_t len, bool with_pool)
+{
+	int ret = pipeline_init(p, b, len, with_pool);
+
+	if (ret)
+		return ret;
+	ret = pipeline_open_file(p, path, flags);
+	if (ret)
+		pipeline_release(p);
 	return ret;
 }
 
@@ -147,22 +158,26 @@ int pipeline_drive(struct pipeline *p, pipeline_fill_fn fill,
 	}
 }
 
-int pipeline_close(struct pipeline *p, bool sync, uint64_t *flush_ns)
+int pipeline_finish(struct pipeline *p, bool sync, uint64_t *flush_ns)
 {
-	int ret = 0;
+	uint64_t t0 = now_ns();
+	int ret = 0, cr;
 
-	if (p->fd >= 0) {
-		uint64_t t0 = now_ns();
+	if (p->fd < 0)
+		return 0;
+	if (sync && fsync(p->fd))
+		ret = -errno;
+	if (sync && flush_ns)
+		*flush_ns = now_ns() - t0;
+	cr = p->eng.ops->close(&p->eng, p->fd);
+	p->fd = -1;
+	return ret ? ret : cr;
+}
 
-		if (sync && fsync(p->fd))
-			ret = -errno;
-		if (sync && flush_ns)
-			*flush_ns = now_ns() - t0;
-		int cr = p->eng.ops->close(&p->eng, p->fd);
-
-		if (!ret)
-			ret = cr;
-	}
+void pipeline_release(struct pipeline *p)
+{
+	if (p->fd >= 0)
+		pipeline_finish(p, false, NULL);
 	engine_teardown(&p->eng);
 	free(p->reqs);
 	free(p->free);
@@ -172,7 +187,6 @@ int pipeline_close(struct pipeline *p, bool sync, uint64_t *flush_ns)
 	free(p->pool);
 	memset(p, 0, sizeof(*p));
 	p->fd = -1;
-	return ret;
 }
 
 void pipeline_use_pool(struct pipeline *p, struct io_req *r, uint64_t k)

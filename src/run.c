@@ -1,129 +1,29 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * One run: the phases in bonnie++'s order, each on every worker at once,
- * timed from the first worker's start to the last one's end, with the
- * CPU of the whole process over the same span.
+ * One run: the phases of the registry in bonnie++'s order, each on every
+ * worker at once. A phase's rate and CPU cover the same interval, from
+ * the moment every worker has prepared to the last worker's end.
  */
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
-#include <stdatomic.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "bench.h"
 #include "cache.h"
-#include "compat.h"
+#include "phase.h"
+#include "phase_clock.h"
+#include "residency.h"
 #include "semsync.h"
 #include "signals.h"
 #include "timing.h"
 
-struct phase_desc {
-	enum phase_id id;
-	phase_fn fn;
-	const char *progress;
-	bool io_file;		/* touches the big file: drop its cache after */
-};
-
-static const struct phase_desc phases[PH_COUNT] = {
-	{ PH_PUTC, phase_putc, "Writing a byte at a time", true },
-	{ PH_PUT_BLOCK, phase_put_block, "Writing intelligently", true },
-	{ PH_REWRITE, phase_rewrite, "Rewriting", true },
-	{ PH_GETC, phase_getc, "Reading a byte at a time", true },
-	{ PH_GET_BLOCK, phase_get_block, "Reading intelligently", true },
-	{ PH_SEEKS, phase_seeks, "Random seeks", true },
-	{ PH_SEQ_CREATE, phase_seq_create, "Create files in sequential order", false },
-	{ PH_SEQ_STAT, phase_seq_stat, "Stat files in sequential order", false },
-	{ PH_SEQ_DEL, phase_seq_del, "Delete files in sequential order", false },
-	{ PH_RAN_CREATE, phase_ran_create, "Create files in random order", false },
-	{ PH_RAN_STAT, phase_ran_stat, "Stat files in random order", false },
-	{ PH_RAN_DEL, phase_ran_del, "Delete files in random order", false },
-};
-
-int sample_fail(struct phase_sample *s, enum phase_id id, int err, const char *fmt, ...)
-{
-	char what[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	if (!s->err) {
-		s->err = err;
-		if (err == -EINTR)
-			snprintf(s->msg, sizeof(s->msg), "%s: stopped by a signal", phase_name(id));
-		else
-			snprintf(s->msg, sizeof(s->msg), "%s: %s: %s", phase_name(id), what, strerror(-err));
-	}
-	return err;
-}
-
-int io_open_flags(const struct bench *b, int access)
-{
-	int flags = access | O_NOFOLLOW | O_CLOEXEC;
-
-	if (b->opt->direct)
-		flags |= O_DIRECT;
-	return flags;
-}
-
-/*
- * Tests stop here to send a signal or fill the disk at a known point: the
- * pause lasts until a stop signal, or until the file CLYDE_TEST_RESUME
- * names exists.
- */
-void test_pause_point(enum phase_id id)
-{
-	const char *want = getenv("CLYDE_TEST_PAUSE");
-	const char *resume = getenv("CLYDE_TEST_RESUME");
-
-	if (!want || strcmp(want, phase_csv_name(id)))
-		return;
-	fprintf(stderr, "clyde: test pause in %s\n", phase_csv_name(id));
-	fflush(stderr);
-	while (!clyde_stop_requested() && !(resume && !access(resume, F_OK)))
-		usleep(10000);
-}
-
-void sample_merge(struct phase_sample *total, const struct phase_sample *s)
-{
-	if (s->err && !total->err) {
-		total->err = s->err;
-		memcpy(total->msg, s->msg, sizeof(total->msg));
-	}
-	if (!total->start_ns || s->start_ns < total->start_ns)
-		total->start_ns = s->start_ns;
-	if (s->end_ns > total->end_ns)
-		total->end_ns = s->end_ns;
-	if (s->flush_ns > total->flush_ns)
-		total->flush_ns = s->flush_ns;
-	hist_merge(&total->hist, &s->hist);
-	total->mismatches += s->mismatches;
-	total->amount += s->amount;
-}
-
-/* Name at most this many mismatches on stderr; all of them are counted. */
-#define MISMATCH_REPORTS 10
-
-void verify_mismatch(struct phase_sample *s, enum phase_id id, const char *path, uint64_t off)
-{
-	static atomic_uint reported;
-
-	s->mismatches++;
-	if (atomic_fetch_add(&reported, 1) < MISMATCH_REPORTS)
-		fprintf(stderr, "clyde: verify: %s: %s: data differ at offset %llu\n",
-			phase_name(id), path, (unsigned long long)off);
-}
-
 struct worker_job {
 	struct worker *w;
-	phase_fn fn;
+	const struct phase_def *d;
 	struct phase_sample sample;
 };
 
@@ -131,26 +31,29 @@ static void *worker_main(void *arg)
 {
 	struct worker_job *job = arg;
 
-	job->fn(job->w, &job->sample);
+	job->d->fn(job->w, &job->sample);
+	/* A worker that failed early must not keep the others at the start line. */
+	sample_settle(job->w, &job->sample);
 	return NULL;
 }
 
-/* Run fn on every worker at once; the first failure wins. */
-static int run_workers(struct worker *workers, unsigned n, phase_fn fn,
+/* Run a phase on every worker at once; the first failure wins. */
+static int run_workers(struct bench *b, struct worker *workers, const struct phase_def *d,
 		       struct phase_sample *total)
 {
+	unsigned n = b->plan->workers, started = 0;
 	struct worker_job *jobs = calloc(n, sizeof(*jobs));
 	pthread_t *threads = calloc(n, sizeof(*threads));
-	unsigned started = 0;
 	int ret = 0;
 
+	memset(total, 0, sizeof(*total));
 	if (!jobs || !threads) {
 		ret = -ENOMEM;
 		goto out_free;
 	}
 	for (unsigned i = 0; i < n; i++) {
 		jobs[i].w = &workers[i];
-		jobs[i].fn = fn;
+		jobs[i].d = d;
 	}
 	if (n == 1) {
 		worker_main(&jobs[0]);
@@ -161,10 +64,15 @@ static int run_workers(struct worker *workers, unsigned n, phase_fn fn,
 			if (ret)
 				break;
 		}
+		/* Stand in for the workers that never started, so the rest can go. */
+		for (unsigned i = started; i < n; i++) {
+			struct phase_sample dummy = { 0 };
+
+			sample_settle(&workers[i], &dummy);
+		}
 		for (unsigned i = 0; i < started; i++)
 			pthread_join(threads[i], NULL);
 	}
-	memset(total, 0, sizeof(*total));
 	for (unsigned i = 0; i < started; i++)
 		sample_merge(total, &jobs[i].sample);
 	if (ret && !total->err) {
@@ -179,39 +87,31 @@ out_free:
 }
 
 /* Operations a phase times, all workers together: for the progress line. */
-static uint64_t phase_ops(const struct bench *b, enum phase_id id)
+static uint64_t phase_ops(const struct run_plan *p, const struct phase_def *d)
 {
 	uint64_t per;
 
-	if (id == PH_PUTC || id == PH_GETC)
-		per = (b->perchar_bytes + b->opt->chunk - 1) / b->opt->chunk;
-	else if (id < PH_SEEKS)
-		per = b->file_bytes / b->opt->chunk;
-	else if (id == PH_SEEKS)
-		per = b->opt->seeks;
-	else
-		per = (uint64_t)b->opt->files * FILES_UNIT;
-	return per * b->workers;
-}
-
-static uint64_t phase_op_bytes(const struct bench *b, enum phase_id id)
-{
-	return id < PH_SEEKS ? b->opt->chunk : 0;
-}
-
-static bool phase_wanted(const struct bench *b, enum phase_id id)
-{
-	if (id == PH_PUTC || id == PH_GETC)
-		return b->file_bytes && b->perchar_bytes;
-	if (id < PH_FIRST_FILE)
-		return b->file_bytes != 0;
-	return b->opt->files != 0;
+	switch (d->family) {
+	case FAMILY_PERCHAR:
+		per = (p->perchar_bytes + p->chunk - 1) / p->chunk;
+		break;
+	case FAMILY_BLOCK:
+		per = p->file_bytes / p->chunk;
+		break;
+	case FAMILY_SEEK:
+		per = p->seeks_timed ? 0 : p->seeks;
+		break;
+	default:
+		per = (uint64_t)p->files * FILES_UNIT;
+		break;
+	}
+	return per * p->workers;
 }
 
 static int phase_sync(const struct bench *b, unsigned index, enum phase_id id,
 		      char *err, size_t errlen)
 {
-	switch (b->opt->sync) {
+	switch (b->plan->sync) {
 	case SYNC_SEMAPHORE:
 		return semsync_wait(index, err, errlen);
 	case SYNC_PROMPT:
@@ -223,20 +123,41 @@ static int phase_sync(const struct bench *b, unsigned index, enum phase_id id,
 
 static int setup_workers(struct bench *b, struct worker *workers)
 {
-	for (unsigned i = 0; i < b->workers; i++) {
+	const struct run_plan *p = b->plan;
+
+	for (unsigned i = 0; i < p->workers; i++) {
 		struct worker *w = &workers[i];
 
 		w->b = b;
 		w->index = i;
 		snprintf(w->io_path, sizeof(w->io_path), "%s/io.%u", b->workdir, i);
 		snprintf(w->files_dir, sizeof(w->files_dir), "%s/files.%u", b->workdir, i);
+		w->nchunks = p->chunk ? p->file_bytes / p->chunk : 0;
+		if (p->verify && w->nchunks) {
+			w->versions = calloc(w->nchunks, sizeof(*w->versions));
+			if (!w->versions)
+				return -ENOMEM;
+		}
 	}
 	return 0;
 }
 
+static void free_workers(struct bench *b, struct worker *workers)
+{
+	for (int i = 0; i < PH_COUNT; i++) {
+		const struct phase_def *d = phase_get((enum phase_id)i);
+
+		for (unsigned k = 0; d->cleanup && k < b->plan->workers; k++)
+			d->cleanup(&workers[k]);
+	}
+	for (unsigned k = 0; k < b->plan->workers; k++)
+		free(workers[k].versions);
+	free(workers);
+}
+
 static void drop_io_cache(struct bench *b, struct worker *workers)
 {
-	for (unsigned i = 0; i < b->workers; i++) {
+	for (unsigned i = 0; i < b->plan->workers; i++) {
 		int ret = cache_drop_file(workers[i].io_path);
 
 		if (ret && ret != -ENOENT)
@@ -246,11 +167,11 @@ static void drop_io_cache(struct bench *b, struct worker *workers)
 }
 
 static void drop_caches_after(struct bench *b, struct worker *workers,
-			      const struct phase_desc *d)
+			      const struct phase_def *d)
 {
 	int ret;
 
-	switch (b->opt->cache) {
+	switch (b->plan->cache) {
 	case CACHE_DROP:
 	case CACHE_UNCACHED:
 		if (d->io_file)
@@ -266,76 +187,185 @@ static void drop_caches_after(struct bench *b, struct worker *workers,
 	}
 }
 
+/*
+ * How much of the big file the phase will find in memory: the worst
+ * worker, or unknown when any worker's could not be told.
+ */
+static void measure_residency(struct bench *b, struct worker *workers, struct phase_result *pr)
+{
+	pr->residency_measured = true;
+	pr->resident_pct = 0;
+	for (unsigned i = 0; i < b->plan->workers; i++) {
+		struct residency r;
+		double pct;
+
+		if (residency_measure(workers[i].io_path, &r)) {
+			pr->resident_pct = -1;
+			snprintf(pr->residency_method, sizeof(pr->residency_method), "unknown");
+			snprintf(pr->residency_why, sizeof(pr->residency_why),
+				 "cannot open the test file of worker %u", i);
+			return;
+		}
+		snprintf(pr->residency_method, sizeof(pr->residency_method), "%s",
+			 residency_method_name(r.method));
+		pct = residency_percent(&r);
+		if (pct < 0) {
+			pr->resident_pct = -1;
+			snprintf(pr->residency_why, sizeof(pr->residency_why), "%s", r.why);
+			return;
+		}
+		if (pct > pr->resident_pct)
+			pr->resident_pct = pct;
+	}
+}
+
+static void fill_phase_result(struct phase_result *pr, const struct phase_sample *total,
+			      const struct phase_clock *clock, bool plus_when_short)
+{
+	pr->ran = true;
+	pr->elapsed = (double)(total->end_ns - total->start_ns) / 1e9;
+	pr->t_start = (double)total->start_ns / 1e9;
+	pr->t_end = (double)total->end_ns / 1e9;
+	pr->cpu_user = clock->cpu1.user - clock->cpu0.user;
+	pr->cpu_sys = clock->cpu1.sys - clock->cpu0.sys;
+	pr->cpu_window = (double)(clock->t1 - clock->t0) / 1e9;
+	pr->max_latency = (double)total->hist.max / 1e9;
+	pr->latency_count = total->hist.count;
+	for (int q = 0; q < LAT_QUANTILES; q++)
+		pr->latency_q[q] = (double)hist_quantile(&total->hist, latency_quantiles[q]) / 1e9;
+	pr->flush = (double)total->flush_ns / 1e9;
+	pr->mismatches = total->mismatches;
+	pr->amount = total->amount;
+	pr->plus_when_short = plus_when_short;
+}
+
+static void progress_start(const struct run_plan *p, const struct phase_def *d)
+{
+	if (progress_live) {
+		progress_begin(d->progress, phase_ops(p, d), d->unit == UNIT_KIB ? p->chunk : 0);
+	} else if (!p->quiet) {
+		fprintf(stderr, "%s...", d->progress);
+		fflush(stderr);
+	}
+}
+
+static void progress_finish(const struct run_plan *p, int ret)
+{
+	if (progress_live)
+		progress_end(ret ? "failed" : "done");
+	else if (!p->quiet)
+		fprintf(stderr, ret ? "failed\n" : "done\n");
+}
+
+/* One phase on every worker; 0, or -errno with b->errmsg set. */
+static int run_phase(struct bench *b, struct worker *workers, const struct phase_def *d,
+		     struct run_result *res)
+{
+	const struct run_plan *p = b->plan;
+	struct phase_result *pr = &res->phase[d->id];
+	struct arc_stats arc0, arc1;
+	struct phase_clock clock;
+	struct phase_sample total;
+	int ret;
+
+	ret = phase_sync(b, (*b->sync_count)++, d->id, b->errmsg, sizeof(b->errmsg));
+	if (ret)
+		return ret;
+	if (d->reads_file)
+		measure_residency(b, workers, pr);
+	arc_stats_read(&arc0);
+	progress_start(p, d);
+	phase_clock_init(&clock, p->workers);
+	b->clock = &clock;
+	ret = run_workers(b, workers, d, &total);
+	b->clock = NULL;
+	progress_finish(p, ret);
+	if (ret) {
+		if (ret == -EINTR || clyde_stop_requested()) {
+			ret = -EINTR;
+			snprintf(b->errmsg, sizeof(b->errmsg), "%s: stopped by signal %d",
+				 d->name, clyde_stop_signal());
+		} else {
+			snprintf(b->errmsg, sizeof(b->errmsg), "%s", total.msg);
+		}
+		goto out;
+	}
+	fill_phase_result(pr, &total, &clock, p->plus_when_short[d->id]);
+	arc_stats_read(&arc1);
+	if (arc0.available && arc1.available) {
+		pr->arc_valid = true;
+		pr->arc_hits = arc1.hits - arc0.hits;
+		pr->arc_misses = arc1.misses - arc0.misses;
+	}
+	res->mismatches += total.mismatches;
+	if (d->family == FAMILY_SEEK)
+		res->params.seeks = (uint32_t)((total.count + p->workers / 2) / p->workers);
+	drop_caches_after(b, workers, d);
+	if (clyde_stop_requested()) {
+		ret = -EINTR;
+		snprintf(b->errmsg, sizeof(b->errmsg), "stopped by signal %d after %s",
+			 clyde_stop_signal(), d->name);
+	}
+out:
+	phase_clock_destroy(&clock);
+	return ret;
+}
+
+/* The worst residency before any read, and what it says of the cache mode. */
+static void cache_outcome(const struct run_plan *p, struct run_result *res)
+{
+	struct run_env *e = &res->env;
+	const char *why = "";
+	bool any = false;
+
+	e->resident_worst = 0;
+	e->resident_known = true;
+	for (int i = 0; i < PH_COUNT; i++) {
+		const struct phase_result *pr = &res->phase[i];
+
+		if (!pr->ran || !pr->residency_measured)
+			continue;
+		any = true;
+		if (pr->resident_pct < 0) {
+			e->resident_known = false;
+			why = pr->residency_why;
+		} else if (pr->resident_pct > e->resident_worst) {
+			e->resident_worst = pr->resident_pct;
+		}
+	}
+	if (!any) {
+		e->resident_known = false;
+		snprintf(e->cache_outcome, sizeof(e->cache_outcome), "no phase read the file");
+	} else if (!e->resident_known) {
+		snprintf(e->cache_outcome, sizeof(e->cache_outcome), "residency unknown: %s", why);
+	} else if (p->cache != CACHE_KEEP && e->resident_worst > RESIDENT_TOLERANCE_PCT) {
+		snprintf(e->cache_outcome, sizeof(e->cache_outcome),
+			 "DROP FAILED: up to %.1f%% of the file resident before reads: "
+			 "read figures are page-cache figures", e->resident_worst);
+	} else {
+		snprintf(e->cache_outcome, sizeof(e->cache_outcome),
+			 "%.1f%% resident before reads at most", e->resident_worst);
+	}
+}
+
 int bench_run(struct bench *b, struct run_result *res)
 {
-	struct worker *workers = calloc(b->workers, sizeof(*workers));
+	struct worker *workers = calloc(b->plan->workers, sizeof(*workers));
 	int ret = 0;
 
-	if (!workers) {
+	if (!workers || setup_workers(b, workers)) {
 		snprintf(b->errmsg, sizeof(b->errmsg), "out of memory");
+		if (workers)
+			free_workers(b, workers);
 		return -ENOMEM;
 	}
-	setup_workers(b, workers);
-	for (size_t i = 0; i < PH_COUNT; i++) {
-		const struct phase_desc *d = &phases[i];
-		struct phase_result *pr = &res->phase[d->id];
-		struct cpu_sample c0, c1;
-		struct phase_sample total;
-		uint64_t w0, w1;
+	for (int i = 0; i < PH_COUNT && !ret; i++) {
+		const struct phase_def *d = phase_get((enum phase_id)i);
 
-		if (!phase_wanted(b, d->id))
-			continue;
-		ret = phase_sync(b, (*b->sync_count)++, d->id, b->errmsg, sizeof(b->errmsg));
-		if (ret)
-			break;
-		if (progress_live) {
-			progress_begin(d->progress, phase_ops(b, d->id), phase_op_bytes(b, d->id));
-		} else if (!b->opt->quiet) {
-			fprintf(stderr, "%s...", d->progress);
-			fflush(stderr);
-		}
-		w0 = now_ns();
-		cpu_sample_take(&c0);
-		ret = run_workers(workers, b->workers, d->fn, &total);
-		cpu_sample_take(&c1);
-		w1 = now_ns();
-		if (progress_live)
-			progress_end(ret ? "failed" : "done");
-		else if (!b->opt->quiet)
-			fprintf(stderr, ret ? "failed\n" : "done\n");
-		if (ret) {
-			if (ret == -EINTR || clyde_stop_requested()) {
-				ret = -EINTR;
-				snprintf(b->errmsg, sizeof(b->errmsg), "%s: stopped by signal %d",
-					 phase_name(d->id), clyde_stop_signal());
-			} else {
-				snprintf(b->errmsg, sizeof(b->errmsg), "%s", total.msg);
-			}
-			break;
-		}
-		pr->ran = true;
-		pr->elapsed = (double)(total.end_ns - total.start_ns) / 1e9;
-		pr->cpu_user = c1.user - c0.user;
-		pr->cpu_sys = c1.sys - c0.sys;
-		pr->cpu_window = (double)(w1 - w0) / 1e9;
-		pr->max_latency = (double)total.hist.max / 1e9;
-		pr->latency_count = total.hist.count;
-		for (int q = 0; q < LAT_QUANTILES; q++)
-			pr->latency_q[q] = (double)hist_quantile(&total.hist, latency_quantiles[q]) / 1e9;
-		pr->flush = (double)total.flush_ns / 1e9;
-		pr->mismatches = total.mismatches;
-		res->mismatches += total.mismatches;
-		pr->amount = total.amount;
-		drop_caches_after(b, workers, d);
-		if (clyde_stop_requested()) {
-			ret = -EINTR;
-			snprintf(b->errmsg, sizeof(b->errmsg), "stopped by signal %d after %s",
-				 clyde_stop_signal(), phase_name(d->id));
-			break;
-		}
+		if (b->plan->run[i])
+			ret = run_phase(b, workers, d, res);
 	}
-	for (unsigned i = 0; i < b->workers; i++)
-		file_set_free(workers[i].files);
-	free(workers);
+	cache_outcome(b->plan, res);
+	free_workers(b, workers);
 	return ret;
 }

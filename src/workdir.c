@@ -27,6 +27,18 @@ uint64_t workdir_free_bytes(const char *dir)
 	return (uint64_t)vfs.f_bavail * (uint64_t)vfs.f_frsize;
 }
 
+uint64_t workdir_free_inodes(const char *dir)
+{
+	struct statvfs vfs;
+
+	if (statvfs(dir, &vfs))
+		return 0;
+	/* btrfs, ZFS and others make inodes as needed and report none. */
+	if (vfs.f_files == 0)
+		return UINT64_MAX;
+	return (uint64_t)vfs.f_favail;
+}
+
 int workdir_check(const char *dir, uint64_t need_bytes, char *err, size_t errlen)
 {
 	struct statvfs vfs;

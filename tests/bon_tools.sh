@@ -67,15 +67,22 @@ check_tools() {
 	expect_eq "$label: bon_csv2html shows every value in order" "$missing" ""
 }
 
+# no seek count: a timed seek phase, its count in field 7 and the label
 "$CLYDE" -d "$MNT" -s 64 -n 1 -f64k --exact -m tools >"$W/out" 2>/dev/null
 check_tools "full run"
+n=$(csv_field "$(tail -n 1 "$W/out")" 7)
+expect_match "full run: a timed seek count" "$n" '^[1-9][0-9]{3,}$'
+expect_eq "full run: clyde's label: name, size, the count" "$(sed -n 4p "$W/out" | cut -c1-19)" \
+	"$(awk -v s="64M:::$n" 'BEGIN { w = 19 - length(s) - 1; printf("%-" w "s %s", substr("tools", 1, w), s) }')"
+expect_eq "full run: bon_csv2txt's label (its own layout)" \
+	"$(grep -A1 '^Name:Size' "$W/txt" | sed -n 2p | awk '{print $1, $2}')" "tools 64M::$n:5"
 "$CLYDE" -d "$MNT" -s 16:16k:200:2 -n 1:4k:1k:4 -f64k --exact -m opts >"$W/out" 2>/dev/null
 check_tools "chunk, dirs, sizes"
-"$CLYDE" -d "$MNT" -s 4 -n 1 -f64k -m plus >"$W/out" 2>/dev/null
+"$CLYDE" -d "$MNT" -s 4::8192 -n 1 -f64k -m plus >"$W/out" 2>/dev/null
 check_tools "+++++ fields"
 
 # -x: bon_csv2txt takes the data lines, all of them
-"$CLYDE" -d "$MNT" -s 2 -n 1 -f64k -x 2 -q -m rep >"$W/x" 2>/dev/null
+"$CLYDE" -d "$MNT" -s 2::8192 -n 1 -f64k -x 2 -q -m rep >"$W/x" 2>/dev/null
 tail -n +2 "$W/x" | bon_csv2txt >"$W/txt" 2>"$W/txt.err"
 expect_eq "-x lines: bon_csv2txt quiet" "$(cat "$W/txt.err")" ""
 expect_eq "-x lines: two I/O rows" "$(grep -c '^rep ' "$W/txt")" 4

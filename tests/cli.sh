@@ -32,6 +32,7 @@ usage "unknown option '-k'" -k
 usage "option '-s' needs an argument" -s
 usage "chunk size 1000 must be a power of two from 256 to 1048576" -s 1G:1000
 usage "seekers 0 is out of range \(1 to 256\)" -s 1G:8k:10:0
+usage "seeks 0 is out of range \(1 to 1000000000\)" -s 1G::0
 usage "number of files \(x1024\) 5000 is out of range \(0 to 4096\)" -n 5000
 usage "write -f's size attached: -f64k" -f 64k
 usage "may not contain a comma" -m a,b

@@ -21,7 +21,7 @@ expect_match "not writable is named" "$err" "$OWNED: not writable by uid [0-9]+:
 expect_empty_dir "nothing made in the unwritable directory" "$OWNED"
 # ...and -u nobody where nobody may write works, as nobody
 chmod 1777 "$OWNED"
-line=$("$CLYDE" -u nobody -d "$OWNED" -s 1 -n 0 -f64k 2>/dev/null | tail -n 1); rc=$?
+line=$("$CLYDE" -u nobody -d "$OWNED" -s 1::8192 -n 0 -f64k 2>/dev/null | tail -n 1); rc=$?
 expect_match "-u nobody runs where it may write" "$line" '^1\.98,'
 expect_empty_dir "-u nobody cleaned up" "$OWNED"
 
@@ -39,7 +39,7 @@ FULL=$SCRATCH
 err=$("$CLYDE" -d "$FULL" -s 0 -n 1 2>&1 >/dev/null); rc=$?
 expect_eq "ENOSPC in a phase exits 3" "$rc" 3
 expect_match "the phase, file and error are named" "$err" \
-	"sequential create: create $FULL/clyde\.[A-Za-z0-9]+/files\.0/[0-9]+[A-Za-z0-9]*: No space left on device"
+	"sequential create: create $FULL/clyde\.[A-Za-z0-9]+/files\.0/[0-9a-f]{10}[0-9A-Za-z]{0,12}: No space left on device"
 expect_match "the removal is reported" "$err" "removed $FULL/clyde\."
 expect_empty_dir "nothing left after ENOSPC" "$FULL"
 

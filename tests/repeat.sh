@@ -30,9 +30,11 @@ rm -f "$MNT.seed"
 # -p 2 makes a semaphore; two runs with -y s meet before every phase
 if "$CLYDE" -p 2 2>/dev/null; then
 	# -x 2: the barriers go on counting across runs
-	"$CLYDE" -y s -x 2 -d "$MNT" -s 2 -n 1 -f64k -m one >"$MNT.one" 2>/dev/null &
+	"$CLYDE" -y s -x 2 -d "$MNT" -s 32::2000 -n 1 -f64k -m one --json "$MNT.one.json" \
+		>"$MNT.one" 2>/dev/null &
 	p1=$!
-	"$CLYDE" -y s -x 2 -d "$MNT" -s 2 -n 1 -f64k -m two >"$MNT.two" 2>/dev/null &
+	"$CLYDE" -y s -x 2 -d "$MNT" -s 32::2000 -n 1 -f64k -m two --json "$MNT.two.json" \
+		>"$MNT.two" 2>/dev/null &
 	p2=$!
 	# a stuck barrier must not hang the suite
 	( sleep 60; kill $p1 $p2 2>/dev/null ) &
@@ -43,6 +45,30 @@ if "$CLYDE" -p 2 2>/dev/null; then
 	expect_eq "first synchronised run" "$r1" 0
 	expect_eq "second synchronised run" "$r2" 0
 	expect_match "both finished" "$(tail -n 1 "$MNT.one") $(tail -n 1 "$MNT.two")" '^1\.98,.*,one,.* 1\.98,.*,two,'
+	# lined up phase by phase: neither process starts a phase before the
+	# other has ended the one before it (CLOCK_MONOTONIC is shared), in
+	# every run, across the -x runs too
+	cat >"$MNT.lineup.py" <<'EOF'
+import json, sys
+def seq(path):
+    out = []
+    for r in json.load(open(path))["runs"]:
+        out += [(n, p["start_s"], p["end_s"]) for n, p in r["phases"].items() if p["ran"]]
+    return out
+a, b = seq(sys.argv[1]), seq(sys.argv[2])
+bad = [a[k][0] for k in range(1, min(len(a), len(b)))
+       if a[k][1] < b[k - 1][2] or b[k][1] < a[k - 1][2]]
+print(len(a), len(b), bad)
+EOF
+	expect_eq "-y s: no phase starts before the other process ended the last" \
+		"$(python3 "$MNT.lineup.py" "$MNT.one.json" "$MNT.two.json")" "24 24 []"
+	rm -f "$MNT.one.json" "$MNT.two.json"
+	# and the check can fail: two runs one after the other are not lined up
+	"$CLYDE" -x 2 -d "$MNT" -s 8::500 -n 1 -f64k --json "$MNT.one.json" >/dev/null 2>&1
+	"$CLYDE" -x 2 -d "$MNT" -s 8::500 -n 1 -f64k --json "$MNT.two.json" >/dev/null 2>&1
+	expect_match "runs in turn are not lined up" "$(python3 "$MNT.lineup.py" "$MNT.one.json" "$MNT.two.json")" \
+		"^24 24 \\['put_block', 'rewrite', "
+	rm -f "$MNT.one.json" "$MNT.two.json" "$MNT.lineup.py"
 	"$CLYDE" -p -1 2>/dev/null
 	expect_eq "-p -1 removes the semaphore" "$?" 0
 	err=$("$CLYDE" -y s -d "$MNT" -s 2 -n 0 2>&1 >/dev/null)

@@ -79,6 +79,8 @@ static void fill_phase(struct phase_result *p, const char *rate, const char *cpu
 	if (!*rate)
 		return;
 	p->ran = true;
+	/* bonnie++ ran with the counts its user gave: its +++++ rule holds. */
+	p->plus_when_short = true;
 	p->max_latency = latency_seconds(lat);
 	if (!strcmp(rate, "+++++")) {
 		p->elapsed = 0.1;	/* too short to report */
@@ -187,6 +189,7 @@ static void set_phase(struct run_result *r, enum phase_id id, double elapsed,
 	p->cpu_user = cpu * elapsed / 100.0 * 0.6;
 	p->cpu_sys = cpu * elapsed / 100.0 * 0.4 + 1e-9;
 	p->max_latency = latency;
+	p->plus_when_short = true;
 }
 
 /* What only clyde prints: --exact, wide counts, long names, big latencies. */
@@ -232,6 +235,21 @@ static void exact_case(void)
 	fo.exact = false;
 	out = format_to_string(format_csv, &r, &fo);
 	CHECK(strstr(out, ",16M,64k,8192,2,+++++,+++,+++++,+++,") != NULL, "plain CSV: %s", out);
+	free(out);
+	/*
+	 * Counts that clyde chose (no -n, no seek count): a short phase shows
+	 * its measured figure even without --exact; a phase that took no time
+	 * at all still has none.
+	 */
+	for (int i = 0; i < PH_COUNT; i++)
+		r.phase[i].plus_when_short = false;
+	out = format_to_string(format_csv, &r, &fo);
+	CHECK(strstr(out, ",16M,64k,8192,2,10000,98,10240000,50,") != NULL, "measured CSV: %s", out);
+	CHECK(!strstr(out, "+++++"), "no +++++ when clyde chose the counts: %s", out);
+	free(out);
+	r.phase[PH_SEQ_STAT].elapsed = 0;
+	out = format_to_string(format_csv, &r, &fo);
+	CHECK(strstr(out, ",100,+++++,+++,") != NULL, "a phase of no time is +++++: %s", out);
 	free(out);
 }
 

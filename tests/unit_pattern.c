@@ -35,30 +35,37 @@ int main(void)
 		uint64_t off = 3 * chunk;
 
 		verify_fill(buf, chunk, off, KEY, 1);
-		CHECK(!verify_check(buf, chunk, off, KEY, &bad), "chunk %zu checks", chunk);
-		CHECK(verify_check(buf, chunk, off + chunk, KEY, &bad) && bad >= off + chunk &&
+		CHECK(!verify_check(buf, chunk, off, KEY, 1, &bad), "chunk %zu checks", chunk);
+		CHECK(verify_check(buf, chunk, off + chunk, KEY, 1, &bad) && bad >= off + chunk &&
 		      bad < off + chunk + 16,
 		      "chunk %zu at the wrong offset is caught at %llu", chunk, (unsigned long long)bad);
-		CHECK(verify_check(buf, chunk, off, KEY + 1, &bad), "another run's key is caught");
+		CHECK(verify_check(buf, chunk, off, KEY + 1, 1, &bad), "another run's key is caught");
 		memcpy(other, buf, chunk);
-		verify_bump(buf, chunk, off, KEY);
-		CHECK(memcmp(buf, other, chunk), "bump changes the data");
-		CHECK(!verify_check(buf, chunk, off, KEY, &bad), "chunk %zu checks after a bump", chunk);
-		/* A chunk torn between two writers at a page: half bumped, half not. */
+		verify_fill(buf, chunk, off, KEY, 2);
+		CHECK(memcmp(buf, other, chunk), "a new version changes the data");
+		CHECK(!verify_check(buf, chunk, off, KEY, 2, &bad), "chunk %zu checks at version 2", chunk);
+		/* A lost write: the file still holds version 1 where 2 is expected. */
+		CHECK(verify_check(other, chunk, off, KEY, 2, &bad) && bad == off + 4,
+		      "stale chunk %zu is caught at its version field (%llu)", chunk,
+		      (unsigned long long)bad);
+		/* ... and a write that should not have happened. */
+		CHECK(verify_check(buf, chunk, off, KEY, 1, &bad), "a version too new is caught");
 		if (chunk >= 1024) {
 			memcpy(buf, other, chunk / 2);
-			CHECK(!verify_check(buf, chunk, off, KEY, &bad), "a torn chunk %zu checks unit by unit", chunk);
+			CHECK(verify_check(buf, chunk, off, KEY, 2, &bad) && bad == off + 4,
+			      "a half-written chunk %zu is caught", chunk);
+			verify_fill(buf, chunk, off, KEY, 2);
 		}
 		buf[chunk - 3] ^= 0x40;
-		CHECK(verify_check(buf, chunk, off, KEY, &bad) && bad == off + chunk - 3,
+		CHECK(verify_check(buf, chunk, off, KEY, 2, &bad) && bad == off + chunk - 3,
 		      "a flipped byte of chunk %zu is found at its offset (%llu)", chunk,
 		      (unsigned long long)bad);
 		buf[chunk - 3] ^= 0x40;
 		buf[5] ^= 1;	/* the version field itself */
-		CHECK(verify_check(buf, chunk, off, KEY, &bad), "a changed version is caught");
+		CHECK(verify_check(buf, chunk, off, KEY, 2, &bad), "a changed version is caught");
 		buf[5] ^= 1;
 		/* A prefix of a chunk, as the per-char read ends: */
-		CHECK(!verify_check(buf, chunk < 700 ? chunk - 10 : 700, off, KEY, &bad), "a prefix checks");
+		CHECK(!verify_check(buf, chunk < 700 ? chunk - 10 : 700, off, KEY, 2, &bad), "a prefix checks");
 	}
 	/* Streams: any slice is made and checked alone. */
 	verify_stream_fill(buf, 10000, 0, KEY);

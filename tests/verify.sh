@@ -48,8 +48,35 @@ print(p["get_block"]["mismatches"], r["data"]["mismatches"] == sum(x.get("mismat
 expect_match "the CSV line still comes" "$(tail -n 1 "$W/out")" '^1\.98,'
 expect_empty_dir "nothing left" "$MNT"
 
+# a lost write: the rewrite's data are put back to the old bytes behind
+# clyde's back. Copied at the first pause (chunk 0 already rewritten, the
+# rest not) and written back at the second (rewrite done); every chunk but
+# the first now holds version 1 where clyde expects 2. The data are
+# self-consistent, so only the versions kept in memory can tell.
+rm -f "$W/go" "$W/err"
+CLYDE_TEST_PAUSE=rewrite:getc CLYDE_TEST_RESUME=$W/go "$CLYDE" --verify -d "$MNT" -s 8::100 -n 0 \
+	-f64k --json "$W/lost.json" >"$W/out" 2>"$W/err" &
+pid=$!
+for i in $(seq 100); do grep -q "test pause in rewrite" "$W/err" && break; sleep 0.1; done
+io=$(ls "$MNT"/clyde.*/io.0)
+cp "$io" "$W/old"
+touch "$W/go"
+for i in $(seq 100); do grep -q "test pause in getc" "$W/err" && break; sleep 0.1; done
+dd if="$W/old" of="$io" bs=1M conv=notrunc 2>/dev/null
+touch "$W/go"
+wait $pid
+rc=$?
+expect_eq "a lost rewrite exits 6" "$rc" 6
+expect_match "the first stale chunk is named" "$(cat "$W/err")" \
+	"clyde: verify: per-char read: $MNT/clyde\.[A-Za-z0-9]+/io\.0: data differ at offset 8196"
+# per-char read meets chunks 1-7 of its 64 KiB; block read all 1023 stale chunks
+expect_eq "JSON counts every stale chunk" "$(python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["runs"][0]["phases"]
+print(p["getc"]["mismatches"], p["get_block"]["mismatches"])' "$W/lost.json")" "7 1023"
+rm -f "$W/old"
+expect_empty_dir "nothing left after the lost write" "$MNT"
+
 # without --verify the same change goes unnoticed (nothing checks): exit 0
-rm -f "$W/go"
+rm -f "$W/go" "$W/err"
 CLYDE_TEST_PAUSE=getc CLYDE_TEST_RESUME=$W/go "$CLYDE" -d "$MNT" -s 8 -n 0 -f64k \
 	>/dev/null 2>"$W/err" &
 pid=$!

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#ifndef CLYDE_PLAN_H
+#define CLYDE_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "clyde.h"
+#include "engine.h"
+#include "options.h"
+
+/*
+ * What a run will do, computed once from the options, the directory and
+ * the calibration: the phases and formatters read this, never the raw
+ * options, and --plan prints it.
+ */
+struct run_plan {
+	const char *dir;
+	unsigned workers;		/* -c */
+
+	const struct engine_ops *engine;
+	unsigned depth;
+	char engine_desc[256];
+
+	/* The big file of the I/O phases; 0 bytes skips them. */
+	uint64_t file_bytes;
+	uint64_t perchar_bytes;		/* 0 skips the per-char phases */
+	uint32_t chunk;
+	enum perchar_mode perchar;
+	bool direct;
+	bool fsync_each;		/* -b */
+	enum cache_mode cache;
+	enum data_mode data;
+	unsigned data_zero_pct;
+	bool verify;
+
+	/* Seeks: a fixed count (-s's seek field), or timed when none is given. */
+	uint32_t seeks;			/* the count, or the least done when timed */
+	bool seeks_timed;		/* go on until seek_seconds have passed */
+	double seek_seconds;
+	uint32_t seekers;
+	unsigned seek_updates;		/* percent */
+
+	/* File tests: -n's count, or calibrated when none is given. */
+	uint32_t files;			/* units of 1024; 0 skips them */
+	bool files_calibrated;
+	int64_t file_max;
+	int64_t file_min;
+	uint32_t file_dirs;
+	uint32_t file_chunk;
+
+	bool run[PH_COUNT];
+	/* bonnie++'s +++++ for a phase under 0.5 s: only where the user set the count. */
+	bool plus_when_short[PH_COUNT];
+
+	enum sync_mode sync;
+	bool quiet;
+
+	/* Why the sizes are what they are, for the context line and --plan. */
+	char size_note[192];
+	char files_note[192];
+	double estimate_seconds;	/* the whole invocation, every -x run */
+};
+
+/* Measured by the calibration; zeros where it did not run. */
+struct calibration {
+	double create_s;	/* seconds per file: create, stat, delete (with its sync) */
+	double stat_s;
+	double delete_s;
+	double sync_s;		/* the sync that closes a create or delete phase */
+	double write_bps;	/* block write with fsync, bytes per second */
+	double read_bps;	/* block read after a drop */
+	double syscall_s;	/* a 1-byte write */
+	double seconds;		/* the calibration took */
+};
+
+/* Defaults of the timed and calibrated counts. */
+#define SEEK_SECONDS		1.0	/* a default seek phase lasts about this */
+#define FILE_PHASE_SECONDS	1.0	/* each calibrated file phase, at least */
+#define DEFAULT_RUN_BUDGET	55.0	/* seconds for a default run */
+
+/*
+ * Fill *p from the options and the engine chosen; sizes from the free
+ * space. Returns 0, or a CLYDE_EXIT_* status with the reason in err.
+ */
+int plan_build(struct run_plan *p, const struct clyde_options *o, char *err, size_t errlen);
+
+/*
+ * Calibrated counts: the file count when -n was not given, and the file
+ * size when -s was not given and the budget needs it. 0 or -errno.
+ */
+int plan_calibrate(struct run_plan *p, const struct clyde_options *o, const struct calibration *c);
+
+/* Estimate of the time the plan takes, from a calibration. */
+double plan_estimate(const struct run_plan *p, const struct calibration *c, unsigned runs);
+
+/* --plan: what would run, one line per item, no commas. */
+void plan_print(FILE *out, const struct run_plan *p, const struct clyde_options *o);
+
+#endif

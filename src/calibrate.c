@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The calibration behind clyde's default counts: a second or so of the
+ * real operations on the real directory, so the file tests last long
+ * enough to measure and a default run stays near a minute.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "cache.h"
+#include "calibrate.h"
+#include "compat.h"
+#include "timing.h"
+#include "workdir.h"
+
+/* At most this many files, and stop creating after this long. */
+#define CAL_FILES	4096u
+#define CAL_CREATE_NS	400000000ull
+/* Block trial: this much data, in this size of writes. */
+#define CAL_IO_BYTES	(32u << 20)
+#define CAL_IO_CHUNK	(1u << 20)
+#define CAL_SYSCALLS	4096u
+
+static double per_op(uint64_t ns, unsigned n)
+{
+	return n ? (double)ns / 1e9 / n : 0;
+}
+
+static int calibrate_files(const char *dir, struct calibration *c)
+{
+	char name[32];
+	unsigned made = 0;
+	uint64_t t0, t1;
+	struct stat st;
+	int dfd, ret = 0;
+
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	t0 = now_ns();
+	while (made < CAL_FILES && now_ns() - t0 < CAL_CREATE_NS) {
+		int fd;
+
+		snprintf(name, sizeof(name), "%010x", made);
+		fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0) {
+			ret = -errno;
+			goto out;
+		}
+		close(fd);
+		made++;
+	}
+	t1 = now_ns();
+	c->create_s = per_op(t1 - t0, made);
+	/* The closing sync is a cost per phase, not per file. */
+	ret = fs_sync(dfd);
+	c->sync_s = (double)(now_ns() - t1) / 1e9;
+	if (ret)
+		goto out;
+	t0 = now_ns();
+	for (unsigned i = 0; i < made; i++) {
+		snprintf(name, sizeof(name), "%010x", i);
+		if (fstatat(dfd, name, &st, 0)) {
+			ret = -errno;
+			goto out;
+		}
+	}
+	c->stat_s = per_op(now_ns() - t0, made);
+	t0 = now_ns();
+	for (unsigned i = 0; i < made; i++) {
+		snprintf(name, sizeof(name), "%010x", i);
+		if (unlinkat(dfd, name, 0)) {
+			ret = -errno;
+			goto out;
+		}
+	}
+	c->delete_s = per_op(now_ns() - t0, made);
+	t1 = now_ns();
+	ret = fs_sync(dfd);
+	if ((double)(now_ns() - t1) / 1e9 > c->sync_s)
+		c->sync_s = (double)(now_ns() - t1) / 1e9;
+out:
+	close(dfd);
+	return ret;
+}
+
+static int calibrate_io(const char *dir, struct calibration *c)
+{
+	char path[WORKPATH_MAX + 8];
+	char *buf = calloc(1, CAL_IO_CHUNK);
+	uint64_t t0;
+	int fd, ret = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "%s/io", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		ret = -errno;
+		goto out_free;
+	}
+	t0 = now_ns();
+	for (unsigned i = 0; i < CAL_SYSCALLS; i++)
+		if (write(fd, buf, 1) != 1) {
+			ret = -errno;
+			goto out_close;
+		}
+	c->syscall_s = per_op(now_ns() - t0, CAL_SYSCALLS);
+	memset(buf, 0x5a, CAL_IO_CHUNK);
+	t0 = now_ns();
+	for (off_t off = 0; off < CAL_IO_BYTES; off += CAL_IO_CHUNK)
+		if (pwrite(fd, buf, CAL_IO_CHUNK, off) != CAL_IO_CHUNK) {
+			ret = errno ? -errno : -ENOSPC;
+			goto out_close;
+		}
+	if (fsync(fd)) {
+		ret = -errno;
+		goto out_close;
+	}
+	c->write_bps = CAL_IO_BYTES / ((double)(now_ns() - t0) / 1e9);
+	/* What the drop leaves is what the reads of the run will see. */
+	cache_drop_file(path);
+	t0 = now_ns();
+	for (off_t off = 0; off < CAL_IO_BYTES; off += CAL_IO_CHUNK)
+		if (pread(fd, buf, CAL_IO_CHUNK, off) != CAL_IO_CHUNK) {
+			ret = errno ? -errno : -EIO;
+			goto out_close;
+		}
+	c->read_bps = CAL_IO_BYTES / ((double)(now_ns() - t0) / 1e9);
+out_close:
+	close(fd);
+	unlink(path);
+out_free:
+	free(buf);
+	return ret;
+}
+
+int calibrate(const struct run_plan *p, bool io, bool files, struct calibration *c,
+	      char *err, size_t errlen)
+{
+	char dir[WORKPATH_MAX];
+	uint64_t t0 = now_ns();
+	int ret = 0, rr;
+
+	memset(c, 0, sizeof(*c));
+	if (!io && !files)
+		return 0;
+	ret = workdir_create(p->dir, dir, sizeof(dir));
+	if (ret) {
+		snprintf(err, errlen, "calibration: cannot create a private directory in %s: %s",
+			 p->dir, strerror(-ret));
+		return ret;
+	}
+	if (files && (ret = calibrate_files(dir, c)))
+		snprintf(err, errlen, "calibration: file test in %s: %s", dir, strerror(-ret));
+	if (!ret && io && (ret = calibrate_io(dir, c)))
+		snprintf(err, errlen, "calibration: block test in %s: %s", dir, strerror(-ret));
+	rr = workdir_remove(dir);
+	if (rr && !ret) {
+		snprintf(err, errlen, "calibration: cannot remove %s: %s", dir, strerror(-rr));
+		ret = rr;
+	}
+	c->seconds = (double)(now_ns() - t0) / 1e9;
+	return ret;
+}

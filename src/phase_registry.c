@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The phase registry: bonnie++'s twelve phases in its order. */
+#include "config.h"
+
+#include "bench.h"
+#include "phase.h"
+
+static const struct phase_def phases[PH_COUNT] = {
+	[PH_PUTC] = {
+		.id = PH_PUTC, .name = "per-char write", .csv_name = "putc",
+		.row_name = "Per-char write", .progress = "Writing a byte at a time",
+		.unit = UNIT_KIB, .family = FAMILY_PERCHAR, .fn = phase_putc,
+		.io_file = true,
+	},
+	[PH_PUT_BLOCK] = {
+		.id = PH_PUT_BLOCK, .name = "block write", .csv_name = "put_block",
+		.row_name = "Block write", .progress = "Writing intelligently",
+		.unit = UNIT_KIB, .family = FAMILY_BLOCK, .fn = phase_put_block,
+		.io_file = true,
+	},
+	[PH_REWRITE] = {
+		.id = PH_REWRITE, .name = "rewrite", .csv_name = "rewrite",
+		.row_name = "Rewrite", .progress = "Rewriting",
+		.unit = UNIT_KIB, .family = FAMILY_BLOCK, .fn = phase_rewrite,
+		.reads_file = true, .io_file = true,
+	},
+	[PH_GETC] = {
+		.id = PH_GETC, .name = "per-char read", .csv_name = "getc",
+		.row_name = "Per-char read", .progress = "Reading a byte at a time",
+		.unit = UNIT_KIB, .family = FAMILY_PERCHAR, .fn = phase_getc,
+		.reads_file = true, .io_file = true,
+	},
+	[PH_GET_BLOCK] = {
+		.id = PH_GET_BLOCK, .name = "block read", .csv_name = "get_block",
+		.row_name = "Block read", .progress = "Reading intelligently",
+		.unit = UNIT_KIB, .family = FAMILY_BLOCK, .fn = phase_get_block,
+		.reads_file = true, .io_file = true,
+	},
+	[PH_SEEKS] = {
+		.id = PH_SEEKS, .name = "random seeks", .csv_name = "seeks",
+		.row_name = "Random seeks", .progress = "Random seeks",
+		.unit = UNIT_SEEK, .family = FAMILY_SEEK, .fn = phase_seeks,
+		.reads_file = true, .io_file = true,
+	},
+	[PH_SEQ_CREATE] = {
+		.id = PH_SEQ_CREATE, .name = "sequential create", .csv_name = "seq_create",
+		.row_name = "Seq create", .progress = "Create files in sequential order",
+		.unit = UNIT_FILE, .family = FAMILY_FILE, .fn = phase_seq_create,
+		.cleanup = phase_file_cleanup,
+	},
+	[PH_SEQ_STAT] = {
+		.id = PH_SEQ_STAT, .name = "sequential stat", .csv_name = "seq_stat",
+		.row_name = "Seq stat/read", .progress = "Stat files in sequential order",
+		.unit = UNIT_FILE, .family = FAMILY_FILE, .fn = phase_seq_stat,
+		.cleanup = phase_file_cleanup,
+	},
+	[PH_SEQ_DEL] = {
+		.id = PH_SEQ_DEL, .name = "sequential delete", .csv_name = "seq_del",
+		.row_name = "Seq delete", .progress = "Delete files in sequential order",
+		.unit = UNIT_FILE, .family = FAMILY_FILE, .fn = phase_seq_del,
+		.cleanup = phase_file_cleanup,
+	},
+	[PH_RAN_CREATE] = {
+		.id = PH_RAN_CREATE, .name = "random create", .csv_name = "ran_create",
+		.row_name = "Random create", .progress = "Create files in random order",
+		.unit = UNIT_FILE, .family = FAMILY_FILE, .fn = phase_ran_create,
+		.cleanup = phase_file_cleanup,
+	},
+	[PH_RAN_STAT] = {
+		.id = PH_RAN_STAT, .name = "random stat", .csv_name = "ran_stat",
+		.row_name = "Random stat/read", .progress = "Stat files in random order",
+		.unit = UNIT_FILE, .family = FAMILY_FILE, .fn = phase_ran_stat,
+		.cleanup = phase_file_cleanup,
+	},
+	[PH_RAN_DEL] = {
+		.id = PH_RAN_DEL, .name = "random delete", .csv_name = "ran_del",
+		.row_name = "Random delete", .progress = "Delete files in random order",
+		.unit = UNIT_FILE, .family = FAMILY_FILE, .fn = phase_ran_del,
+		.cleanup = phase_file_cleanup,
+	},
+};
+
+const struct phase_def *phase_get(enum phase_id id)
+{
+	return &phases[id < PH_COUNT ? id : 0];
+}
+
+const char *phase_name(enum phase_id id)
+{
+	return id < PH_COUNT ? phases[id].name : "?";
+}
+
+const char *phase_csv_name(enum phase_id id)
+{
+	return id < PH_COUNT ? phases[id].csv_name : "?";
+}

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * What every phase shares: the clock that starts the timed part on all
+ * workers at once, failure messages, merging workers' samples, --verify
+ * reports and the tests' pause point.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "compat.h"
+#include "phase_clock.h"
+#include "signals.h"
+#include "timing.h"
+
+void phase_clock_init(struct phase_clock *c, unsigned workers)
+{
+	memset(c, 0, sizeof(*c));
+	pthread_mutex_init(&c->lock, NULL);
+	pthread_cond_init(&c->go, NULL);
+	c->workers = workers;
+}
+
+void phase_clock_destroy(struct phase_clock *c)
+{
+	pthread_cond_destroy(&c->go);
+	pthread_mutex_destroy(&c->lock);
+}
+
+void sample_start(struct worker *w, struct phase_sample *s)
+{
+	struct phase_clock *c = w->b->clock;
+
+	if (s->clock_state)
+		return;
+	pthread_mutex_lock(&c->lock);
+	if (++c->started == c->workers) {
+		/* The last worker ready starts everyone's clock and the CPU's. */
+		cpu_sample_take(&c->cpu0);
+		c->t0 = now_ns();
+		c->open = true;
+		pthread_cond_broadcast(&c->go);
+	}
+	while (!c->open)
+		pthread_cond_wait(&c->go, &c->lock);
+	s->start_ns = c->t0;
+	pthread_mutex_unlock(&c->lock);
+	s->clock_state = 1;
+}
+
+void sample_stop(struct worker *w, struct phase_sample *s)
+{
+	struct phase_clock *c = w->b->clock;
+
+	if (s->clock_state != 1)
+		return;
+	s->end_ns = now_ns();
+	pthread_mutex_lock(&c->lock);
+	if (++c->stopped == c->workers) {
+		cpu_sample_take(&c->cpu1);
+		c->t1 = now_ns();
+	}
+	pthread_mutex_unlock(&c->lock);
+	s->clock_state = 2;
+}
+
+void sample_settle(struct worker *w, struct phase_sample *s)
+{
+	sample_start(w, s);
+	sample_stop(w, s);
+}
+
+int sample_fail(struct phase_sample *s, enum phase_id id, int err, const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (!s->err) {
+		s->err = err;
+		if (err == -EINTR)
+			snprintf(s->msg, sizeof(s->msg), "%s: stopped by a signal", phase_name(id));
+		else
+			snprintf(s->msg, sizeof(s->msg), "%s: %s: %s", phase_name(id), what, strerror(-err));
+	}
+	return err;
+}
+
+void sample_merge(struct phase_sample *total, const struct phase_sample *s)
+{
+	if (s->err && !total->err) {
+		total->err = s->err;
+		memcpy(total->msg, s->msg, sizeof(total->msg));
+	}
+	if (!total->start_ns || s->start_ns < total->start_ns)
+		total->start_ns = s->start_ns;
+	if (s->end_ns > total->end_ns)
+		total->end_ns = s->end_ns;
+	if (s->flush_ns > total->flush_ns)
+		total->flush_ns = s->flush_ns;
+	hist_merge(&total->hist, &s->hist);
+	total->mismatches += s->mismatches;
+	total->amount += s->amount;
+	total->count += s->count;
+}
+
+int io_open_flags(const struct bench *b, int access)
+{
+	int flags = access | O_NOFOLLOW | O_CLOEXEC;
+
+	if (b->plan->direct)
+		flags |= O_DIRECT;
+	return flags;
+}
+
+/* Name at most this many mismatches on stderr; all of them are counted. */
+#define MISMATCH_REPORTS 10
+
+void verify_mismatch(struct phase_sample *s, enum phase_id id, const char *path, uint64_t off)
+{
+	static atomic_uint reported;
+
+	s->mismatches++;
+	if (atomic_fetch_add(&reported, 1) < MISMATCH_REPORTS)
+		fprintf(stderr, "clyde: verify: %s: %s: data differ at offset %llu\n",
+			phase_name(id), path, (unsigned long long)off);
+}
+
+/*
+ * Tests stop here to send a signal, fill the disk or change the file
+ * behind clyde's back at a known point. CLYDE_TEST_PAUSE names one phase
+ * or several, separated by colons; each pause lasts until a stop signal
+ * or until the file CLYDE_TEST_RESUME names exists, which clyde then
+ * removes so that the next pause waits again.
+ */
+void test_pause_point(enum phase_id id)
+{
+	const char *want = getenv("CLYDE_TEST_PAUSE");
+	const char *resume = getenv("CLYDE_TEST_RESUME");
+	const char *name = phase_csv_name(id);
+	size_t len = strlen(name);
+	bool hit = false;
+
+	for (const char *p = want; p && *p; p += strcspn(p, ":"), p += *p == ':') {
+		if (!strncmp(p, name, len) && (p[len] == ':' || !p[len]))
+			hit = true;
+	}
+	if (!hit)
+		return;
+	fprintf(stderr, "clyde: test pause in %s\n", name);
+	fflush(stderr);
+	while (!clyde_stop_requested() && !(resume && !access(resume, F_OK)))
+		usleep(10000);
+	if (resume)
+		unlink(resume);
+}
