@@ -2,14 +2,25 @@
 #ifndef CLYDE_FSINFO_H
 #define CLYDE_FSINFO_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+/*
+ * Room for every BSD's names (FreeBSD's MNAMELEN and NetBSD's
+ * _VFS_MNAMELEN are 1024 with the NUL, DragonFly's MNAMELEN 80) and for
+ * Linux paths of up to 1024 bytes.
+ */
+#define FSINFO_TYPE_LEN	64
+#define FSINFO_PATH_LEN	1025
+#define FSINFO_OPTS_LEN	1025
 
 /* The filesystem a directory lives on, for the report. */
 struct fsinfo {
-	char type[32];		/* "ext4", "tmpfs", "ufs", "zfs" */
-	char source[256];	/* "/dev/vda1", "tank/home" */
-	char mountpoint[512];
-	char options[512];	/* "rw,relatime" */
+	char type[FSINFO_TYPE_LEN];		/* "ext4", "tmpfs", "ufs", "zfs" */
+	char source[FSINFO_PATH_LEN];		/* "/dev/vda1", "tank/home" */
+	char mountpoint[FSINFO_PATH_LEN];
+	char options[FSINFO_OPTS_LEN];		/* "rw,relatime" */
+	bool cut;	/* a field did not fit: it ends in "..." */
 };
 
 /* 0 or -errno; platform code lives in fsinfo_linux.c / fsinfo_bsd.c. */

@@ -3,6 +3,7 @@
 #define CLYDE_RESULT_H
 
 #include "clyde.h"
+#include "fsinfo.h"
 
 /* What one phase measured; formatters read only this and struct run_result. */
 struct phase_result {
@@ -62,10 +63,10 @@ struct run_env {
 	bool direct;
 	unsigned iodepth;
 	bool perchar_stdio;
-	char fs_type[32];
-	char fs_source[256];
-	char fs_mountpoint[512];
-	char fs_options[512];
+	char fs_type[FSINFO_TYPE_LEN];
+	char fs_source[FSINFO_PATH_LEN];
+	char fs_mountpoint[FSINFO_PATH_LEN];
+	char fs_options[FSINFO_OPTS_LEN];
 	unsigned cpus;
 	uint64_t ram_bytes;
 	char os[64];
@@ -73,6 +74,7 @@ struct run_env {
 	char arch[32];
 	char cpu_model[128];
 	char blockdev[64];
+	char driver[64];	/* the BSDs: the disk's driver; empty on Linux */
 	int rotational;		/* -1 unknown */
 	char scheduler[32];
 	int read_ahead_kb;	/* -1 unknown */

@@ -47,6 +47,8 @@ void format_context(FILE *out, const struct run_result *r)
 		e->cpu_model[0] ? e->cpu_model : "unknown");
 	if (e->blockdev[0]) {
 		fprintf(out, "; device %s", e->blockdev);
+		if (e->driver[0])
+			fprintf(out, " driver %s", e->driver);
 		if (e->rotational >= 0)
 			fprintf(out, " %s", e->rotational ? "rotational" : "non-rotational");
 		if (e->scheduler[0])

@@ -185,6 +185,10 @@ static void json_run(FILE *out, const struct run_result *r, const struct format_
 	if (e->blockdev[0]) {
 		fputs("{\"name\": ", out);
 		json_string(out, e->blockdev);
+		if (e->driver[0]) {	/* the BSDs only: Linux's object is unchanged */
+			fputs(", \"driver\": ", out);
+			json_string(out, e->driver);
+		}
 		fputs(", \"rotational\": ", out);
 		fputs(e->rotational < 0 ? "null" : e->rotational ? "true" : "false", out);
 		fputs(", \"scheduler\": ", out);

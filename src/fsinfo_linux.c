@@ -39,10 +39,11 @@ static size_t mount_prefix_len(const char *mnt, const char *path)
 	return n;
 }
 
+/* Lines are read whole (getline): a long one is never split or cut. */
 int fsinfo_get(const char *dir, struct fsinfo *fs)
 {
-	char real[PATH_MAX], line[4096];
-	size_t best = 0;
+	char real[PATH_MAX], *line = NULL;
+	size_t best = 0, cap = 0;
 	FILE *f;
 
 	memset(fs, 0, sizeof(*fs));
@@ -51,7 +52,7 @@ int fsinfo_get(const char *dir, struct fsinfo *fs)
 	f = fopen("/proc/self/mountinfo", "re");
 	if (!f)
 		return -errno;
-	while (fgets(line, sizeof(line), f)) {
+	while (getline(&line, &cap, f) > 0) {
 		char *field[10] = { 0 }, *save = NULL, *tok, *dash;
 		int n = 0;
 		size_t len;
@@ -70,16 +71,17 @@ int fsinfo_get(const char *dir, struct fsinfo *fs)
 		if (!len || len < best)
 			continue;
 		best = len;
-		str_copy(fs->mountpoint, sizeof(fs->mountpoint), field[4]);
-		str_copy(fs->options, sizeof(fs->options), field[5]);
+		fs->cut = str_copy_marked(fs->mountpoint, sizeof(fs->mountpoint), field[4]);
+		fs->cut |= str_copy_marked(fs->options, sizeof(fs->options), field[5]);
 		save = NULL;
 		tok = strtok_r(dash + 3, " \n", &save);
-		str_copy(fs->type, sizeof(fs->type), tok ? tok : "");
+		fs->cut |= str_copy_marked(fs->type, sizeof(fs->type), tok ? tok : "");
 		tok = strtok_r(NULL, " \n", &save);
 		if (tok)
 			unescape(tok);
-		str_copy(fs->source, sizeof(fs->source), tok ? tok : "");
+		fs->cut |= str_copy_marked(fs->source, sizeof(fs->source), tok ? tok : "");
 	}
+	free(line);
 	fclose(f);
 	return best ? 0 : -ENOENT;
 }

@@ -196,6 +196,7 @@ static void fill_result_labels(const struct session *s, uint32_t seed, struct ru
 	copy_field(e->arch, sizeof(e->arch), s->si.arch);
 	copy_field(e->cpu_model, sizeof(e->cpu_model), s->si.cpu_model);
 	copy_field(e->blockdev, sizeof(e->blockdev), s->si.blockdev);
+	copy_field(e->driver, sizeof(e->driver), s->si.driver);
 	e->rotational = s->si.rotational;
 	copy_field(e->scheduler, sizeof(e->scheduler), s->si.scheduler);
 	e->read_ahead_kb = s->si.read_ahead_kb;
@@ -328,7 +329,9 @@ static int prepare(struct session *s, char *err, size_t errlen)
 			    files_bytes_needed(o) * o->concurrency, err, errlen);
 	if (ret)
 		return dir_error_status(ret);
-	fsinfo_get(o->dir, &s->fs);
+	if (!fsinfo_get(o->dir, &s->fs) && s->fs.cut)
+		fprintf(stderr, "clyde: note: the file system's names or options are longer than "
+			"clyde keeps: each cut one ends in ...\n");
 	sysinfo_get(o->dir, &s->si);
 	if (o->seed_file && read_seed_file(o->seed_file, &o->seed, err, errlen))
 		return CLYDE_EXIT_USAGE;
