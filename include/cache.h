@@ -5,15 +5,26 @@
 #include "options.h"
 
 /*
- * Push path's data to the device and out of the page cache (fsync, then
- * posix_fadvise DONTNEED) so the next phase reads from the device.
- * Returns 0 or -errno; -ENOSYS where the platform has no posix_fadvise.
+ * OS part: cache_linux.c or cache_bsd.c, one per family, each naming in
+ * its comment the kernel functions it relies on.
+ *
+ * cache_evict_file: push path's data to the device and evict its pages
+ * from the page cache with the strongest method this system has, so the
+ * next phase reads from the device. 0 or -errno. Whether it worked is
+ * measured separately (residency.h), never assumed.
  */
-int cache_drop_file(const char *path);
+int cache_evict_file(const char *path);
+
+/*
+ * What cache_evict_file does here, in a few words for the run's label:
+ * "fsync + fadvise DONTNEED" on Linux.
+ */
+const char *cache_evict_method(void);
 
 /*
  * --cache=system: sync, then drop page cache, dentries and inodes for the
- * whole machine through /proc/sys/vm/drop_caches. 0 or -errno.
+ * whole machine through /proc/sys/vm/drop_caches. 0 or -errno; -ENOSYS
+ * where the system has no such control.
  */
 int cache_drop_system(void);
 

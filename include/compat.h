@@ -4,6 +4,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 /* Platform differences live here, not in the middle of functions. */
@@ -69,11 +71,28 @@ static inline ssize_t pwrite_flags(int fd, const void *buf, size_t len, off_t of
 #define ENODATA ENOENT
 #endif
 
+/*
+ * The sync that closes the create and delete phases. fs_sync_waits()
+ * says whether fs_sync(fd) returns only once the file system's data and
+ * metadata are on the device; where it does not, the phases fsync what
+ * they changed instead (phase_file.c).
+ */
 #ifdef HAVE_SYNCFS
-/* Flush the filesystem that holds fd, and only that one. */
+/*
+ * Flush the filesystem that holds fd, and only that one; Linux waits for
+ * it (fs/sync.c: sync_filesystem(), a pass with wait set).
+ */
 static inline int fs_sync(int fd)
 {
 	return syncfs(fd) ? -errno : 0;
+}
+
+/* True, but CLYDE_TEST_NO_SYNCFS=1 (for tests) takes the other path. */
+static inline bool fs_sync_waits(void)
+{
+	const char *e = getenv("CLYDE_TEST_NO_SYNCFS");
+
+	return !e || strcmp(e, "1");
 }
 #else
 static inline int fs_sync(int fd)
@@ -81,6 +100,17 @@ static inline int fs_sync(int fd)
 	(void)fd;
 	sync();
 	return 0;
+}
+
+/*
+ * sync(2) does not wait on the BSDs: it calls VFS_SYNC(mp, MNT_NOWAIT) on
+ * every file system (FreeBSD sys/kern/vfs_syscalls.c kern_sync(),
+ * DragonFly's sys_sync() -> sync_callback(), NetBSD's do_sys_sync()), which
+ * starts the writes and returns; and none of them has syncfs.
+ */
+static inline bool fs_sync_waits(void)
+{
+	return false;
 }
 #endif
 

@@ -357,10 +357,12 @@ static int prepare(struct session *s, char *err, size_t errlen)
 	progress_live = !o->quiet && isatty(STDERR_FILENO);
 	warn_about_cache(s);
 	if (cache_ignored(s))
-		fprintf(stderr, "clyde: warning: %s is ZFS (%s) whose ARC ignores posix_fadvise: "
-			"--cache=%s cannot promise reads from the disk; use a dataset with "
-			"primarycache=metadata or export and import the pool between runs\n",
-			o->dir, s->fs.type, cache_mode_name(o->cache));
+		fprintf(stderr, "clyde: warning: %s is ZFS (%s), whose ARC keeps file data "
+			"outside the page cache whatever %s does: --cache=%s cannot promise "
+			"reads from the disk; for cold reads use a dataset with "
+			"primarycache=metadata (zfs set primarycache=metadata DATASET), or "
+			"export and import the pool between runs\n",
+			o->dir, s->fs.type, cache_evict_method(), cache_mode_name(o->cache));
 	return CLYDE_EXIT_OK;
 }
 

@@ -4,7 +4,8 @@
  * symlinks) in index order, stat them (reading their data when they have
  * any), delete them; first with sequential names in directory order, then
  * with random-looking names in a shuffled order. Create and delete end
- * with a filesystem sync inside their timing.
+ * with a sync that waits, inside their timing: syncfs, or where there is
+ * none, fsync of what they changed.
  */
 #include "config.h"
 
@@ -203,9 +204,64 @@ static int read_sized(int fd, char *buf, uint64_t size, uint32_t chunk, const ui
 	return 0;
 }
 
-static int sync_dirs(const struct file_set *fs)
+/* fsync one file, opened read-only by name (relative to dirfd). 0 or -errno. */
+static int fsync_at(int dirfd, const char *name)
 {
-	return fs_sync(fs->dirfds[0]);
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = fsync(fd) ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+/*
+ * The sync that closes a create (created) or delete phase, inside its
+ * timing: fs_sync where it waits (syncfs). Elsewhere sync(2) only starts
+ * the writes (compat.h), so fsync what the phase changed, all at the end
+ * as one sync would: after a create, each file (a link's target once, a
+ * symbolic link cannot be opened), each directory, and the directory
+ * holding them when there are several; after a delete, each directory.
+ * 0 or -errno, with what (len bytes) naming the file that failed.
+ */
+static int sync_dirs(const struct worker *w, const struct file_set *fs, bool created,
+		     char *what, size_t len)
+{
+	const char *dir = w->files_dir, *name = NULL;
+	int ret = 0, parent;
+
+	if (fs_sync_waits()) {
+		ret = fs_sync(fs->dirfds[0]);
+		goto out;
+	}
+	if (created && w->b->plan->file_max < 0) {
+		dir = fs->link_target;
+		ret = fsync_at(AT_FDCWD, fs->link_target);
+	}
+	for (uint32_t i = 0; created && w->b->plan->file_max >= 0 && i < fs->count && !ret; i++) {
+		name = fs->names[i];
+		ret = fsync_at(fs->dirfds[dir_of(fs, i)], name);
+	}
+	if (ret)
+		goto out;
+	name = NULL;
+	dir = w->files_dir;
+	for (uint32_t d = 0; d < fs->dirs && !ret; d++)
+		ret = fsync(fs->dirfds[d]) ? -errno : 0;
+	if (ret || !created || fs->dirs == 1)
+		goto out;
+	parent = open(w->files_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (parent < 0) {
+		ret = -errno;
+		goto out;
+	}
+	ret = fsync(parent) ? -errno : 0;
+	close(parent);
+out:
+	snprintf(what, len, "%s%s%s", dir, name ? "/" : "", name ? name : "");
+	return ret;
 }
 
 static int make_link_target(const struct file_set *fs)
@@ -254,7 +310,8 @@ static int create_phase(struct worker *w, struct phase_sample *s, enum phase_id 
 {
 	const struct bench *b = w->b;
 	const struct run_plan *p = b->plan;
-	struct file_set *fs;
+	struct file_set *fs = NULL;
+	char what[WORKPATH_MAX + NAME_LEN + 8];
 	char *buf = NULL;
 	struct rng r;
 	uint64_t t_sync;
@@ -291,11 +348,11 @@ static int create_phase(struct worker *w, struct phase_sample *s, enum phase_id 
 		}
 	}
 	t_sync = now_ns();
-	ret = sync_dirs(fs);
+	ret = sync_dirs(w, fs, true, what, sizeof(what));
 	sample_stop(w, s);
 	s->flush_ns = s->end_ns - t_sync;
 	if (ret)
-		sample_fail(s, id, ret, "sync %s", w->files_dir);
+		sample_fail(s, id, ret, "sync %s", what);
 	s->amount = fs->count;
 out:
 	sample_stop(w, s);
@@ -437,6 +494,7 @@ static int walk_shuffled(struct worker *w, struct phase_sample *s, enum phase_id
 static int visit_phase(struct worker *w, struct phase_sample *s, enum phase_id id, bool del)
 {
 	const struct file_set *fs = w->files;
+	char what[WORKPATH_MAX + NAME_LEN + 8] = "";
 	uint32_t seen = 0;
 	uint64_t t_sync;
 	char *buf;
@@ -452,13 +510,13 @@ static int visit_phase(struct worker *w, struct phase_sample *s, enum phase_id i
 			 : walk_dirs(w, s, id, del, buf, &seen);
 	t_sync = now_ns();
 	if (!ret && del)
-		ret = sync_dirs(fs);
+		ret = sync_dirs(w, fs, false, what, sizeof(what));
 	sample_stop(w, s);
 	if (del)
 		s->flush_ns = s->end_ns - t_sync;
 	free(buf);
 	if (ret)
-		return sample_fail(s, id, ret, "sync %s", w->files_dir);
+		return sample_fail(s, id, ret, "sync %s", what[0] ? what : w->files_dir);
 	if (seen != fs->count)
 		return sample_fail(s, id, -EIO, "%s found %u files, expected %u", w->files_dir,
 				   seen, fs->count);

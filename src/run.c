@@ -158,11 +158,11 @@ static void free_workers(struct bench *b, struct worker *workers)
 static void drop_io_cache(struct bench *b, struct worker *workers)
 {
 	for (unsigned i = 0; i < b->plan->workers; i++) {
-		int ret = cache_drop_file(workers[i].io_path);
+		int ret = cache_evict_file(workers[i].io_path);
 
 		if (ret && ret != -ENOENT)
-			fprintf(stderr, "clyde: warning: cannot drop the cache of %s: %s\n",
-				workers[i].io_path, strerror(-ret));
+			fprintf(stderr, "clyde: warning: cannot evict %s from the page cache "
+				"(%s): %s\n", workers[i].io_path, cache_evict_method(), strerror(-ret));
 	}
 }
 
