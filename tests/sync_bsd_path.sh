@@ -10,6 +10,11 @@ need_root
 command -v strace >/dev/null 2>&1 || skip "no strace"
 strace -f -c -o /dev/null true >/dev/null 2>&1 || skip "strace cannot trace here"
 
+# LeakSanitizer cannot run under ptrace: the sanitizer build checks leaks
+# everywhere else, not under strace.
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+export ASAN_OPTIONS
+
 scratch_tmpfs 64m || skip "cannot mount a tmpfs"
 MNT=$SCRATCH
 OUT=$MNT.trace
