@@ -71,6 +71,11 @@ struct report_config {
 	double p_value[PH_COUNT][RM_COUNT];	/* -1 when not computed */
 	double geomean;		/* of the config's rate ratios; 0 when none */
 	unsigned geomean_n;
+	/* Fewer than 2 runs on a side: within_noise is set too; the text marks '?'. */
+	bool untestable[PH_COUNT][RM_COUNT];
+	unsigned hidden[PH_COUNT];	/* runs in which the phase printed +++++ */
+	size_t first_run;	/* index in runs of the configuration's first run */
+	char origins[160];	/* the tools of its runs: "bonnie++ 2.00a, clyde 0.1.0 JSON" */
 };
 
 struct report_set {
@@ -80,6 +85,95 @@ struct report_set {
 	size_t nconfigs;
 	int baseline;		/* index into configs, or -1 */
 	unsigned errors;	/* malformed lines reported and skipped */
+	unsigned text_lines;	/* lines without a comma (a table's text): ignored */
 };
+
+/*
+ * Charts and the page (report_svg.c, report_html.c): pure functions of
+ * the set; 0, or -EIO when writing failed.
+ * report_svg writes a standalone SVG 1.1 document: one bar chart per
+ * phase and measure with any value, one bar per configuration (the
+ * median), min..max error bars where n > 1, the baseline marked.
+ * report_html writes one self-contained page (inline CSS and SVG, no
+ * script): how to read it, the summary tables, then the same charts.
+ */
+int report_svg(FILE *out, const struct report_set *s);
+int report_html(FILE *out, const struct report_set *s);
+
+/* The <svg> element alone (no XML declaration), for embedding in a page. */
+int report_svg_element(FILE *out, const struct report_set *s);
+/* Text or attribute value, XML-escaped; bytes that are not UTF-8 print as U+FFFD. */
+void report_xml_text(FILE *out, const char *s);
+/* The chart colour of configuration i ("#rrggbb"), from a fixed palette. */
+const char *report_chart_color(size_t i);
+
+/* How a chart or a column shows a measure: shown = raw * scale, in unit. */
+struct report_display {
+	double scale;
+	const char *unit;	/* "GiB/s", "files/s", "CPU ms per MiB", "µs" */
+};
+
+/* The display for values of phase ph and measure m up to max_raw. */
+void report_display_pick(struct report_display *d, enum phase_id ph,
+			 enum report_measure m, double max_raw);
+
+/*
+ * Readers (report_read.c). A stream may mix CSV lines of every format
+ * (clyde's, bonnie++ 1.98, 1.96/1.97 and 1.03) and clyde-result/1 or /2
+ * JSON documents. Header lines are skipped; lines without a comma (the
+ * text table around a CSV line) are counted in text_lines and ignored;
+ * malformed lines and documents are reported on errs (NULL: not at all)
+ * as "source:line: why", counted in errors, and skipped. Both return 0,
+ * -ENOMEM, -EFBIG for an input over REPORT_MAX_INPUT, or a read's -errno.
+ */
+#define REPORT_MAX_INPUT	(256u << 20)
+/* At most this many messages per input; the rest are counted, not printed. */
+#define REPORT_MAX_MESSAGES	20u
+
+void report_set_init(struct report_set *s);
+void report_set_free(struct report_set *s);
+int report_read_stream(struct report_set *s, FILE *in, const char *source, FILE *errs);
+int report_read_buffer(struct report_set *s, const char *buf, size_t len,
+		       const char *source, FILE *errs);
+/*
+ * The configuration key of a run, from its name and parameters, written
+ * like the options that produced it: "ext4 -s 4G::8192:5 -n 64",
+ * "tmpfs -s 8M::*:5 -c 2 -n 1" (a timed seek count is "*").
+ */
+void report_key(struct report_run *r);
+/* "bonnie++ 2.00a", "bonnie++ 1.03", "clyde 0.1.0 CSV", "clyde 0.1.0 JSON". */
+void report_run_origin(char *buf, size_t len, const struct report_run *r);
+
+/*
+ * Statistics (report_stats.c). report_group builds configs from runs, in
+ * the order their first runs were read: 0 or -ENOMEM. report_find_config
+ * finds "first", a key, or a name that only one configuration has: its
+ * index, -ENOENT, or -EINVAL when the name is ambiguous. report_compare
+ * fills every configuration's ratios, marks and geometric mean against
+ * configuration base (or clears them for -1).
+ */
+int report_group(struct report_set *s);
+int report_find_config(const struct report_set *s, const char *which);
+void report_compare(struct report_set *s, int base);
+
+#define REPORT_NOISE_P	0.05	/* Welch's p at or above this: within the noise */
+
+/* Sorted values: the median; 0 for none. */
+double report_median(const double *sorted, unsigned n);
+/* Fills st from the n sorted values, which become st->values (freed with the set). */
+void report_stat_fill(struct report_stat *st, double *sorted, unsigned n);
+/* Regularized incomplete beta function I_x(a, b); NAN outside its domain. */
+double report_incomplete_beta(double a, double b, double x);
+/* Two-sided p of Student's t with df degrees of freedom (df > 0, may be fractional). */
+double report_t_two_sided_p(double t, double df);
+/* Welch's two-sided p for the means of a and b; -1 when either has n < 2. */
+double report_welch_p(const struct report_stat *a, const struct report_stat *b);
+/* RM_RATE: higher is better; RM_CPU and RM_LATENCY: lower is better. */
+bool report_higher_is_better(enum report_measure m);
+/* The ratio of a to base, oriented so that > 1 is better; false when undefined. */
+bool report_ratio(enum report_measure m, double a, double base, double *ratio);
+
+/* The aligned text table (report_text.c): 0, or -errno (-EIO) when writing failed. */
+int report_text(FILE *out, const struct report_set *s);
 
 #endif

@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * clyde-report's text: one block per configuration, one row per phase,
+ * columns aligned across the whole report so that blocks compare by eye.
+ * Without a baseline the figures are absolute (medians and spread of
+ * the runs); with one they are ratios to the baseline, turned so that
+ * above 1 is better, each marked with what Welch's t-test makes of it.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "phase.h"
+#include "report.h"
+
+#define TEXT_COLS	10
+#define CELL		48
+
+enum align { LEFT, RIGHT };
+
+struct column {
+	const char *head;
+	enum align align;
+};
+
+/* Without a baseline: what each phase measured. */
+static const struct column absolute_cols[] = {
+	{ "Phase", LEFT }, { "Rate", RIGHT }, { "Unit", LEFT }, { "Min..Max", RIGHT },
+	{ "CV%", RIGHT }, { "n", RIGHT }, { "CPU s", RIGHT }, { "per", LEFT },
+	{ "Latency us", RIGHT },
+};
+
+/* With one: ratios (marked), then the absolute rate for scale. */
+static const struct column ratio_cols[] = {
+	{ "Phase", LEFT }, { "Rate", RIGHT }, { "Min..Max", RIGHT }, { "CV%", RIGHT },
+	{ "n", RIGHT }, { "CPU/unit", RIGHT }, { "Latency", RIGHT }, { "Median rate", RIGHT },
+	{ "Unit", LEFT },
+};
+
+struct table {
+	const struct column *cols;
+	unsigned ncols;
+	size_t width[TEXT_COLS];
+};
+
+typedef char row_t[TEXT_COLS][CELL];
+
+static const char *rate_unit(enum phase_id ph)
+{
+	switch (phase_get(ph)->unit) {
+	case UNIT_KIB:
+		return "KiB/s";
+	case UNIT_SEEK:
+		return "seeks/s";
+	default:
+		return "files/s";
+	}
+}
+
+static const char *cpu_unit(enum phase_id ph)
+{
+	switch (phase_get(ph)->unit) {
+	case UNIT_KIB:
+		return "MiB";
+	case UNIT_SEEK:
+		return "1000 seeks";
+	default:
+		return "1000 files";
+	}
+}
+
+/* Whole numbers as whole numbers, the rest (medians of two, seeks/s below 1000) with one decimal. */
+static void rate_text(char *buf, double v)
+{
+	snprintf(buf, CELL, v >= 1000 || v == floor(v) ? "%.0f" : "%.1f", v);
+}
+
+/* Three significant digits without an exponent: 1.70, 0.00188, 1638. */
+static void sig3_text(char *buf, double v)
+{
+	int decimals;
+
+	if (v == 0 || !isfinite(v)) {
+		snprintf(buf, CELL, "%.0f", v);
+		return;
+	}
+	if (v < 1e-9 || v >= 1e15) {
+		snprintf(buf, CELL, "%.2e", v);
+		return;
+	}
+	decimals = 2 - (int)floor(log10(v));
+	snprintf(buf, CELL, "%.*f", decimals < 0 ? 0 : decimals, v);
+}
+
+static void ratio_text(char *buf, double r)
+{
+	if (r >= 1e15)
+		snprintf(buf, CELL, "%.2e", r);
+	else
+		snprintf(buf, CELL, r >= 1000 ? "%.0f" : r >= 100 ? "%.1f" : "%.2f", r);
+}
+
+/* What to write beside a ratio: nothing for the baseline itself or a clear difference. */
+static char ratio_mark(const struct report_set *s, size_t k, enum phase_id ph, enum report_measure m)
+{
+	const struct report_config *c = &s->configs[k];
+
+	if ((size_t)s->baseline == k)
+		return ' ';
+	if (c->untestable[ph][m])
+		return '?';
+	return c->within_noise[ph][m] ? '~' : ' ';
+}
+
+static void ratio_cell(char *buf, const struct report_set *s, size_t k, enum phase_id ph,
+		       enum report_measure m, const char *hidden)
+{
+	const struct report_config *c = &s->configs[k];
+	size_t n;
+
+	if (!c->stat[ph][m].n && c->hidden[ph] && hidden) {
+		snprintf(buf, CELL, "%s", hidden);
+		return;
+	}
+	if (!c->has_ratio[ph][m]) {
+		snprintf(buf, CELL, "%s", c->stat[ph][m].n ? "-" : "");
+		return;
+	}
+	ratio_text(buf, c->ratio[ph][m]);
+	n = strlen(buf);
+	buf[n] = ratio_mark(s, k, ph, m);
+	buf[n + 1] = '\0';
+}
+
+static void count_cell(char *buf, const struct report_config *c, enum phase_id ph)
+{
+	if (c->hidden[ph])
+		snprintf(buf, CELL, "%u+%u", c->stat[ph][RM_RATE].n, c->hidden[ph]);
+	else
+		snprintf(buf, CELL, "%u", c->stat[ph][RM_RATE].n);
+}
+
+static void cv_cell(char *buf, const struct report_stat *st)
+{
+	if (st->n >= 2)
+		snprintf(buf, CELL, "%.1f", st->cv_percent);
+	else
+		snprintf(buf, CELL, "%s", st->n ? "-" : "");
+}
+
+static void absolute_row(row_t row, const struct report_config *c, enum phase_id ph)
+{
+	const struct report_stat *rate = &c->stat[ph][RM_RATE], *cpu = &c->stat[ph][RM_CPU];
+	const struct report_stat *lat = &c->stat[ph][RM_LATENCY];
+	char lo[CELL], hi[CELL];
+
+	if (rate->n)
+		rate_text(row[1], rate->median);
+	if (rate->n >= 2) {
+		rate_text(lo, rate->min);
+		rate_text(hi, rate->max);
+		snprintf(row[3], CELL, "%.20s..%.20s", lo, hi);
+	} else if (rate->n) {
+		snprintf(row[3], CELL, "-");
+	} else if (c->hidden[ph]) {
+		snprintf(row[1], CELL, "+++++");
+	}
+	snprintf(row[2], CELL, "%s", rate_unit(ph));
+	cv_cell(row[4], rate);
+	count_cell(row[5], c, ph);
+	if (cpu->n) {
+		sig3_text(row[6], cpu->median);
+		snprintf(row[7], CELL, "%s", cpu_unit(ph));
+	} else if (c->hidden[ph] && !rate->n) {
+		snprintf(row[6], CELL, "+++");
+	}
+	if (lat->n)
+		snprintf(row[8], CELL, "%.0f", lat->median);
+}
+
+static void ratio_row(row_t row, const struct report_set *s, size_t k, enum phase_id ph)
+{
+	const struct report_config *c = &s->configs[k];
+	const struct report_stat *rate = &c->stat[ph][RM_RATE];
+	const struct report_stat *base = &s->configs[s->baseline].stat[ph][RM_RATE];
+	char lo[CELL], hi[CELL];
+
+	ratio_cell(row[1], s, k, ph, RM_RATE, "+++++");
+	if (rate->n == 1)
+		snprintf(row[2], CELL, "-");
+	if (rate->n >= 2 && base->n && base->median > 0) {
+		ratio_text(lo, rate->min / base->median);
+		ratio_text(hi, rate->max / base->median);
+		snprintf(row[2], CELL, "%.20s..%.20s", lo, hi);
+	}
+	cv_cell(row[3], rate);
+	count_cell(row[4], c, ph);
+	ratio_cell(row[5], s, k, ph, RM_CPU, "+++");
+	ratio_cell(row[6], s, k, ph, RM_LATENCY, NULL);
+	if (rate->n)
+		rate_text(row[7], rate->median);
+	snprintf(row[8], CELL, "%s", rate_unit(ph));
+}
+
+/* The row of phase ph in configuration k; false when the phase has nothing there. */
+static bool phase_row(row_t row, const struct report_set *s, size_t k, enum phase_id ph)
+{
+	const struct report_config *c = &s->configs[k];
+
+	memset(row, 0, sizeof(row_t));
+	if (!c->hidden[ph] && !c->stat[ph][RM_RATE].n && !c->stat[ph][RM_CPU].n &&
+	    !c->stat[ph][RM_LATENCY].n)
+		return false;
+	snprintf(row[0], CELL, "%s", phase_get(ph)->row_name);
+	if (s->baseline >= 0)
+		ratio_row(row, s, k, ph);
+	else
+		absolute_row(row, c, ph);
+	return true;
+}
+
+static void measure(struct table *t, const struct report_set *s)
+{
+	row_t row;
+
+	for (unsigned i = 0; i < t->ncols; i++)
+		t->width[i] = strlen(t->cols[i].head);
+	for (size_t k = 0; k < s->nconfigs; k++) {
+		for (int ph = 0; ph < PH_COUNT; ph++) {
+			if (!phase_row(row, s, k, (enum phase_id)ph))
+				continue;
+			for (unsigned i = 0; i < t->ncols; i++)
+				if (strlen(row[i]) > t->width[i])
+					t->width[i] = strlen(row[i]);
+		}
+	}
+}
+
+static void print_cells(FILE *out, const struct table *t, const char *const *cells)
+{
+	char line[TEXT_COLS * (CELL + 2) + 4];
+	size_t used = 0;
+
+	for (unsigned i = 0; i < t->ncols; i++) {
+		int w = (int)t->width[i];
+		int n = snprintf(line + used, sizeof(line) - used, "  %*s",
+				 t->cols[i].align == LEFT ? -w : w, cells[i]);
+
+		if (n < 0 || (size_t)n >= sizeof(line) - used)
+			break;
+		used += (size_t)n;
+	}
+	while (used && line[used - 1] == ' ')
+		used--;
+	line[used] = '\0';
+	fprintf(out, "%s\n", line);
+}
+
+static void print_row(FILE *out, const struct table *t, row_t row)
+{
+	const char *cells[TEXT_COLS];
+
+	for (unsigned i = 0; i < t->ncols; i++)
+		cells[i] = row[i];
+	print_cells(out, t, cells);
+}
+
+static void print_heads(FILE *out, const struct table *t)
+{
+	const char *cells[TEXT_COLS];
+
+	for (unsigned i = 0; i < t->ncols; i++)
+		cells[i] = t->cols[i].head;
+	print_cells(out, t, cells);
+}
+
+static void print_legend(FILE *out, const struct report_set *s)
+{
+	fprintf(out, "clyde-report: %zu run%s in %zu configuration%s", s->nruns, s->nruns == 1 ? "" : "s",
+		s->nconfigs, s->nconfigs == 1 ? "" : "s");
+	if (s->errors)
+		fprintf(out, "; %u malformed line%s skipped", s->errors, s->errors == 1 ? "" : "s");
+	fputs("\n", out);
+	if (s->baseline < 0) {
+		fputs("Rate: the median of the runs, in KiB/s (I/O phases), seeks/s or files/s;\n"
+		      "  Min..Max and CV% over the runs; n: runs with a rate (+N: runs that printed +++++).\n"
+		      "CPU s: the median CPU seconds (user + system) per MiB, per 1000 seeks or per 1000 files.\n"
+		      "Latency us: the median of the runs' slowest operation, in microseconds.\n"
+		      "+++++ / +++: the phase was too short to measure in every run.\n", out);
+		return;
+	}
+	fprintf(out, "Baseline: [%d] %s\n", s->baseline + 1, s->configs[s->baseline].key);
+	fputs("Every figure is a ratio of medians to the baseline's (baseline = 1.00), turned so\n"
+	      "  that > 1.00 is better: a higher rate, less CPU per unit of work, a lower latency.\n"
+	      "  Min..Max: the runs' lowest and highest rate over the baseline's median rate.\n"
+	      "Marks: ~ within the noise (Welch's t-test, p >= 0.05); unmarked: a difference\n"
+	      "  (Welch's t-test, p < 0.05); ? fewer than 2 runs on a side: cannot tell.\n", out);
+}
+
+static void print_block_head(FILE *out, const struct report_set *s, size_t k)
+{
+	const struct report_config *c = &s->configs[k];
+
+	fprintf(out, "\n[%zu] %s: %u run%s (%s)", k + 1, c->key, c->runs, c->runs == 1 ? "" : "s",
+		c->origins);
+	if (s->baseline < 0) {
+		fputc('\n', out);
+		return;
+	}
+	if ((size_t)s->baseline == k)
+		fputs("; the baseline", out);
+	else if (c->geomean_n)
+		fprintf(out, "; geometric mean of rate ratios %.2f over %u phase%s", c->geomean,
+			c->geomean_n, c->geomean_n == 1 ? "" : "s");
+	else
+		fputs("; no rate to compare", out);
+	fputc('\n', out);
+}
+
+static void print_geomeans(FILE *out, const struct report_set *s)
+{
+	int width = 0;
+
+	fputs("\nGeometric mean of the rate ratios (> 1.00: faster than the baseline)\n", out);
+	for (size_t k = 0; k < s->nconfigs; k++) {
+		int n = snprintf(NULL, 0, "[%zu]", k + 1);
+
+		width = n > width ? n : width;
+	}
+	for (size_t k = 0; k < s->nconfigs; k++) {
+		const struct report_config *c = &s->configs[k];
+		char id[24];
+
+		snprintf(id, sizeof(id), "[%zu]", k + 1);
+		if (c->geomean_n)
+			fprintf(out, "  %-*s  %5.2f  %s%s\n", width, id, c->geomean, c->key,
+				(size_t)s->baseline == k ? " (baseline)" : "");
+		else
+			fprintf(out, "  %-*s  %5s  %s\n", width, id, "-", c->key);
+	}
+}
+
+int report_text(FILE *out, const struct report_set *s)
+{
+	struct table t = { .cols = absolute_cols, .ncols = sizeof(absolute_cols) / sizeof(absolute_cols[0]) };
+	row_t row;
+
+	if (s->baseline >= 0) {
+		t.cols = ratio_cols;
+		t.ncols = sizeof(ratio_cols) / sizeof(ratio_cols[0]);
+	}
+	measure(&t, s);
+	print_legend(out, s);
+	for (size_t k = 0; k < s->nconfigs; k++) {
+		print_block_head(out, s, k);
+		print_heads(out, &t);
+		for (int ph = 0; ph < PH_COUNT; ph++)
+			if (phase_row(row, s, k, (enum phase_id)ph))
+				print_row(out, &t, row);
+	}
+	if (s->baseline >= 0)
+		print_geomeans(out, s);
+	if (fflush(out))
+		return -errno;
+	return ferror(out) ? -EIO : 0;
+}

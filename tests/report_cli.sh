@@ -1,0 +1,149 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# clyde-report as a program: a mix of bonnie++ 1.98 (real 2.00a lines),
+# 1.97, 1.96 and 1.03 CSV, clyde CSV and clyde JSON (/1 and /2) in one
+# report, with and without --baseline, checked field by field; stdin,
+# -o, the error paths and every documented exit status.
+. "$TESTLIB"
+REPORT=${CLYDE_REPORT:-$(dirname "$CLYDE")/clyde-report}
+G=${REPORT_GOLDEN:-$(dirname "$TESTLIB")/report_golden}
+[ -x "$REPORT" ] || skip "no $REPORT"
+scratch_dir
+W=$SCRATCH
+MIX="$G/bonnie-1.97.csv $G/bonnie-1.03.csv $G/clyde-x3.csv $G/clyde-x2.json $G/clyde-r1.json $G/bonnie-2.00a.csv"
+
+# row BLOCK PHASE FILE: the cells after the phase name of that phase's
+# row in block [BLOCK], one space apart (the phase names have spaces).
+row() {
+	sed -n "/^\[$1\] /,/^\$/p" "$3" | grep "^  $2  " | sed "s|^  $2 *||; s|  *| |g"
+}
+
+# 1. absolute figures
+# shellcheck disable=SC2086
+"$REPORT" $MIX >"$W/abs" 2>"$W/abs.err"
+expect_eq "mix: exit status" "$?" 0
+expect_eq "mix: nothing on stderr" "$(cat "$W/abs.err")" ""
+expect_eq "mix: head" "$(head -n 1 "$W/abs")" "clyde-report: 26 runs in 16 configurations"
+expect_eq "mix: blocks, in reading order" "$(grep '^\[' "$W/abs" | sed 's/: [0-9]* runs\{0,1\} (.*//' | tr '\n' '|')" \
+"[1] base -s 4G -n 16|[2] old196 -s 2G:16k -n 16|[3] new103 -s 4G -n 16|[4] packed -s 300M:32k -n 16:10240:1024:4|\
+[5] zeromin -s 1G -n 8:4096|[6] links103 -n 16:link|[7] tmpfs-clyde -s 64M::*:5 -n 1|[8] tmpfs-v1 -s 64M::278752:5 -n 1|\
+[9] ext4 -s 4G::8192:5 -n 64|[10] default -s 48208M::8192:5 -n 16|[11] tmpfs -s 2G::8192:5 -n 16|\
+[12] label -s 1G::8192:5 -c 2 -n 4:65536:1024:4|[13] links -n 2:link|[14] syms -n 2:symlink|\
+[15] fast -s 512M::8192:5|[16] rep -s 256M::8192:5 -n 1|"
+expect_eq "mix: clyde CSV and JSON of one configuration" "$(grep '^\[7\]' "$W/abs")" \
+	"[7] tmpfs-clyde -s 64M::*:5 -n 1: 5 runs (clyde 0.1.0 CSV, clyde 0.1.0 JSON)"
+expect_eq "mix: header row" "$(sed -n '/^\[1\]/{n;p;}' "$W/abs")" \
+	"  Phase                Rate  Unit             Min..Max   CV%    n     CPU s  per         Latency us"
+# cells: rate unit min..max CV% n CPU per latency; CPU = cpu%/100 / rate * 1024 (MiB) or * 1000
+expect_eq "1.97: block write" "$(row 1 'Block write' "$W/abs")" "110000 KiB/s 100000..120000 9.1 3 0.00102 MiB 110000"
+expect_eq "1.97: random seeks" "$(row 1 'Random seeks' "$W/abs")" "410 seeks/s 400..420 2.4 3 0.122 1000 seeks 80000"
+expect_eq "1.97: +++++" "$(row 1 'Seq stat/read' "$W/abs")" "+++++ files/s 0+3 +++ 500"
+expect_eq "1.96: 16k chunk, seeks/s" "$(row 2 'Random seeks' "$W/abs")" "350.5 seeks/s - - 1 0.114 1000 seeks 75000"
+expect_eq "1.03: block write" "$(row 3 'Block write' "$W/abs")" "220000 KiB/s 200000..240000 9.1 3 0.000512 MiB"
+expect_eq "1.03: random delete" "$(row 3 'Random delete' "$W/abs")" "60000 files/s 58000..62000 3.3 3 0.00667 1000 files"
+expect_eq "1.03: packed fields" "$(row 4 'Random seeks' "$W/abs")" "1200 seeks/s - - 1 0.0750 1000 seeks"
+expect_eq "clyde: block write" "$(row 7 'Block write' "$W/abs")" "1172483 KiB/s 762780..2072599 39.1 5 0.000714 MiB 3339"
+expect_eq "clyde: seeks" "$(row 7 'Random seeks' "$W/abs")" "278582 seeks/s 144024..296711 26.2 5 0.00424 1000 seeks 56351"
+expect_eq "2.00a: per-char write" "$(row 9 'Per-char write' "$W/abs")" "595 KiB/s - - 1 1.70 MiB 16824"
+expect_eq "2.00a: ms latency" "$(row 10 'Rewrite' "$W/abs")" "512665 KiB/s - - 1 0.00144 MiB 1007000"
+expect_eq "2.00a: repeated runs" "$(row 16 'Per-char write' "$W/abs")" "626 KiB/s 606..659 4.2 3 1.62 MiB 15456"
+expect_eq "mix: the unit column starts at one place in every row" \
+	"$(grep -E '^  [A-Z].*((KiB|seeks|files)/s|  Unit  )' "$W/abs" | sed -E 's/(KiB|seeks|files)\/s.*//; s/Unit.*//' |
+	   awk '{print length}' | sort -u)" 29
+
+# 2. against a baseline
+# shellcheck disable=SC2086
+"$REPORT" --baseline base $MIX >"$W/base" 2>"$W/base.err"
+expect_eq "baseline: exit status" "$?" 0
+expect_eq "baseline: named" "$(sed -n 2p "$W/base")" "Baseline: [1] base -s 4G -n 16"
+expect_file_has "baseline: direction" "$W/base" "that > 1.00 is better: a higher rate, less CPU per unit of work, a lower latency."
+expect_file_has "baseline: the test" "$W/base" "(Welch's t-test, p < 0.05); ? fewer than 2 runs on a side: cannot tell."
+expect_eq "baseline: itself" "$(row 1 'Block write' "$W/base")" "1.00 0.91..1.09 9.1 3 1.00 1.00 110000 KiB/s"
+# ratios: 220000/110000; CPU 0.001024/0.000512 with no spread (p = 0); Welch p = 0.00366
+expect_eq "1.03 vs 1.97: a difference" "$(row 3 'Block write' "$W/base")" "2.00 1.82..2.18 9.1 3 2.00 220000 KiB/s"
+expect_eq "1.03 vs 1.97: within the noise" "$(row 3 'Rewrite' "$W/base")" "1.00~ 0.87..1.13 13.3 3 1.00~ 60000 KiB/s"
+expect_eq "1.03 vs 1.97: seeks" "$(row 3 'Random seeks' "$W/base")" "2.00 1.95..2.05 2.4 3 2.00 820 seeks/s"
+expect_eq "1.03 vs 1.97: geometric mean" "$(grep '^\[3\]' "$W/base")" \
+	"[3] new103 -s 4G -n 16: 3 runs (bonnie++ 1.03); geometric mean of rate ratios 1.52 over 10 phases"
+expect_eq "one run: cannot tell" "$(row 9 'Block write' "$W/base")" "3.82? - - 1 0.55? 12.28? 420292 KiB/s"
+expect_eq "clyde vs 1.97" "$(row 7 'Block write' "$W/base")" "10.66 6.93..18.84 39.1 5 1.43 32.94 1172483 KiB/s"
+expect_eq "clyde vs 1.97: latency within the noise" "$(row 7 'Seq create' "$W/base")" "3.89 2.79..5.20 22.4 5 3.13 0.31~ 81774 files/s"
+expect_eq "2.00a x3 vs 1.97" "$(row 16 'Per-char write' "$W/base")" "1.23 1.19..1.29 4.2 3 1.22 1.29~ 626 KiB/s"
+expect_eq "baseline: summary" "$(sed -n '/^Geometric mean/,$p' "$W/base" | sed -n '2p;4p;8p;17p')" \
+"  [1]    1.00  base -s 4G -n 16 (baseline)
+  [3]    1.52  new103 -s 4G -n 16
+  [7]   11.57  tmpfs-clyde -s 64M::*:5 -n 1
+  [16]   1.16  rep -s 256M::8192:5 -n 1"
+expect_eq "baseline: golden" "$(diff "$G/mix-baseline.txt" "$W/base")" ""
+expect_eq "absolute: golden" "$(diff "$G/mix.txt" "$W/abs")" ""
+
+# 3. selecting the baseline
+"$REPORT" --baseline first "$G/bonnie-1.03.csv" "$G/bonnie-1.97.csv" >"$W/first"
+expect_eq "first" "$(sed -n 2p "$W/first")" "Baseline: [1] new103 -s 4G -n 16"
+"$REPORT" -b "new103 -s 4G -n 16" "$G/bonnie-1.97.csv" "$G/bonnie-1.03.csv" >"$W/key"
+expect_eq "by key" "$(sed -n 2p "$W/key")" "Baseline: [3] new103 -s 4G -n 16"
+"$REPORT" --baseline nosuch "$G/bonnie-1.97.csv" >/dev/null 2>"$W/err"
+expect_eq "unknown baseline: usage" "$?" 1
+expect_eq "unknown baseline: says so" "$(head -n 2 "$W/err")" \
+"clyde-report: --baseline nosuch: no configuration has that name or key
+clyde-report: the configurations are:"
+printf '%s\n' "$(sed 's/^1.96,1.96,old196,1,1234,2G/1.96,1.96,old196,1,1234,1G/' "$G/bonnie-1.97.csv")" >"$W/twice.csv"
+"$REPORT" --baseline old196 "$G/bonnie-1.97.csv" "$W/twice.csv" >/dev/null 2>"$W/err"
+expect_eq "ambiguous baseline: usage" "$?" 1
+expect_file_has "ambiguous baseline: says so" "$W/err" "more than one configuration has that name; give its key"
+
+# 4. stdin, -o
+"$REPORT" <"$G/bonnie-1.03.csv" >"$W/stdin"
+expect_eq "no file: stdin" "$(sed -n 1p "$W/stdin")" "clyde-report: 6 runs in 4 configurations"
+"$REPORT" "$G/bonnie-1.97.csv" - <"$G/bonnie-1.03.csv" >"$W/dash"
+expect_eq "-: stdin among files" "$(sed -n 1p "$W/dash")" "clyde-report: 10 runs in 6 configurations"
+expect_eq "-: the stdin runs' source" "$(grep -c '^\[.*bonnie++ 1.03)' "$W/dash")" 4
+"$REPORT" -o "$W/out.txt" "$G/bonnie-1.97.csv" >"$W/stdout"
+expect_eq "-o: exit status" "$?" 0
+expect_eq "-o: stdout empty" "$(wc -c <"$W/stdout")" 0
+expect_eq "-o: the text" "$(sed -n 1p "$W/out.txt")" "clyde-report: 4 runs in 2 configurations"
+"$REPORT" --svg "$W/out.svg" --html "$W/out.html" "$G/bonnie-1.97.csv" >/dev/null 2>"$W/err"
+rc=$?
+expect_match "--svg, --html: written, or not built yet (4)" "$rc" '^(0|4)$'
+[ "$rc" = 0 ] && check "--svg, --html: files" test -s "$W/out.svg" -a -s "$W/out.html"
+
+# 5. malformed input: reported with file and line, skipped, counted
+"$REPORT" "$G/malformed.csv" >"$W/mal" 2>"$W/mal.err"
+expect_eq "malformed: a run was read" "$?" 0
+expect_eq "malformed: the messages" "$(sed "s|^$G/||" "$W/mal.err")" \
+"malformed.csv:1: a format 1.98 line with 31 fields, not 50: skipped
+malformed.csv:2: not a clyde or bonnie++ CSV line (3 fields, not 50, 48 or 27): skipped
+malformed.csv:3: not a clyde or bonnie++ CSV line (2 fields, not 50, 48 or 27): skipped
+malformed.csv:4: field 10 (putc) is not a rate: skipped
+malformed.csv:5: field 39 (putc_latency) is not a latency (NNus, NNms, NNs): skipped
+malformed.csv:6: binary data, not a line of text: skipped
+malformed.csv:7: not a clyde or bonnie++ CSV line (50001 fields, not 50, 48 or 27): skipped
+malformed.csv:12: a format 1.97 line with 50 fields, not 48: skipped
+malformed.csv:13: a size or count field holds something else: skipped
+malformed.csv:14: JSON document: the input ends inside it (line 15): skipped
+clyde-report: 10 malformed lines skipped"
+expect_eq "malformed: the survivor" "$(sed -n 1p "$W/mal")" "clyde-report: 1 run in 1 configuration; 10 malformed lines skipped"
+
+# 6. exit status: 3 nothing to report, 2 unreadable, 1 usage, 4 unwritable
+"$REPORT" /dev/null >"$W/out" 2>"$W/err"
+expect_eq "nothing: 3" "$?" 3
+expect_eq "nothing: no text" "$(wc -c <"$W/out")" 0
+expect_eq "nothing: says so" "$(cat "$W/err")" "clyde-report: no runs to report"
+"$REPORT" "$W/missing" "$G/bonnie-1.97.csv" >"$W/out" 2>"$W/err"
+expect_eq "unreadable: 2" "$?" 2
+expect_eq "unreadable: says so" "$(cat "$W/err")" "clyde-report: $W/missing: No such file or directory"
+expect_eq "unreadable: the others reported" "$(sed -n 1p "$W/out")" "clyde-report: 4 runs in 2 configurations"
+"$REPORT" "$W" >/dev/null 2>&1
+expect_eq "a directory: 2" "$?" 2
+"$REPORT" --bogus >/dev/null 2>&1
+expect_eq "unknown option: 1" "$?" 1
+"$REPORT" --help >"$W/help"
+expect_eq "--help: 0" "$?" 0
+expect_file_has "--help: exit codes" "$W/help" "Exit status: 0 ok, 1 usage, 2 an input could not be read, 3 nothing to report,"
+expect_eq "--version" "$("$REPORT" --version)" "clyde-report $("$CLYDE" --version | sed -n '1s/^clyde //p')"
+if [ -w /dev/full ]; then
+	"$REPORT" -o /dev/full "$G/bonnie-1.97.csv" 2>"$W/err"
+	expect_eq "unwritable: 4" "$?" 4
+	expect_eq "unwritable: says so" "$(cat "$W/err")" "clyde-report: /dev/full: the text: No space left on device"
+fi
+done_testing
