@@ -45,4 +45,14 @@ struct phase_def {
 
 const struct phase_def *phase_get(enum phase_id id);
 
+/* A unit's names, for every output that prints one. */
+struct unit_names {
+	const char *amount;	/* "KiB", "seeks", "files" */
+	const char *rate;	/* "KiB/s", "seeks/s", "files/s" */
+	const char *cpu_per;	/* the work CPU cost is counted per: "MiB", "1000 seeks" */
+	double amount_per_cpu;	/* amounts in one cpu_per: 1024 KiB, 1000 seeks, 1000 files */
+};
+
+const struct unit_names *phase_unit_names(enum phase_id id);
+
 #endif

@@ -46,14 +46,7 @@ static void json_number(FILE *out, double v)
 
 static const char *amount_unit(enum phase_id id)
 {
-	switch (phase_get(id)->unit) {
-	case UNIT_KIB:
-		return "KiB";
-	case UNIT_SEEK:
-		return "seeks";
-	default:
-		return "files";
-	}
+	return phase_unit_names(id)->amount;
 }
 
 static void json_phase(FILE *out, const struct run_result *r, enum phase_id id)

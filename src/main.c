@@ -152,7 +152,7 @@ static void copy_field(char *dst, size_t len, const char *src)
 	snprintf(dst, len, "%s", src);
 	for (char *c = dst; *c; c++)
 		if (*c == ',' || *c == '\n')
-			*c = *c == ',' ? ' ' : ' ';
+			*c = ' ';
 }
 
 static void fill_result_labels(const struct session *s, uint32_t seed, struct run_result *r)

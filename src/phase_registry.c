@@ -80,6 +80,17 @@ static const struct phase_def phases[PH_COUNT] = {
 	},
 };
 
+static const struct unit_names unit_names[] = {
+	[UNIT_KIB] = { "KiB", "KiB/s", "MiB", 1024.0 },
+	[UNIT_SEEK] = { "seeks", "seeks/s", "1000 seeks", 1000.0 },
+	[UNIT_FILE] = { "files", "files/s", "1000 files", 1000.0 },
+};
+
+const struct unit_names *phase_unit_names(enum phase_id id)
+{
+	return &unit_names[phase_get(id)->unit];
+}
+
 const struct phase_def *phase_get(enum phase_id id)
 {
 	return &phases[id < PH_COUNT ? id : 0];

@@ -84,7 +84,7 @@ static int add_run(struct report_set *s, const struct report_run *r)
 /* Per-phase CPU unit: CPU seconds per MiB (rates in KiB/s), per 1000 seeks or files. */
 static double units_per_cpu_unit(enum phase_id ph)
 {
-	return phase_get(ph)->unit == UNIT_KIB ? 1024.0 : 1000.0;
+	return phase_unit_names(ph)->amount_per_cpu;
 }
 
 /* Characters of a parameter: what bonnie++ and clyde write there, and no separator of the key. */

@@ -149,13 +149,12 @@ static int unit_index(enum phase_id ph)
 void report_display_pick(struct report_display *d, enum phase_id ph,
 			 enum report_measure m, double max_raw)
 {
-	static const char *const rate_units[] = { "KiB/s", "seeks/s", "files/s" };
 	int u = unit_index(ph);
 
 	switch (m) {
 	case RM_RATE:
 		d->scale = 1;
-		d->unit = rate_units[u];
+		d->unit = phase_unit_names(ph)->rate;
 		if (u == 0 && max_raw >= 1024.0 * 1024.0) {
 			d->scale = 1 / (1024.0 * 1024.0);
 			d->unit = "GiB/s";
@@ -193,10 +192,8 @@ void report_display_pick(struct report_display *d, enum phase_id ph,
 /* The unit the readers store a measure in. */
 static const char *raw_unit(enum phase_id ph, enum report_measure m)
 {
-	static const char *const rate_units[] = { "KiB/s", "seeks/s", "files/s" };
-
 	if (m == RM_RATE)
-		return rate_units[unit_index(ph)];
+		return phase_unit_names(ph)->rate;
 	if (m == RM_CPU)
 		return cpu_units[unit_index(ph)][0];
 	return "\xc2\xb5s";

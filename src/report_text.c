@@ -50,26 +50,12 @@ typedef char row_t[TEXT_COLS][CELL];
 
 static const char *rate_unit(enum phase_id ph)
 {
-	switch (phase_get(ph)->unit) {
-	case UNIT_KIB:
-		return "KiB/s";
-	case UNIT_SEEK:
-		return "seeks/s";
-	default:
-		return "files/s";
-	}
+	return phase_unit_names(ph)->rate;
 }
 
 static const char *cpu_unit(enum phase_id ph)
 {
-	switch (phase_get(ph)->unit) {
-	case UNIT_KIB:
-		return "MiB";
-	case UNIT_SEEK:
-		return "1000 seeks";
-	default:
-		return "1000 files";
-	}
+	return phase_unit_names(ph)->cpu_per;
 }
 
 /* Whole numbers as whole numbers, the rest (medians of two, seeks/s below 1000) with one decimal. */
