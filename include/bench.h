@@ -20,6 +20,7 @@
 #define WORKPATH_MAX (WORKDIR_MAX + 64)
 
 struct phase_clock;
+struct profiler;
 
 /* One run's settings, shared read-only by every worker. */
 struct bench {
@@ -29,6 +30,7 @@ struct bench {
 	unsigned *sync_count;	/* -y s barriers passed, across -x runs */
 	uint64_t verify_key;	/* --verify: seed and run, mixed */
 	struct phase_clock *clock;	/* the running phase's shared clock */
+	struct profiler *profiler;	/* --profile; NULL without */
 	char errmsg[1024];	/* why bench_run failed */
 };
 

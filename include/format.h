@@ -31,6 +31,29 @@ void format_latency_table(FILE *out, const struct run_result *r);
 void format_cpu_table(FILE *out, const struct run_result *r);
 /* --ceilings: each phase as a fraction of what the machine allows. */
 void format_ceilings_table(FILE *out, const struct run_result *r);
+/*
+ * --profile's figures that divide by the phase's work, for every output:
+ * -1 where a figure does not apply or is not known.
+ */
+struct profile_derived {
+	const char *unit;	/* "GiB", "1000 seeks", "1000 files" */
+	double units;		/* the phase's work in that unit */
+	double self_per_unit;	/* CPU s of clyde's process */
+	double caused_per_unit;	/* CPU s of everything the phase caused */
+	double caused_s;
+	double outside_s;	/* caused minus clyde's process */
+	double outside_fraction;
+	double write_amp;	/* device bytes written / bytes the phase wrote */
+	double read_amp;
+	const char *per_op;	/* "byte", "seek", "file": perf counts are per this */
+	double cycles_per_op;
+	double instructions_per_op;
+};
+
+void profile_derive(const struct run_result *r, enum phase_id id, struct profile_derived *d);
+
+/* --profile: CPU split, cost per unit, perf counters, device; then notes. */
+void format_profile_tables(FILE *out, const struct run_result *r);
 /* A phase's ceiling in its rate's unit, or 0 where none applies. */
 double phase_ceiling(const struct run_result *r, enum phase_id id);
 

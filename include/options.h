@@ -75,6 +75,8 @@ struct clyde_options {
 	uint32_t data_zero_pct;
 	bool verify;
 	bool ceilings;
+	bool profile;		/* --profile */
+	const char *profile_dev;	/* --profile-dev: NULL finds the devices */
 	bool warmup;
 	bool plan_only;		/* --plan */
 	bool help;

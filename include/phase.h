@@ -39,6 +39,9 @@ struct phase_def {
 	int (*fn)(struct worker *w, struct phase_sample *s);
 	bool reads_file;	/* reads the big file: its residency is measured first */
 	bool io_file;		/* touches the big file: its cache is dropped after */
+	/* Its amount is data read or written: --profile's amplification divides by it. */
+	bool data_read;
+	bool data_write;
 	/* Frees the family's per-worker state after the last run; may be NULL. */
 	void (*cleanup)(struct worker *w);
 };

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "bench.h"
+#include "profile.h"
 #include "timing.h"
 
 /* One phase's shared start line and finish line (see sample_start). */
@@ -21,9 +22,13 @@ struct phase_clock {
 	uint64_t t1;		/* the last worker stopped */
 	struct cpu_sample cpu0;
 	struct cpu_sample cpu1;
+	/* --profile's snapshots, just outside the timed part; unused without. */
+	struct profiler *profiler;
+	struct prof_snapshot prof0;
+	struct prof_snapshot prof1;
 };
 
-void phase_clock_init(struct phase_clock *c, unsigned workers);
+void phase_clock_init(struct phase_clock *c, unsigned workers, struct profiler *profiler);
 void phase_clock_destroy(struct phase_clock *c);
 /* Whatever the phase left undone: start and stop, so no worker waits. */
 void sample_settle(struct worker *w, struct phase_sample *s);

@@ -142,6 +142,13 @@ struct profiler {
 	char perf_hw_why[128];		/* "not exposed (ENOENT)" and the like */
 };
 
+/* A busy task outside clyde; kworkers by their workqueue. */
+struct prof_top {
+	char name[PROF_COMM_LEN];
+	enum prof_group group;
+	double s;
+};
+
 /* The profile of one phase, in struct phase_result. Seconds of CPU throughout. */
 struct phase_profile {
 	bool valid;
@@ -170,11 +177,7 @@ struct phase_profile {
 	unsigned tasks_exited;		/* gone at the end: counted up to their last sample */
 	unsigned kworkers_unnamed;	/* kworkers whose name showed no workqueue */
 	unsigned ntop;
-	struct {
-		char name[PROF_COMM_LEN];
-		enum prof_group group;
-		double s;
-	} top[PROF_TOP];		/* the busiest tasks outside clyde */
+	struct prof_top top[PROF_TOP];	/* the busiest tasks outside clyde */
 	/* perf_event_open: valid[] false means not counted (why in *_why). */
 	bool perf_valid[PERF_COUNTERS];
 	uint64_t perf[PERF_COUNTERS];
@@ -188,9 +191,12 @@ struct phase_profile {
 
 /* --- the sampler (profile_sample.c) --- */
 
-/* Resolve devices and open counters once; 0 or -errno (out of memory). */
+/*
+ * Resolve the devices (or take dev_list, --profile-dev's comma list) and
+ * open the counters, once per invocation; 0, or -errno with err set.
+ */
 int profiler_init(struct profiler *p, const char *dir, const struct fsinfo *fs,
-		  const char *dev_override);
+		  const char *dev_list, char *err, size_t errlen);
 void profiler_close(struct profiler *p);
 
 /*
@@ -214,8 +220,10 @@ void profile_compute(const struct profiler *p, const struct prof_snapshot *a,
 		     const struct prof_snapshot *b, struct phase_profile *out);
 
 /*
- * CPU seconds the phase caused: every busy second of the machine but
- * other processes' and steal; -1 when the machine split is unknown.
+ * CPU seconds the phase caused: clyde's process, every kernel thread
+ * and interrupt time; not other processes, steal or what no task's
+ * counters explain. -1 when the machine split or the processes are
+ * unknown.
  */
 double profile_caused_s(const struct phase_profile *pp);
 double profile_self_s(const struct phase_profile *pp);

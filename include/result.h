@@ -4,6 +4,7 @@
 
 #include "clyde.h"
 #include "fsinfo.h"
+#include "profile.h"
 
 /* What one phase measured; formatters read only this and struct run_result. */
 struct phase_result {
@@ -35,6 +36,8 @@ struct phase_result {
 	bool arc_valid;
 	uint64_t arc_hits;
 	uint64_t arc_misses;
+	/* --profile: where the phase's CPU and device bytes went. */
+	struct phase_profile profile;
 };
 
 /* Labels of a run: what bonnie++ puts in CSV fields 0-8 and 21-25. */
@@ -83,6 +86,7 @@ struct run_env {
 	double ceil_copy_bps;
 	bool warmup;		/* an untimed run came first */
 	bool verify;
+	bool profiled;		/* --profile */
 	/* What the cache really was: the worst residency before a read, -1 unknown. */
 	double resident_worst;
 	bool resident_known;

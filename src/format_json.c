@@ -20,7 +20,11 @@
  * end_s on CLOCK_MONOTONIC, comparable between processes of one machine. Readers of /1 find every /1
  * field unchanged.
  */
-#define JSON_SCHEMA "clyde-result/2"
+/*
+ * clyde-result/3 added, per phase, "profile" (--profile only); /1 and /2
+ * fields are unchanged.
+ */
+#define JSON_SCHEMA "clyde-result/3"
 
 static void json_string(FILE *out, const char *s)
 {
@@ -42,6 +46,176 @@ static void json_number(FILE *out, double v)
 {
 	/* Enough digits for a microsecond of a day, without exponents for counts. */
 	fprintf(out, "%.9g", v);
+}
+
+/* A number, or null where the figure is unknown (negative). */
+static void json_known(FILE *out, const char *key, double v)
+{
+	fprintf(out, ", \"%s\": ", key);
+	if (v < 0)
+		fputs("null", out);
+	else
+		json_number(out, v);
+}
+
+static const char *const group_keys[PROF_GROUPS] = {
+	[PROF_CLYDE] = "clyde_s",
+	[PROF_FS] = "filesystem_s",
+	[PROF_WRITEBACK] = "writeback_s",
+	[PROF_BLOCK] = "block_s",
+	[PROF_KWORKER] = "kworker_s",
+	[PROF_KSWAPD] = "kswapd_s",
+	[PROF_KTHREAD] = "kernel_other_s",
+	[PROF_OTHER] = "other_processes_s",
+};
+
+static const char *const cpu_keys[CPU_STATES] = {
+	[CPU_USER] = "user_s", [CPU_NICE] = "nice_s", [CPU_SYSTEM] = "system_s",
+	[CPU_IDLE] = "idle_s", [CPU_IOWAIT] = "iowait_s", [CPU_IRQ] = "irq_s",
+	[CPU_SOFTIRQ] = "softirq_s", [CPU_STEAL] = "steal_s",
+};
+
+static void json_profile_machine(FILE *out, const struct phase_profile *pp)
+{
+	fputs(", \"machine\": ", out);
+	if (!pp->machine_valid) {
+		fputs("null, \"machine_why\": ", out);
+		json_string(out, pp->machine_why);
+		return;
+	}
+	fprintf(out, "{\"cpus\": %u", pp->ncpu);
+	json_known(out, "total_s", pp->machine_total_s);
+	for (int i = 0; i < CPU_STATES; i++)
+		json_known(out, cpu_keys[i], pp->cpu_known[i] ? pp->cpu_s[i] : -1);
+	fprintf(out, ", \"counters_backwards\": %s}", pp->cpu_backwards ? "true" : "false");
+}
+
+static void json_profile_groups(FILE *out, const struct phase_profile *pp)
+{
+	fputs(", \"groups\": ", out);
+	if (!pp->groups_valid) {
+		fputs("null, \"groups_why\": ", out);
+		json_string(out, pp->groups_why);
+		return;
+	}
+	fputc('{', out);
+	for (int g = 0; g < PROF_GROUPS; g++) {
+		fprintf(out, "%s\"%s\": ", g ? ", " : "", group_keys[g]);
+		json_number(out, pp->group_s[g]);
+	}
+	fputs(", \"unattributed_s\": ", out);
+	if (pp->machine_valid)
+		json_number(out, pp->unattributed_s);
+	else
+		fputs("null", out);
+	fprintf(out, ", \"tasks_new\": %u, \"tasks_exited\": %u, \"kworkers_unnamed\": %u"
+		", \"top\": [", pp->tasks_new, pp->tasks_exited, pp->kworkers_unnamed);
+	for (unsigned k = 0; k < pp->ntop; k++) {
+		fputs(k ? ", {\"name\": " : "{\"name\": ", out);
+		json_string(out, pp->top[k].name);
+		fputs(", \"group\": ", out);
+		json_string(out, prof_group_name(pp->top[k].group));
+		fputs(", \"s\": ", out);
+		json_number(out, pp->top[k].s);
+		fputc('}', out);
+	}
+	fputs("]}", out);
+}
+
+static const char *const perf_keys[PERF_COUNTERS] = {
+	[PERF_TASK_CLOCK] = "task_clock_s", [PERF_CTX_SWITCHES] = "context_switches",
+	[PERF_MIGRATIONS] = "cpu_migrations", [PERF_PAGE_FAULTS] = "page_faults",
+	[PERF_CYCLES] = "cycles", [PERF_INSTRUCTIONS] = "instructions",
+};
+
+static void json_profile_perf(FILE *out, const struct phase_profile *pp,
+			      const struct profile_derived *d)
+{
+	fputs(", \"perf\": {", out);
+	for (int i = 0; i < PERF_COUNTERS; i++) {
+		fprintf(out, "%s\"%s\": ", i ? ", " : "", perf_keys[i]);
+		if (!pp->perf_valid[i])
+			fputs("null", out);
+		else if (i == PERF_TASK_CLOCK)
+			json_number(out, (double)pp->perf[i] / 1e9);
+		else
+			fprintf(out, "%" PRIu64, pp->perf[i]);
+	}
+	fprintf(out, ", \"per\": \"%s\"", d->per_op);
+	json_known(out, "cycles_per_op", d->cycles_per_op);
+	json_known(out, "instructions_per_op", d->instructions_per_op);
+	fputs(", \"software_why\": ", out);
+	json_string(out, pp->perf_sw_why);
+	fputs(", \"hardware_why\": ", out);
+	json_string(out, pp->perf_hw_why);
+	fputc('}', out);
+}
+
+static void json_profile_device(FILE *out, const struct phase_profile *pp,
+				const struct profile_derived *d)
+{
+	const struct prof_devices *dv = &pp->devs;
+	static const char *const states[] = {
+		[PROF_DEV_MEASURED] = "measured", [PROF_DEV_NONE] = "no block device",
+		[PROF_DEV_UNKNOWN] = "unknown",
+	};
+
+	fprintf(out, ", \"device\": {\"state\": \"%s\", \"why\": ", states[dv->state]);
+	json_string(out, dv->why);
+	fputs(", \"names\": [", out);
+	for (unsigned k = 0; k < dv->count; k++) {
+		if (k)
+			fputs(", ", out);
+		json_string(out, dv->name[k]);
+	}
+	fputs("], \"via\": ", out);
+	json_string(out, dv->via);
+	fputs(", \"shared\": ", out);
+	json_string(out, dv->shared);
+	if (pp->dev_valid) {
+		fprintf(out, ", \"read_ios\": %" PRIu64 ", \"read_bytes\": %" PRIu64
+			", \"write_ios\": %" PRIu64 ", \"write_bytes\": %" PRIu64,
+			pp->dev.rd_ios, pp->dev.rd_bytes, pp->dev.wr_ios, pp->dev.wr_bytes);
+		json_known(out, "busy_s", (double)pp->dev.busy_ms / 1e3);
+		json_known(out, "write_amplification", d->write_amp);
+		json_known(out, "read_amplification", d->read_amp);
+	}
+	fputc('}', out);
+}
+
+static void json_profile(FILE *out, const struct run_result *r, enum phase_id id)
+{
+	const struct phase_profile *pp = &r->phase[id].profile;
+	struct profile_derived d;
+
+	profile_derive(r, id, &d);
+	fputs(", \"profile\": {\"window_s\": ", out);
+	json_number(out, pp->window_s);
+	fputs(", \"sampler\": {\"cpu_s\": ", out);
+	json_number(out, pp->sampler_cpu_s);
+	fputs(", \"wall_s\": ", out);
+	json_number(out, pp->sampler_wall_s);
+	json_known(out, "fraction", pp->window_s > 0 ? pp->sampler_cpu_s / pp->window_s : -1);
+	fputs("}, \"process\": {\"user_s\": ", out);
+	json_number(out, pp->self_user_s);
+	fputs(", \"sys_s\": ", out);
+	json_number(out, pp->self_sys_s);
+	json_known(out, "io_uring_s", pp->uring_s);
+	fprintf(out, ", \"voluntary_switches\": %" PRIu64 ", \"involuntary_switches\": %" PRIu64
+		", \"minor_faults\": %" PRIu64 ", \"major_faults\": %" PRIu64 "}",
+		pp->nvcsw, pp->nivcsw, pp->minflt, pp->majflt);
+	json_profile_machine(out, pp);
+	json_profile_groups(out, pp);
+	json_known(out, "caused_s", d.caused_s);
+	json_known(out, "outside_s", d.outside_s);
+	json_known(out, "outside_fraction", d.outside_fraction);
+	fprintf(out, ", \"per_unit\": {\"unit\": \"%s\"", d.unit);
+	json_known(out, "clyde_s", d.self_per_unit);
+	json_known(out, "caused_s", d.caused_per_unit);
+	fputc('}', out);
+	json_profile_perf(out, pp, &d);
+	json_profile_device(out, pp, &d);
+	fputc('}', out);
 }
 
 static const char *amount_unit(enum phase_id id)
@@ -110,6 +284,8 @@ static void json_phase(FILE *out, const struct run_result *r, enum phase_id id)
 	if (p->arc_valid)
 		fprintf(out, ", \"arc\": {\"hits\": %" PRIu64 ", \"misses\": %" PRIu64 "}",
 			p->arc_hits, p->arc_misses);
+	if (p->profile.valid)
+		json_profile(out, r, id);
 	if (ceiling > 0) {
 		fputs(", \"ceiling_fraction\": ", out);
 		json_number(out, phase_rate(p) / ceiling);

@@ -48,6 +48,7 @@ struct session {
 	unsigned sync_count;
 	struct run_plan plan;
 	struct calibration cal;
+	struct profiler prof;	/* --profile */
 };
 
 static void print_version(void)
@@ -205,6 +206,7 @@ static void fill_result_labels(const struct session *s, uint32_t seed, struct ru
 	else
 		snprintf(e->data, sizeof(e->data), "%s", pl->data == DATA_ZERO ? "zero" : "random");
 	e->verify = pl->verify;
+	e->profiled = o->profile;
 	e->ceil_syscall_ns = s->ceil.syscall_ns;
 	e->ceil_copy_bps = s->ceil.copy_bytes_per_s;
 	e->warmup = o->warmup;
@@ -250,6 +252,7 @@ static int run_once(struct session *s, uint32_t seed, uint32_t run, struct run_r
 	b.seed = seed;
 	b.sync_count = &s->sync_count;
 	b.verify_key = verify_key(seed, run);
+	b.profiler = s->opt.profile ? &s->prof : NULL;
 	fill_result_labels(s, seed, res);
 
 	ret = workdir_create(s->opt.dir, b.workdir, sizeof(b.workdir));
@@ -333,6 +336,11 @@ static int prepare(struct session *s, char *err, size_t errlen)
 		fprintf(stderr, "clyde: note: the file system's names or options are longer than "
 			"clyde keeps: each cut one ends in ...\n");
 	sysinfo_get(o->dir, &s->si);
+	if (o->profile) {
+		ret = profiler_init(&s->prof, o->dir, &s->fs, o->profile_dev, err, errlen);
+		if (ret)
+			return CLYDE_EXIT_USAGE;
+	}
 	if (o->seed_file && read_seed_file(o->seed_file, &o->seed, err, errlen))
 		return CLYDE_EXIT_USAGE;
 	s->first_seed = o->seed_given || o->seed_file ? o->seed : rng_system_seed();
@@ -445,6 +453,8 @@ static int run_all(struct session *s, const struct format_opts *fo)
 			format_cpu_table(text, &runs[done]);
 		if (o->ceilings)
 			format_ceilings_table(text, &runs[done]);
+		if (o->profile)
+			format_profile_tables(text, &runs[done]);
 		if (runs[done].mismatches)
 			fprintf(stderr, "clyde: verify: %llu mismatches in run %u\n",
 				(unsigned long long)runs[done].mismatches, done + 1);

@@ -32,6 +32,8 @@ enum long_only {
 	OPT_DATA,
 	OPT_VERIFY,
 	OPT_CEILINGS,
+	OPT_PROFILE,
+	OPT_PROFILE_DEV,
 	OPT_WARMUP,
 	OPT_PLAN,
 };
@@ -52,6 +54,8 @@ static const struct option long_opts[] = {
 	{ "data", required_argument, NULL, OPT_DATA },
 	{ "verify", no_argument, NULL, OPT_VERIFY },
 	{ "ceilings", no_argument, NULL, OPT_CEILINGS },
+	{ "profile", no_argument, NULL, OPT_PROFILE },
+	{ "profile-dev", required_argument, NULL, OPT_PROFILE_DEV },
 	{ "warmup", no_argument, NULL, OPT_WARMUP },
 	{ "plan", no_argument, NULL, OPT_PLAN },
 	{ NULL, 0, NULL, 0 },
@@ -417,6 +421,16 @@ static int parse_option(struct clyde_options *o, int c, char *arg, char *err, si
 	case OPT_CEILINGS:
 		o->ceilings = true;
 		return 0;
+	case OPT_PROFILE:
+		o->profile = true;
+		return 0;
+	case OPT_PROFILE_DEV:
+		if (!*arg)
+			return fail(err, errlen, "--profile-dev: no device named (give names such "
+				    "as sda or loop0,loop1)");
+		o->profile = true;
+		o->profile_dev = arg;
+		return 0;
 	case OPT_WARMUP:
 		o->warmup = true;
 		return 0;
@@ -489,6 +503,7 @@ void options_usage(FILE *out)
 "             [--engine=psync|uring|auto] [--iodepth=N] [--seek-updates=PCT]\n"
 "             [--json FILE|-] [--latency] [--cpu] [--data=zero|random|compressible:P]\n"
 "             [--verify] [--ceilings] [--warmup] [--plan]\n"
+"             [--profile] [--profile-dev=DEV[,DEV...]]\n"
 "\n"
 "A bonnie++ 2.00a-compatible file system benchmark.\n"
 "\n"
@@ -561,6 +576,13 @@ void options_usage(FILE *out)
 "                every read; a mismatch is named and counted, exit status 6\n"
 "  --ceilings    measure a system call and memory copy first and show each\n"
 "                phase as a fraction of its machine ceiling\n"
+"  --profile     where each phase's CPU and device bytes went: clyde's process,\n"
+"                the filesystem's and the kernel's threads, interrupts, other\n"
+"                processes, idle; CPU per GiB, 1000 seeks or 1000 files inside\n"
+"                clyde and in total; perf counters; the device's requests,\n"
+"                bytes, busy time and write amplification (see clyde(1))\n"
+"  --profile-dev=DEV[,DEV...]  the block devices --profile counts (names in\n"
+"                /sys/block), where clyde cannot find them itself (ZFS, FUSE)\n"
 "  --warmup      run once untimed before the counted runs\n"
 "  --plan        calibrate and print what would run (sizes, counts, engine,\n"
 "                cache method, phases, time estimate), then exit\n"

@@ -21,9 +21,10 @@
 #include "signals.h"
 #include "timing.h"
 
-void phase_clock_init(struct phase_clock *c, unsigned workers)
+void phase_clock_init(struct phase_clock *c, unsigned workers, struct profiler *profiler)
 {
 	memset(c, 0, sizeof(*c));
+	c->profiler = profiler;
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->go, NULL);
 	c->workers = workers;
@@ -31,6 +32,8 @@ void phase_clock_init(struct phase_clock *c, unsigned workers)
 
 void phase_clock_destroy(struct phase_clock *c)
 {
+	prof_snapshot_free(&c->prof0);
+	prof_snapshot_free(&c->prof1);
 	pthread_cond_destroy(&c->go);
 	pthread_mutex_destroy(&c->lock);
 }
@@ -44,6 +47,8 @@ void sample_start(struct worker *w, struct phase_sample *s)
 	pthread_mutex_lock(&c->lock);
 	if (++c->started == c->workers) {
 		/* The last worker ready starts everyone's clock and the CPU's. */
+		if (c->profiler)
+			profile_snapshot(c->profiler, &c->prof0, true);
 		cpu_sample_take(&c->cpu0);
 		c->t0 = now_ns();
 		c->open = true;
@@ -67,6 +72,8 @@ void sample_stop(struct worker *w, struct phase_sample *s)
 	if (++c->stopped == c->workers) {
 		cpu_sample_take(&c->cpu1);
 		c->t1 = now_ns();
+		if (c->profiler)
+			profile_snapshot(c->profiler, &c->prof1, false);
 	}
 	pthread_mutex_unlock(&c->lock);
 	s->clock_state = 2;

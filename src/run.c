@@ -16,6 +16,7 @@
 #include "cache.h"
 #include "phase.h"
 #include "phase_clock.h"
+#include "profile.h"
 #include "residency.h"
 #include "semsync.h"
 #include "signals.h"
@@ -275,7 +276,7 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 		measure_residency(b, workers, pr);
 	arc_stats_read(&arc0);
 	progress_start(p, d);
-	phase_clock_init(&clock, p->workers);
+	phase_clock_init(&clock, p->workers, b->profiler);
 	b->clock = &clock;
 	ret = run_workers(b, workers, d, &total);
 	b->clock = NULL;
@@ -291,6 +292,8 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 		goto out;
 	}
 	fill_phase_result(pr, &total, &clock, p->plus_when_short[d->id]);
+	if (b->profiler)
+		profile_compute(b->profiler, &clock.prof0, &clock.prof1, &pr->profile);
 	arc_stats_read(&arc1);
 	if (arc0.available && arc1.available) {
 		pr->arc_valid = true;
