@@ -244,7 +244,7 @@ int prof_parse_diskstat(const char *line, struct prof_dev_counters *c);
 void prof_os_clock(struct profiler *p);
 /* Each CPU's counters into s->cpus; 0, or -errno with why. */
 int prof_os_machine(struct prof_snapshot *s, char *why, size_t len);
-/* Every process and kernel thread; self and its io_uring threads. */
+/* Every process and kernel thread, in any order; self and its io_uring threads. */
 int prof_os_tasks(const struct profiler *p, struct prof_snapshot *s, char *why, size_t len);
 /* The devices under dir: devs->state says whether there are any. */
 void prof_os_devices(const char *dir, const struct fsinfo *fs, struct prof_devices *devs);

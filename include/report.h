@@ -24,6 +24,21 @@ enum report_measure {
 	RM_COUNT,
 };
 
+/*
+ * What clyde --profile measured of one phase (clyde-result/3, its
+ * "profile" object). NAN where the document says null or leaves the
+ * figure out: not known, which must never read as 0.
+ */
+struct report_profile {
+	bool has;		/* the phase carried a profile */
+	char unit[16];		/* per_unit.unit: "GiB", "1000 seeks", "1000 files"; "" when absent */
+	double clyde_per_unit;	/* CPU s per unit in clyde's process */
+	double caused_per_unit;	/* CPU s per unit the phase caused, the whole machine */
+	double outside_fraction;	/* of the caused CPU, outside clyde's process */
+	double write_amp;	/* device bytes written over the bytes clyde wrote */
+	double read_amp;	/* device bytes read over the bytes clyde read */
+};
+
 /* One run, from one CSV line or one run of a JSON document. */
 struct report_run {
 	char source[256];	/* file name, or "-" for stdin */
@@ -48,6 +63,8 @@ struct report_run {
 	bool has[PH_COUNT][RM_COUNT];
 	double v[PH_COUNT][RM_COUNT];
 	bool hidden[PH_COUNT];	/* printed as +++++ */
+	bool has_profile;	/* any phase has prof[].has */
+	struct report_profile prof[PH_COUNT];
 };
 
 /* A configuration: the runs that share a key, summarised. */
@@ -119,12 +136,13 @@ void report_display_pick(struct report_display *d, enum phase_id ph,
 
 /*
  * Readers (report_read.c). A stream may mix CSV lines of every format
- * (clyde's, bonnie++ 1.98, 1.96/1.97 and 1.03) and clyde-result/1 or /2
- * JSON documents. Header lines are skipped; lines without a comma (the
- * text table around a CSV line) are counted in text_lines and ignored;
- * malformed lines and documents are reported on errs (NULL: not at all)
- * as "source:line: why", counted in errors, and skipped. Both return 0,
- * -ENOMEM, -EFBIG for an input over REPORT_MAX_INPUT, or a read's -errno.
+ * (clyde's, bonnie++ 1.98, 1.96/1.97 and 1.03) and clyde-result/1, /2 or
+ * /3 JSON documents (/3: each phase's --profile, when it ran with one).
+ * Header lines are skipped; lines without a comma (the text table around
+ * a CSV line) are counted in text_lines and ignored; malformed lines and
+ * documents are reported on errs (NULL: not at all) as "source:line:
+ * why", counted in errors, and skipped. Both return 0, -ENOMEM, -EFBIG
+ * for an input over REPORT_MAX_INPUT, or a read's -errno.
  */
 #define REPORT_MAX_INPUT	(256u << 20)
 /* At most this many messages per input; the rest are counted, not printed. */
@@ -143,6 +161,33 @@ int report_read_buffer(struct report_set *s, const char *buf, size_t len,
 void report_key(struct report_run *r);
 /* "bonnie++ 2.00a", "bonnie++ 1.03", "clyde 0.1.0 CSV", "clyde 0.1.0 JSON". */
 void report_run_origin(char *buf, size_t len, const struct report_run *r);
+/* The unit a profile counts phase ph's CPU per: "GiB", "1000 seeks", "1000 files". */
+const char *report_profile_unit(enum phase_id ph);
+
+/*
+ * The CPU cost of runs made with --profile (report_text.c; the page
+ * shows the same): the figures of a phase's profile that the report
+ * summarises, as medians over a configuration's profiled runs.
+ */
+enum report_prof_measure {
+	RP_CLYDE,	/* clyde_per_unit */
+	RP_CAUSED,	/* caused_per_unit */
+	RP_OUTSIDE,	/* outside_fraction */
+	RP_WRITE_AMP,
+	RP_READ_AMP,
+	RP_COUNT,
+};
+
+/* One figure of a profile; NAN when not known. */
+double report_prof_value(const struct report_profile *p, enum report_prof_measure m);
+/* Configuration k's runs with a profile of phase ph (0 for none: no row). */
+unsigned report_prof_runs(const struct report_set *s, size_t k, enum phase_id ph);
+/*
+ * The median of measure m over those of configuration k's runs whose
+ * profile of phase ph knows it: 0, -ENOENT when none does, -ENOMEM.
+ */
+int report_prof_median(const struct report_set *s, size_t k, enum phase_id ph,
+		       enum report_prof_measure m, double *median);
 
 /*
  * Statistics (report_stats.c). report_group builds configs from runs, in

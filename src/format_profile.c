@@ -257,8 +257,8 @@ static void where_lines(FILE *out, const struct run_result *r)
 /* What the figures cannot show, said once per run. */
 static void notes(FILE *out, const struct run_result *r, const struct phase_profile *any)
 {
-	double cost = 0, window = 0, other_worst = 0, lost = 0;
-	unsigned unnamed = 0, exited = 0;
+	double cost = 0, worst_cost = -1, other_worst = 0, lost = 0;
+	unsigned unnamed = 0, exited = 0, snapshots = 0;
 	const char *other_phase = NULL, *back = NULL;
 
 	FOR_PROFILED(r, i, p) {
@@ -266,20 +266,26 @@ static void notes(FILE *out, const struct run_result *r, const struct phase_prof
 		double other = pp->groups_valid ? pp->group_s[PROF_OTHER] : 0;
 
 		cost += pp->sampler_cpu_s;
-		window += pp->window_s;
+		snapshots += 2;
+		if (pp->window_s >= 1.0 && pp->sampler_cpu_s / pp->window_s > worst_cost)
+			worst_cost = pp->sampler_cpu_s / pp->window_s;
 		unnamed += pp->kworkers_unnamed;
 		exited += pp->tasks_exited;
 		if (pp->groups_valid && pp->machine_valid && pp->unattributed_s > lost)
 			lost = pp->unattributed_s;
-		if (pp->window_s > 0 && other / pp->window_s > other_worst) {
+		/* Ten ticks at least: one tick in a short phase is no load. */
+		if (pp->window_s > 0 && other >= 0.1 && other / pp->window_s > other_worst) {
 			other_worst = other / pp->window_s;
 			other_phase = phase_get((enum phase_id)i)->row_name;
 		}
 		if (pp->cpu_backwards)
 			back = phase_get((enum phase_id)i)->row_name;
 	}
-	fprintf(out, "Profile sampler: %.1f ms of CPU for %.3f s of phases (%.2f%%)\n",
-		cost * 1e3, window, window > 0 ? cost * 100 / window : 0.0);
+	fprintf(out, "Profile sampler: %.1f ms of CPU in %u snapshots", cost * 1e3, snapshots);
+	if (worst_cost >= 0)
+		fprintf(out, "; at most %.2f%% of a phase of 1 s or more\n", worst_cost * 100);
+	else
+		fputs("; no phase lasted 1 s\n", out);
 	if (!any->machine_valid) {
 		fputs("Profile machine: unknown: ", out);
 		put_clean(out, any->machine_why);
@@ -293,8 +299,9 @@ static void notes(FILE *out, const struct run_result *r, const struct phase_prof
 	if (any->groups_valid)
 		fprintf(out, "Profile note: kworkers are grouped by the workqueue their name shows "
 			"at a phase's end or start (the last work they ran); %u busy ones showed "
-			"none; %u tasks exited during phases and lost at most %.3f s "
-			"(the unattr column)\n", unnamed, exited, lost > 0 ? lost : 0.0);
+			"none; %u tasks exited during phases; unattributed time (tasks that exited "
+			"or came and went unseen and tick rounding) was %.3f s at most\n",
+			unnamed, exited, lost > 0 ? lost : 0.0);
 	if (other_phase && other_worst > 0.05)
 		fprintf(out, "Profile WARNING: other processes used %.0f%% of a CPU during %s: "
 			"the machine was not idle\n", other_worst * 100, other_phase);

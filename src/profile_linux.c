@@ -104,13 +104,6 @@ static int add_task(struct prof_snapshot *s, const struct prof_task *t)
 	return 0;
 }
 
-static int cmp_pid(const void *a, const void *b)
-{
-	const struct prof_task *x = a, *y = b;
-
-	return (x->pid > y->pid) - (x->pid < y->pid);
-}
-
 /* io_uring's workers and SQPOLL thread are threads of the process that made the ring. */
 static void uring_threads(struct prof_snapshot *s)
 {
@@ -169,7 +162,6 @@ int prof_os_tasks(const struct profiler *p, struct prof_snapshot *s, char *why, 
 			s->self_ticks = t.ticks;
 	}
 	closedir(d);
-	qsort(s->tasks, s->ntasks, sizeof(*s->tasks), cmp_pid);
 	uring_threads(s);
 	return ret;
 }

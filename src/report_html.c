@@ -2,7 +2,8 @@
 /*
  * clyde-report's page: one self-contained HTML file (inline CSS and SVG,
  * no script, nothing fetched) that a person reads without the tool: how
- * to read it, the summary tables, then report_svg's charts. Written as
+ * to read it, the summary tables, the CPU cost of runs made with
+ * --profile, then report_svg's charts. Written as
  * XHTML-compatible markup, so an XML parser reads it too. A pure
  * function of the report_set.
  */
@@ -149,11 +150,15 @@ static void rate_cell(FILE *out, const struct report_set *s, size_t i, enum phas
 	fputs("</td>", out);
 }
 
-static void name_cell(FILE *out, const struct report_set *s, size_t i)
+/* The configuration's cell; rows > 1 spans that many rows. */
+static void name_cell(FILE *out, const struct report_set *s, size_t i, unsigned rows)
 {
 	const struct report_config *c = &s->configs[i];
 
-	fprintf(out, "<td class=\"name\"><span class=\"sw%s\" style=\"background: %s\"></span>%zu ",
+	fputs("<td class=\"name\"", out);
+	if (rows > 1)
+		fprintf(out, " rowspan=\"%u\"", rows);
+	fprintf(out, "><span class=\"sw%s\" style=\"background: %s\"></span>%zu ",
 		is_baseline(s, i) ? " base" : "", report_chart_color(i), i + 1);
 	report_xml_text(out, c->name[0] ? c->name : c->key);
 	if (is_baseline(s, i))
@@ -201,7 +206,7 @@ static bool rate_table(FILE *out, const struct report_set *s, int first, int las
 		const struct report_config *c = &s->configs[i];
 
 		fprintf(out, "<tr%s>", is_baseline(s, i) ? " class=\"base\"" : "");
-		name_cell(out, s, i);
+		name_cell(out, s, i, 1);
 		fprintf(out, "<td class=\"num\">%u</td>", c->runs);
 		for (int p = first; p <= last; p++)
 			if (column_has(s, (enum phase_id)p))
@@ -217,6 +222,111 @@ static bool rate_table(FILE *out, const struct report_set *s, int first, int las
 	}
 	fputs("</table>\n", out);
 	return true;
+}
+
+/* One median of the CPU cost table: a dash where no run knows it; 0 or -ENOMEM. */
+static int cost_cell(FILE *out, const struct report_set *s, size_t k, enum phase_id ph,
+		     enum report_prof_measure m)
+{
+	double v;
+	char buf[32];
+	int ret = report_prof_median(s, k, ph, m, &v);
+
+	if (ret == -ENOENT) {
+		fputs("<td class=\"na\" title=\"not known\">\xe2\x80\x94</td>", out);
+		return 0;
+	}
+	if (ret)
+		return ret;
+	if (m == RP_OUTSIDE)
+		snprintf(buf, sizeof(buf), "%.1f", v * 100);
+	else if (m == RP_WRITE_AMP || m == RP_READ_AMP)
+		snprintf(buf, sizeof(buf), "%.2f", v);
+	else
+		number(buf, sizeof(buf), v);
+	fprintf(out, "<td class=\"num\">%s</td>", buf);
+	return 0;
+}
+
+/* The phases of configuration k that a run profiled: its rows in the cost table. */
+static unsigned cost_rows(const struct report_set *s, size_t k)
+{
+	unsigned rows = 0;
+
+	for (int ph = 0; ph < PH_COUNT; ph++)
+		rows += report_prof_runs(s, k, (enum phase_id)ph) > 0;
+	return rows;
+}
+
+static int cost_phase_row(FILE *out, const struct report_set *s, size_t k, enum phase_id ph)
+{
+	static const enum report_prof_measure before_unit[] = { RP_CLYDE, RP_CAUSED };
+	static const enum report_prof_measure after_unit[] = { RP_OUTSIDE, RP_WRITE_AMP, RP_READ_AMP };
+	int ret = 0;
+
+	fputs("<td>", out);
+	report_xml_text(out, phase_get(ph)->row_name);
+	fprintf(out, "</td><td class=\"num\">%u</td>", report_prof_runs(s, k, ph));
+	for (size_t i = 0; i < sizeof(before_unit) / sizeof(before_unit[0]) && !ret; i++)
+		ret = cost_cell(out, s, k, ph, before_unit[i]);
+	fputs("<td>", out);
+	report_xml_text(out, report_profile_unit(ph));
+	fputs("</td>", out);
+	for (size_t i = 0; i < sizeof(after_unit) / sizeof(after_unit[0]) && !ret; i++) {
+		/* a phase that reads nothing of the file has no read amplification to show */
+		if (after_unit[i] == RP_READ_AMP && !phase_get(ph)->reads_file)
+			fputs("<td class=\"na\"></td>", out);
+		else
+			ret = cost_cell(out, s, k, ph, after_unit[i]);
+	}
+	return ret;
+}
+
+/*
+ * What each phase cost where runs were made with --profile: one row per
+ * configuration and phase, medians as in the text, never ratios. 0 (also
+ * when nothing was profiled: no table) or -ENOMEM.
+ */
+static int cost_table(FILE *out, const struct report_set *s)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < s->nruns && !any; i++)
+		any = s->runs[i].has_profile;
+	if (!any)
+		return 0;
+	fputs("<h2>CPU cost (--profile)</h2>\n<p class=\"sub\">For the runs made with <code>clyde"
+	      " --profile</code>: the CPU seconds (user + system) per unit of work spent in clyde's"
+	      " process, and caused on the whole machine (clyde, the filesystem's and the block"
+	      " layer's threads, writeback); the share of the caused CPU outside clyde; the"
+	      " device's bytes written or read over the bytes clyde wrote or read. Medians over the"
+	      " runs that profiled the phase, never ratios; \xe2\x80\x94: not known.</p>\n", out);
+	fputs("<table>\n<caption>CPU cost per unit of work (median over the profiled runs)</caption>\n"
+	      "<tr><th>Configuration</th><th>Phase</th><th>Runs<span class=\"unit\">profiled</span></th>"
+	      "<th>In clyde<span class=\"unit\">CPU s per unit</span></th>"
+	      "<th>Caused<span class=\"unit\">CPU s per unit</span></th><th>Unit</th>"
+	      "<th>Outside clyde<span class=\"unit\">% of caused</span></th>"
+	      "<th>Write amplification<span class=\"unit\">device \xc3\xb7 clyde</span></th>"
+	      "<th>Read amplification<span class=\"unit\">device \xc3\xb7 clyde</span></th></tr>\n", out);
+	for (size_t k = 0; k < s->nconfigs; k++) {
+		unsigned rows = cost_rows(s, k), done = 0;
+
+		for (int ph = 0; ph < PH_COUNT && rows; ph++) {
+			int ret;
+
+			if (!report_prof_runs(s, k, (enum phase_id)ph))
+				continue;
+			fprintf(out, "<tr%s>", is_baseline(s, k) ? " class=\"base\"" : "");
+			if (!done++)
+				name_cell(out, s, k, rows);
+			ret = cost_phase_row(out, s, k, (enum phase_id)ph);
+			if (ret)
+				return ret;
+			fputs("</tr>\n", out);
+		}
+	}
+	fputs("</table>\n", out);
+	return 0;
 }
 
 static void sources(FILE *out, const struct report_set *s)
@@ -281,6 +391,9 @@ int report_html(FILE *out, const struct report_set *s)
 			     "Throughput: file operations (median over the runs)", has_base && !tables);
 	if (!tables)
 		fputs("<p>No phase has a throughput value.</p>\n", out);
+	r = cost_table(out, s);
+	if (r)
+		return r;
 
 	fputs("<h2>Charts</h2>\n<p class=\"sub\">One chart per phase and measure; the numbers"
 	      " under the bars are the configurations' numbers in the legend and, where a baseline"

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * clyde-report's readers: CSV lines of clyde and of bonnie++ 1.98,
- * 1.96/1.97 and 1.03, and clyde's JSON documents (clyde-result/1 and /2),
- * into report_run. They are fed whatever a user finds on disk, and a
- * fuzzer: every field used is checked, nothing is echoed back unfiltered,
- * and a bad field rejects its whole line or run rather than a guess.
+ * 1.96/1.97 and 1.03, and clyde's JSON documents (clyde-result/1, /2 and
+ * /3, whose phases may carry a --profile), into report_run. They are fed
+ * whatever a user finds on disk, and a fuzzer: every field used is
+ * checked, nothing is echoed back unfiltered, and a bad field rejects its
+ * whole line or run rather than a guess.
  */
 #include "config.h"
 
@@ -910,6 +911,21 @@ static int json_get_number(const struct json_node *obj, const char *key, double 
 	return 0;
 }
 
+/* A number member that may be null or absent (*out NAN: not known); -EINVAL when bad. */
+static int json_get_known(const struct json_node *obj, const char *key, double min, double max,
+			  double *out)
+{
+	const struct json_node *n = json_get(obj, key);
+
+	*out = NAN;
+	if (!n || n->type == JSON_NULL)
+		return 0;
+	if (n->type != JSON_NUMBER || n->number < min || n->number > max)
+		return -EINVAL;
+	*out = n->number;
+	return 0;
+}
+
 static bool json_get_bool(const struct json_node *obj, const char *key, bool otherwise)
 {
 	const struct json_node *n = json_get(obj, key);
@@ -970,10 +986,65 @@ static const char *json_run_params(struct report_run *r, const struct json_node 
 	return NULL;
 }
 
+const char *report_profile_unit(enum phase_id ph)
+{
+	/* the profile counts the byte phases' CPU per GiB, where their CPU column counts per MiB */
+	return phase_get(ph)->unit == UNIT_KIB ? "GiB" : phase_unit_names(ph)->cpu_per;
+}
+
+/*
+ * A phase's "profile" (clyde --profile): the figures per unit of work,
+ * the share outside clyde and the device's amplification. Only what the
+ * report shows is read, and so checked; the rest (groups, perf, the
+ * machine) is left to other tools. The counters of a device that was
+ * not measured are absent, and never read.
+ */
+static const char *json_run_profile(struct report_run *r, enum phase_id ph, const struct json_node *p)
+{
+	const struct json_node *per = json_get(p, "per_unit"), *dev = json_get(p, "device");
+	struct report_profile *pr = &r->prof[ph];
+	const struct json_node *unit, *state;
+
+	if (p->type != JSON_OBJECT)
+		return "has a profile that is not an object";
+	pr->clyde_per_unit = pr->caused_per_unit = NAN;
+	pr->write_amp = pr->read_amp = NAN;
+	if (per && per->type != JSON_NULL) {
+		unit = json_get(per, "unit");
+		/* figures per some other unit would be compared as if they were per this one */
+		if (per->type != JSON_OBJECT || !unit || unit->type != JSON_STRING ||
+		    strcmp(unit->string, report_profile_unit(ph)))
+			return "has a profile.per_unit without this phase's unit (GiB, 1000 seeks, 1000 files)";
+		str_copy(pr->unit, sizeof(pr->unit), unit->string);
+		if (json_get_known(per, "clyde_s", 0, 1e12, &pr->clyde_per_unit) ||
+		    json_get_known(per, "caused_s", 0, 1e12, &pr->caused_per_unit))
+			return "has a profile.per_unit CPU time that is not a number of seconds";
+	}
+	/* outside_s is the machine's ticks less clyde's getrusage: it may come out a little below 0 */
+	if (json_get_known(p, "outside_fraction", -1, 1, &pr->outside_fraction))
+		return "has a profile.outside_fraction that is not a fraction";
+	if (dev && dev->type != JSON_NULL) {
+		state = json_get(dev, "state");
+		if (dev->type != JSON_OBJECT || !state || state->type != JSON_STRING)
+			return "has a profile.device without a state";
+		if (!strcmp(state->string, "measured")) {
+			if (json_get_known(dev, "write_amplification", 0, 1e12, &pr->write_amp) ||
+			    json_get_known(dev, "read_amplification", 0, 1e12, &pr->read_amp))
+				return "has a profile.device amplification that is not a ratio";
+		} else if (strcmp(state->string, "no block device") && strcmp(state->string, "unknown")) {
+			return "has a profile.device.state that is not measured, no block device or unknown";
+		}
+	}
+	pr->has = true;
+	r->has_profile = true;
+	return NULL;
+}
+
 /* One phase of a JSON run: rate, CPU seconds per unit from user + system over the amount, latency. */
 static const char *json_run_phase(struct report_run *r, enum phase_id ph, const struct json_node *p)
 {
 	double rate, amount = 0, user = 0, sys = 0, lat = 0;
+	const struct json_node *prof;
 
 	if (p->type != JSON_OBJECT)
 		return "is not an object";
@@ -1002,7 +1073,8 @@ static const char *json_run_phase(struct report_run *r, enum phase_id ph, const 
 		r->has[ph][RM_CPU] = true;
 		r->v[ph][RM_CPU] = (user + sys) / amount * (phase_get(ph)->unit == UNIT_KIB ? 1024.0 : 1000.0);
 	}
-	return NULL;
+	prof = json_get(p, "profile");
+	return prof && prof->type != JSON_NULL ? json_run_profile(r, ph, prof) : NULL;
 }
 
 static int json_run(struct reader *rd, const struct json_node *run, const char *version)
@@ -1048,8 +1120,9 @@ static int json_document(struct reader *rd, const struct json_node *doc, unsigne
 	int ret = 0;
 
 	if (!schema || schema->type != JSON_STRING ||
-	    (strcmp(schema->string, "clyde-result/1") && strcmp(schema->string, "clyde-result/2"))) {
-		malformed(rd, line, "a JSON document whose schema is not clyde-result/1 or /2");
+	    (strcmp(schema->string, "clyde-result/1") && strcmp(schema->string, "clyde-result/2") &&
+	     strcmp(schema->string, "clyde-result/3"))) {
+		malformed(rd, line, "a JSON document whose schema is not clyde-result/1, /2 or /3");
 		return 0;
 	}
 	if (!runs || runs->type != JSON_ARRAY) {

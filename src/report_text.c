@@ -5,12 +5,16 @@
  * Without a baseline the figures are absolute (medians and spread of
  * the runs); with one they are ratios to the baseline, turned so that
  * above 1 is better, each marked with what Welch's t-test makes of it.
+ * Runs of clyde --profile add a table of what each phase cost: medians
+ * of CPU per unit of work, in clyde and on the whole machine, and of
+ * the device's amplification, always absolute.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "phase.h"
@@ -38,6 +42,12 @@ static const struct column ratio_cols[] = {
 	{ "Phase", LEFT }, { "Rate", RIGHT }, { "Min..Max", RIGHT }, { "CV%", RIGHT },
 	{ "n", RIGHT }, { "CPU/unit", RIGHT }, { "Latency", RIGHT }, { "Median rate", RIGHT },
 	{ "Unit", LEFT },
+};
+
+/* The CPU cost of the phases that ran with --profile: medians, whether or not a baseline is set. */
+static const struct column cost_cols[] = {
+	{ "Phase", LEFT }, { "Clyde s", RIGHT }, { "Caused s", RIGHT }, { "per", LEFT },
+	{ "Outside%", RIGHT }, { "Write amp", RIGHT }, { "Read amp", RIGHT }, { "n", RIGHT },
 };
 
 struct table {
@@ -263,6 +273,198 @@ static void print_heads(FILE *out, const struct table *t)
 	print_cells(out, t, cells);
 }
 
+/* ---- the CPU cost of profiled runs ---- */
+
+double report_prof_value(const struct report_profile *p, enum report_prof_measure m)
+{
+	switch (m) {
+	case RP_CLYDE:
+		return p->clyde_per_unit;
+	case RP_CAUSED:
+		return p->caused_per_unit;
+	case RP_OUTSIDE:
+		return p->outside_fraction;
+	case RP_WRITE_AMP:
+		return p->write_amp;
+	case RP_READ_AMP:
+		return p->read_amp;
+	default:
+		return NAN;
+	}
+}
+
+/* Configurations hold no list of their runs: a run is k's when it has k's key. */
+static bool run_of(const struct report_set *s, size_t k, size_t i)
+{
+	return !strcmp(s->runs[i].key, s->configs[k].key);
+}
+
+unsigned report_prof_runs(const struct report_set *s, size_t k, enum phase_id ph)
+{
+	unsigned n = 0;
+
+	for (size_t i = s->configs[k].first_run; i < s->nruns; i++)
+		n += s->runs[i].prof[ph].has && run_of(s, k, i);
+	return n;
+}
+
+static int by_value(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+int report_prof_median(const struct report_set *s, size_t k, enum phase_id ph,
+		       enum report_prof_measure m, double *median)
+{
+	unsigned n = report_prof_runs(s, k, ph), used = 0;
+	double *v;
+
+	if (!n)
+		return -ENOENT;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = s->configs[k].first_run; i < s->nruns && used < n; i++) {
+		const struct report_profile *p = &s->runs[i].prof[ph];
+		double x;
+
+		if (!p->has || !run_of(s, k, i))
+			continue;
+		x = report_prof_value(p, m);
+		if (isfinite(x))
+			v[used++] = x;
+	}
+	if (used) {
+		qsort(v, used, sizeof(*v), by_value);
+		*median = report_median(v, used);
+	}
+	free(v);
+	return used ? 0 : -ENOENT;
+}
+
+static unsigned profiled_runs(const struct report_set *s, size_t k)
+{
+	unsigned n = 0;
+
+	for (size_t i = s->configs[k].first_run; i < s->nruns; i++)
+		n += s->runs[i].has_profile && run_of(s, k, i);
+	return n;
+}
+
+/* One median of the cost row: "-" when no run knows it; 0 or -ENOMEM. */
+static int cost_cell(char *buf, const struct report_set *s, size_t k, enum phase_id ph,
+		     enum report_prof_measure m)
+{
+	double v;
+	int ret = report_prof_median(s, k, ph, m, &v);
+
+	if (ret == -ENOENT) {
+		snprintf(buf, CELL, "-");
+		return 0;
+	}
+	if (ret)
+		return ret;
+	if (m == RP_CLYDE || m == RP_CAUSED)
+		sig3_text(buf, v);
+	else if (m == RP_OUTSIDE)
+		snprintf(buf, CELL, "%.1f", v * 100);
+	else
+		snprintf(buf, CELL, "%.2f", v);
+	return 0;
+}
+
+/* The cost row of phase ph in configuration k: 1, 0 when no run profiled it, or -ENOMEM. */
+static int cost_row(row_t row, const struct report_set *s, size_t k, enum phase_id ph)
+{
+	static const int col[RP_COUNT] = {
+		[RP_CLYDE] = 1, [RP_CAUSED] = 2, [RP_OUTSIDE] = 4, [RP_WRITE_AMP] = 5, [RP_READ_AMP] = 6,
+	};
+	unsigned n = report_prof_runs(s, k, ph);
+
+	memset(row, 0, sizeof(row_t));
+	if (!n)
+		return 0;
+	snprintf(row[0], CELL, "%s", phase_get(ph)->row_name);
+	snprintf(row[3], CELL, "%s", report_profile_unit(ph));
+	snprintf(row[7], CELL, "%u", n);
+	for (int m = 0; m < RP_COUNT; m++) {
+		int ret;
+
+		/* a phase that reads nothing of the file has no read amplification to show */
+		if (m == RP_READ_AMP && !phase_get(ph)->reads_file)
+			continue;
+		ret = cost_cell(row[col[m]], s, k, ph, (enum report_prof_measure)m);
+		if (ret)
+			return ret;
+	}
+	return 1;
+}
+
+static int cost_measure(struct table *t, const struct report_set *s)
+{
+	row_t row;
+
+	for (unsigned i = 0; i < t->ncols; i++)
+		t->width[i] = strlen(t->cols[i].head);
+	for (size_t k = 0; k < s->nconfigs; k++) {
+		for (int ph = 0; ph < PH_COUNT; ph++) {
+			int ret = cost_row(row, s, k, (enum phase_id)ph);
+
+			if (ret < 0)
+				return ret;
+			for (unsigned i = 0; ret && i < t->ncols; i++)
+				if (strlen(row[i]) > t->width[i])
+					t->width[i] = strlen(row[i]);
+		}
+	}
+	return 0;
+}
+
+/* After the blocks, where any run was profiled: one block per configuration that was. */
+static int print_costs(FILE *out, const struct report_set *s)
+{
+	struct table t = { .cols = cost_cols, .ncols = sizeof(cost_cols) / sizeof(cost_cols[0]) };
+	bool any = false;
+	row_t row;
+	int ret;
+
+	for (size_t i = 0; i < s->nruns && !any; i++)
+		any = s->runs[i].has_profile;
+	if (!any)
+		return 0;
+	ret = cost_measure(&t, s);
+	if (ret)
+		return ret;
+	fputs("\nCPU cost (--profile): medians over the runs that profiled the phase, never ratios.\n"
+	      "Clyde s: CPU seconds (user + system) of clyde's process per GiB, per 1000 seeks or\n"
+	      "  per 1000 files; Caused s: the CPU seconds the phase caused on the whole machine\n"
+	      "  (clyde's process, every kernel thread, interrupts) per the same unit.\n"
+	      "Outside%: the share of the caused CPU spent outside clyde's process.\n"
+	      "Write amp, Read amp: the device's bytes written (read) over the bytes clyde wrote (read).\n"
+	      "-: not known (not measured, or no block device); n: runs with a profile of the phase.\n",
+	      out);
+	for (size_t k = 0; k < s->nconfigs; k++) {
+		const struct report_config *c = &s->configs[k];
+		unsigned n = profiled_runs(s, k);
+
+		if (!n)
+			continue;
+		fprintf(out, "\n[%zu] %s: %u of %u run%s profiled\n", k + 1, c->key, n, c->runs,
+			c->runs == 1 ? "" : "s");
+		print_heads(out, &t);
+		for (int ph = 0; ph < PH_COUNT; ph++) {
+			ret = cost_row(row, s, k, (enum phase_id)ph);
+			if (ret < 0)
+				return ret;
+			if (ret)
+				print_row(out, &t, row);
+		}
+	}
+	return 0;
+}
+
 static void print_legend(FILE *out, const struct report_set *s)
 {
 	fprintf(out, "clyde-report: %zu run%s in %zu configuration%s", s->nruns, s->nruns == 1 ? "" : "s",
@@ -333,6 +535,7 @@ int report_text(FILE *out, const struct report_set *s)
 {
 	struct table t = { .cols = absolute_cols, .ncols = sizeof(absolute_cols) / sizeof(absolute_cols[0]) };
 	row_t row;
+	int ret;
 
 	if (s->baseline >= 0) {
 		t.cols = ratio_cols;
@@ -347,6 +550,9 @@ int report_text(FILE *out, const struct report_set *s)
 			if (phase_row(row, s, k, (enum phase_id)ph))
 				print_row(out, &t, row);
 	}
+	ret = print_costs(out, s);
+	if (ret)
+		return ret;
 	if (s->baseline >= 0)
 		print_geomeans(out, s);
 	if (fflush(out))

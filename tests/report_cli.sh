@@ -3,7 +3,8 @@
 # clyde-report as a program: a mix of bonnie++ 1.98 (real 2.00a lines),
 # 1.97, 1.96 and 1.03 CSV, clyde CSV and clyde JSON (/1 and /2) in one
 # report, with and without --baseline, checked field by field; stdin,
-# -o, the error paths and every documented exit status.
+# -o, the error paths and every documented exit status; the CPU cost
+# table of clyde --profile runs (clyde-result/3), in the text and the page.
 . "$TESTLIB"
 REPORT=${CLYDE_REPORT:-$(dirname "$CLYDE")/clyde-report}
 G=${REPORT_GOLDEN:-$(dirname "$TESTLIB")/report_golden}
@@ -145,5 +146,86 @@ if [ -w /dev/full ]; then
 	"$REPORT" -o /dev/full "$G/bonnie-1.97.csv" 2>"$W/err"
 	expect_eq "unwritable: 4" "$?" 4
 	expect_eq "unwritable: says so" "$(cat "$W/err")" "clyde-report: /dev/full: the text: No space left on device"
+fi
+# 7. --profile (clyde-result/3): the CPU cost table
+P=$G/clyde-p3.json
+# cost BLOCK PHASE FILE: the cells of that phase's row in block [BLOCK] of the CPU cost table
+cost() {
+	sed -n '/^CPU cost (--profile)/,$p' "$3" | sed -n "/^\[$1\] /,/^\$/p" | grep "^  $2  " |
+		sed "s|^  $2 *||; s|  *| |g"
+}
+# cell BLOCK PHASE COLUMN FILE: one right-aligned cell of that row, found under the end
+# of its column's head, so that an empty cell reads as empty and not as its neighbour
+cell() {
+	sed -n '/^CPU cost (--profile)/,$p' "$4" | sed -n "/^\[$1\] /,/^\$/p" |
+	awk -v phase="$2" -v col="$3" '
+		/^  Phase / { end = index($0, col) + length(col) - 1; next }
+		index($0, "  " phase "  ") == 1 {
+			s = substr($0, 1, end)
+			if (length(s) < end || substr(s, end, 1) == " ") { print ""; exit }
+			n = split(s, f, " "); print f[n]; exit
+		}'
+}
+"$REPORT" "$P" >"$W/prof" 2>"$W/prof.err"
+expect_eq "profile: exit status" "$?" 0
+expect_eq "profile: nothing on stderr" "$(cat "$W/prof.err")" ""
+expect_eq "profile: head" "$(head -n 1 "$W/prof")" "clyde-report: 5 runs in 2 configurations"
+expect_eq "profile: the table follows the blocks" "$(grep -n '^CPU cost (--profile): ' "$W/prof" | cut -d: -f1)" 21
+expect_eq "profile: its blocks" "$(sed -n '/^CPU cost/,$p' "$W/prof" | grep '^\[' | tr '\n' '|')" \
+	"[1] ext4p -s 1G::8000:5 -n 16: 3 of 4 runs profiled|[2] tmpfsp -s 1G::8000:5 -n 16: 1 of 1 run profiled|"
+expect_eq "profile: header row" "$(sed -n '/^CPU cost/,$p' "$W/prof" | sed -n '/^\[1\]/{n;p;}')" \
+	"  Phase         Clyde s  Caused s  per         Outside%  Write amp  Read amp  n"
+# cells: clyde s, caused s, per (unit), outside %, write amp, [read amp,] n: medians of clyde-p3.json's
+# per_unit.clyde_s, per_unit.caused_s, outside_fraction and device amplification (README)
+expect_eq "profile: block write" "$(cost 1 'Block write' "$W/prof")" "0.410 0.560 GiB 26.7 1.03 3"
+expect_eq "profile: rewrite" "$(cost 1 'Rewrite' "$W/prof")" "0.920 1.25 GiB 26.4 1.11 1.01 3"
+expect_eq "profile: block read, no write amplification" "$(cost 1 'Block read' "$W/prof")" "0.300 0.340 GiB 11.4 - 1.00 3"
+expect_eq "profile: seeks, one run unprofiled" "$(cost 1 'Random seeks' "$W/prof")" "0.0124 0.0155 1000 seeks 19.9 2.45 8.10 2"
+expect_eq "profile: seq create, a null caused_s" "$(cost 1 'Seq create' "$W/prof")" "0.0510 0.0920 1000 files 45.1 3.20 3"
+expect_eq "profile: no block device" "$(cost 2 'Block write' "$W/prof")" "0.350 - GiB - - 1"
+expect_eq "profile: device unknown" "$(cost 2 'Block read' "$W/prof")" "0.250 0.270 GiB 7.4 - - 1"
+expect_eq "profile: no row for a phase nobody profiled" "$(cost 1 'Per-char write' "$W/prof")" ""
+for c in "1|Block write|Outside%|26.7" "1|Block write|Read amp|" "1|Block write|n|3" "1|Rewrite|Read amp|1.01" \
+	"1|Block read|Write amp|-" "1|Random seeks|Clyde s|0.0124" "1|Random seeks|n|2" "1|Seq create|Caused s|0.0920" \
+	"1|Seq create|Read amp|" "2|Block write|Caused s|-" "2|Block read|Read amp|-" "2|Block read|Outside%|7.4"; do
+	b=${c%%|*} r=${c#*|}
+	ph=${r%%|*} r=${r#*|}
+	col=${r%%|*} want=${r#*|}
+	expect_eq "profile: [$b] $ph, $col" "$(cell "$b" "$ph" "$col" "$W/prof")" "$want"
+done
+expect_eq "profile: the per column starts at one place in every row" "$(sed -n '/^CPU cost/,$p' "$W/prof" |
+	grep -E '^  [A-Z]' | awk '{ i = index($0, " per "); print i ? i + 1 : index($0, "GiB") + index($0, "1000 ") }' |
+	sort | uniq -c | sed 's/^ *//')" "9 36"
+expect_eq "profile: golden" "$(diff "$G/profile.txt" "$W/prof")" ""
+"$REPORT" --baseline ext4p "$P" >"$W/prof-base"
+expect_eq "profile: the same medians against a baseline" \
+	"$(sed -n '/^CPU cost/,/^Geometric/p' "$W/prof-base" | sed '$d')" "$(sed -n '/^CPU cost/,$p' "$W/prof")"
+# shellcheck disable=SC2086
+"$REPORT" $MIX | grep -c '^CPU cost' >"$W/count"
+expect_eq "profile: no table where no run was profiled" "$(cat "$W/count")" 0
+# a bad figure in a profile rejects its run, with the file and line
+sed 's/"write_amplification": 1.02/"write_amplification": -1.02/' "$P" >"$W/bad.json"
+"$REPORT" "$W/bad.json" >"$W/bad" 2>"$W/bad.err"
+expect_eq "profile: a bad run skipped" "$?" 0
+expect_eq "profile: says which" "$(cat "$W/bad.err")" \
+"$W/bad.json:14: phase put_block has a profile.device amplification that is not a ratio: skipped
+clyde-report: 1 malformed line skipped"
+expect_eq "profile: the others read" "$(sed -n '/^CPU cost/,$p' "$W/bad" | grep '^\[1\]')" \
+	"[1] ext4p -s 1G::8000:5 -n 16: 2 of 3 runs profiled"
+# the page: the same medians, one row per configuration and phase
+"$REPORT" --html "$W/prof.html" "$P" >/dev/null 2>"$W/err"
+rc=$?
+expect_match "profile: --html written, or not built yet (4)" "$rc" '^(0|4)$'
+if [ "$rc" = 0 ]; then
+	sed -n '/<caption>CPU cost per unit/,/<\/table>/p' "$W/prof.html" | grep '^<tr' |
+		sed 's|<span class="key">[^<]*</span>||; s|</t[dh]>|\||g; s|<[^>]*>||g' >"$W/prof.rows"
+	DASH=$(printf '\342\200\224')
+	expect_eq "profile page: rows" "$(wc -l <"$W/prof.rows")" 8
+	expect_eq "profile page: block write" "$(sed -n 2p "$W/prof.rows")" "1 ext4p|Block write|3|0.410|0.560|GiB|26.7|1.03||"
+	expect_eq "profile page: seeks" "$(sed -n 5p "$W/prof.rows")" "Random seeks|2|0.0124|0.0155|1000 seeks|19.9|2.45|8.10|"
+	expect_eq "profile page: not known" "$(sed -n 7p "$W/prof.rows")" "2 tmpfsp|Block write|1|0.350|$DASH|GiB|$DASH|$DASH||"
+	if command -v python3 >/dev/null 2>&1; then
+		check "profile page parses as XML" python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$W/prof.html"
+	fi
 fi
 done_testing

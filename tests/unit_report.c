@@ -79,6 +79,50 @@ static const char json_doc[] =
 	"  ]\n"
 	"}\n";
 
+/*
+ * A clyde-result/3 document: one run whose put_block, seeks and
+ * seq_create carry a --profile (cut to what the report reads, and a
+ * little of what it leaves), get_block one of a device it could not
+ * measure, rewrite none. seq_create's machine was not readable: caused_s
+ * and the outside share are null.
+ */
+#define GET_BLOCK_PROFILE "{\"caused_s\": 0.33, \"outside_fraction\": 0.0909, \"per_unit\": {\"unit\": \"GiB\"," \
+	" \"clyde_s\": 0.3, \"caused_s\": 0.33}, \"device\": {\"state\": \"unknown\", \"why\": \"no /sys/block entry\"}}"
+static const char json_doc3[] =
+	"{\n"
+	"  \"schema\": \"clyde-result/3\",\n"
+	"  \"clyde_version\": \"0.1.0\",\n"
+	"  \"runs\": [\n"
+	"    {\n"
+	"      \"name\": \"prof\",\n"
+	"      \"io\": {\"size_mib\": 1024, \"chunk\": 8192, \"seeks\": 8000, \"seekers\": 5},\n"
+	"      \"files\": {\"number\": 16, \"max_size\": 0, \"min_size\": 0, \"dirs\": 1, \"chunk\": 8192},\n"
+	"      \"phases\": {\n"
+	"        \"put_block\": {\"ran\": true, \"amount\": 1048576, \"rate\": 524288, \"cpu_user_s\": 0.04,"
+	" \"cpu_sys_s\": 0.36, \"profile\": {\"window_s\": 2.001, \"sampler\": {\"cpu_s\": 0.002, \"wall_s\": 0.002,"
+	" \"fraction\": 0.001}, \"groups\": {\"clyde_s\": 0.4, \"top\": [{\"name\": \"jbd2/loop0-8\","
+	" \"group\": \"filesystem\", \"s\": 0.06}]}, \"caused_s\": 0.52, \"outside_s\": 0.12,"
+	" \"outside_fraction\": 0.2308, \"per_unit\": {\"unit\": \"GiB\", \"clyde_s\": 0.4, \"caused_s\": 0.52},"
+	" \"device\": {\"state\": \"measured\", \"why\": \"\", \"names\": [\"loop0\"], \"via\": \"mount source\","
+	" \"shared\": \"\", \"read_ios\": 0, \"read_bytes\": 0, \"write_ios\": 2048, \"write_bytes\": 1095216660,"
+	" \"busy_s\": 1.9, \"write_amplification\": 1.02, \"read_amplification\": null}}},\n"
+	"        \"rewrite\": {\"ran\": true, \"amount\": 1048576, \"rate\": 262144},\n"
+	"        \"get_block\": {\"ran\": true, \"amount\": 1048576, \"rate\": 1048576, \"profile\": "
+	GET_BLOCK_PROFILE "},\n"
+	"        \"seeks\": {\"ran\": true, \"amount\": 8000, \"rate\": 4000, \"profile\": {\"caused_s\": 0.12,"
+	" \"outside_s\": 0.0216, \"outside_fraction\": 0.18, \"per_unit\": {\"unit\": \"1000 seeks\","
+	" \"clyde_s\": 0.0123, \"caused_s\": 0.015}, \"device\": {\"state\": \"measured\", \"read_bytes\": 262144000,"
+	" \"write_amplification\": 2.5, \"read_amplification\": 8}}},\n"
+	"        \"seq_create\": {\"ran\": true, \"amount\": 16384, \"rate\": 8192, \"profile\": {\"machine\": null,"
+	" \"machine_why\": \"/proc/stat: Permission denied\", \"groups\": null, \"caused_s\": null,"
+	" \"outside_s\": null, \"outside_fraction\": null, \"per_unit\": {\"unit\": \"1000 files\","
+	" \"clyde_s\": 0.05, \"caused_s\": null}, \"device\": {\"state\": \"measured\","
+	" \"write_amplification\": 3.1, \"read_amplification\": null}}}\n"
+	"      }\n"
+	"    }\n"
+	"  ]\n"
+	"}\n";
+
 /* Reads text as one input named "t"; messages go to a buffer that msgs (may be NULL) receives. */
 static int read_text(struct report_set *s, const char *text, size_t len, char **msgs)
 {
@@ -328,11 +372,11 @@ static void test_malformed(struct report_set *s)
 	free(binary);
 
 	expect_read(s, "JSON cut", json_doc, 200, 0, 1, "t:1: JSON document: the input ends inside it");
-	EXPECT_TEXT(s, "JSON schema", "{\"schema\": \"other/1\", \"runs\": []}", 0, 1, "schema is not clyde-result/1 or /2");
+	EXPECT_TEXT(s, "JSON schema", "{\"schema\": \"other/1\", \"runs\": []}", 0, 1, "schema is not clyde-result/1, /2 or /3");
 	/* after a broken document, reading resumes at the next line that starts with '{' */
 	EXPECT_TEXT(s, "JSON not JSON", "{nope}\n1.97,x\n{\"schema\":1}", 0, 2,
 		    "t:1: JSON document: an object member without a name (line 1): skipped\n"
-		    "t:3: a JSON document whose schema is not clyde-result/1 or /2: skipped\n");
+		    "t:3: a JSON document whose schema is not clyde-result/1, /2 or /3: skipped\n");
 	EXPECT_TEXT(s, "JSON deep", "{\"a\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]}", 0, 1,
 		    "JSON document: nested too deep");
 	EXPECT_TEXT(s, "JSON huge number", "{\"schema\": 1e999}", 0, 1, "a number out of range");
@@ -357,6 +401,187 @@ static void test_malformed(struct report_set *s)
 		CHECK(s->nruns == (i == (size_t)(strrchr(line_197, ',') - line_197) + 1),
 		      "CSV prefix %zu: %zu runs", i, s->nruns);
 	}
+}
+
+/* json_doc3 with its first "from" replaced by "to" (the same length or not). */
+static char *doc3_with(const char *from, const char *to)
+{
+	const char *at = strstr(json_doc3, from);
+	size_t head, n;
+	char *out;
+
+	if (!at)
+		return NULL;
+	head = (size_t)(at - json_doc3);
+	n = strlen(json_doc3) - strlen(from) + strlen(to);
+	out = malloc(n + 1);
+	if (!out)
+		return NULL;
+	memcpy(out, json_doc3, head);
+	strcpy(out + head, to);
+	strcat(out, at + strlen(from));
+	return out;
+}
+
+static void test_json_profile(struct report_set *s)
+{
+	const struct report_run *r = read_one(s, json_doc3);
+	const struct report_profile *p;
+	char *bad;
+
+	if (r) {
+		CHECK(r->has_profile, "a /3 run with profiles");
+		CHECK_STR(r->key, "prof -s 1G::8000:5 -n 16");
+		p = &r->prof[PH_PUT_BLOCK];
+		CHECK(p->has, "put_block profiled");
+		CHECK_STR(p->unit, "GiB");
+		CHECK(p->clyde_per_unit == 0.4 && p->caused_per_unit == 0.52, "per GiB: %g %g",
+		      p->clyde_per_unit, p->caused_per_unit);
+		CHECK(p->outside_fraction == 0.2308 && p->write_amp == 1.02, "outside %g, WA %g",
+		      p->outside_fraction, p->write_amp);
+		CHECK(isnan(p->read_amp), "read_amplification null: not known, %g", p->read_amp);
+		/* the profile leaves the phase's own figures as they were */
+		CHECK_NEAR(r->v[PH_PUT_BLOCK][RM_CPU], 0.4 / 1024, 1e-15);
+		CHECK(!r->prof[PH_REWRITE].has && r->has[PH_REWRITE][RM_RATE], "rewrite: no profile");
+		p = &r->prof[PH_GET_BLOCK];
+		CHECK(p->has && p->clyde_per_unit == 0.3 && p->outside_fraction == 0.0909, "get_block");
+		CHECK(isnan(p->write_amp) && isnan(p->read_amp), "a device not measured: amplification not known");
+		p = &r->prof[PH_SEEKS];
+		CHECK_STR(p->unit, "1000 seeks");
+		CHECK(p->clyde_per_unit == 0.0123 && p->caused_per_unit == 0.015 && p->outside_fraction == 0.18 &&
+		      p->write_amp == 2.5 && p->read_amp == 8, "seeks");
+		p = &r->prof[PH_SEQ_CREATE];
+		CHECK_STR(p->unit, "1000 files");
+		CHECK(p->has && p->clyde_per_unit == 0.05 && p->write_amp == 3.1, "seq_create");
+		CHECK(isnan(p->caused_per_unit) && isnan(p->outside_fraction),
+		      "caused_s null: not known, never 0: %g %g", p->caused_per_unit, p->outside_fraction);
+		CHECK(report_prof_value(p, RP_CLYDE) == 0.05 && isnan(report_prof_value(p, RP_CAUSED)), "values");
+	}
+	/* a /2 document has no profile, and reads as before */
+	r = read_one(s, json_doc);
+	if (r) {
+		CHECK(!r->has_profile, "/2: no profile");
+		for (int ph = 0; ph < PH_COUNT; ph++)
+			CHECK(!r->prof[ph].has, "/2: phase %d has no profile", ph);
+	}
+	/* "profile": null is no profile; a profile without what the report reads is one, all unknown */
+	bad = doc3_with(GET_BLOCK_PROFILE, "null");
+	r = bad ? read_one(s, bad) : NULL;
+	CHECK(r && !r->prof[PH_GET_BLOCK].has && r->prof[PH_PUT_BLOCK].has, "profile null");
+	free(bad);
+	bad = doc3_with(GET_BLOCK_PROFILE, "{\"caused_s\": 0.33, \"machine\": {\"cpus\": 4}}");
+	r = bad ? read_one(s, bad) : NULL;
+	CHECK(r && r->prof[PH_GET_BLOCK].has && isnan(r->prof[PH_GET_BLOCK].clyde_per_unit) &&
+	      isnan(r->prof[PH_GET_BLOCK].outside_fraction) && !r->prof[PH_GET_BLOCK].unit[0], "empty profile");
+	free(bad);
+
+	/* a bad field the report reads rejects the run, as every other field does */
+	bad = doc3_with("\"clyde_s\": 0.4, \"caused_s\": 0.52", "\"clyde_s\": \"0.4\", \"caused_s\": 0.52");
+	expect_read(s, "profile: a string for a number", bad, strlen(bad), 0, 1,
+		    "t:10: phase put_block has a profile.per_unit CPU time that is not a number of seconds: skipped");
+	free(bad);
+	bad = doc3_with("\"write_amplification\": 1.02", "\"write_amplification\": -1.02");
+	expect_read(s, "profile: a negative write amplification", bad, strlen(bad), 0, 1,
+		    "phase put_block has a profile.device amplification that is not a ratio");
+	free(bad);
+	bad = doc3_with("\"read_amplification\": 8", "\"read_amplification\": true");
+	expect_read(s, "profile: a boolean read amplification", bad, strlen(bad), 0, 1,
+		    "phase seeks has a profile.device amplification that is not a ratio");
+	free(bad);
+	bad = doc3_with("\"outside_fraction\": 0.2308", "\"outside_fraction\": 23.08");
+	expect_read(s, "profile: a percentage for a fraction", bad, strlen(bad), 0, 1,
+		    "phase put_block has a profile.outside_fraction that is not a fraction");
+	free(bad);
+	bad = doc3_with("\"unit\": \"1000 seeks\"", "\"unit\": \"1000 files\"");
+	expect_read(s, "profile: another phase's unit", bad, strlen(bad), 0, 1,
+		    "phase seeks has a profile.per_unit without this phase's unit");
+	free(bad);
+	bad = doc3_with("\"unit\": \"GiB\"", "\"unit\": \"MiB\"");
+	expect_read(s, "profile: per MiB", bad, strlen(bad), 0, 1,
+		    "phase put_block has a profile.per_unit without this phase's unit");
+	free(bad);
+	bad = doc3_with("\"state\": \"unknown\"", "\"state\": \"\\u001b[31m\"");
+	expect_read(s, "profile: a device state of escapes", bad, strlen(bad), 0, 1,
+		    "phase get_block has a profile.device.state that is not measured, no block device or unknown");
+	free(bad);
+	bad = doc3_with("\"device\": {\"state\": \"unknown\"", "\"device\": {\"stat\": \"unknown\"");
+	expect_read(s, "profile: a device without a state", bad, strlen(bad), 0, 1,
+		    "phase get_block has a profile.device without a state");
+	free(bad);
+	bad = doc3_with(GET_BLOCK_PROFILE, "[" GET_BLOCK_PROFILE "]");
+	expect_read(s, "profile: an array", bad, strlen(bad), 0, 1, "phase get_block has a profile that is not an object");
+	free(bad);
+	/* a bad profile costs its own run only */
+	bad = doc3_with("\"write_amplification\": 1.02", "\"write_amplification\": -1");
+	if (bad) {
+		size_t n = strlen(bad) + sizeof(json_doc3);
+		char *two = malloc(n);
+
+		snprintf(two, n, "%s%s", bad, json_doc);
+		expect_read(s, "profile: the next document", two, strlen(two), 1, 1, NULL);
+		free(two);
+	}
+	free(bad);
+	/* every prefix of the /3 document: no crash, never a run */
+	for (size_t i = 0; i < sizeof(json_doc3) - 2; i++) {
+		report_set_free(s);
+		read_text(s, json_doc3, i, NULL);
+		CHECK(s->nruns == 0 && s->errors == (i > 0), "/3 prefix %zu: %zu runs %u errors", i, s->nruns, s->errors);
+	}
+}
+
+/* Medians over a configuration's profiled runs: unknown figures left out, unprofiled runs not counted. */
+static void test_profile_median(struct report_set *s)
+{
+	char *text = NULL, *b, *c, *out = NULL;
+	size_t len = 0, olen = 0;
+	FILE *m = open_memstream(&text, &len);
+	double v = -1;
+
+	/* three runs of "prof": the document, one with other figures, one without a profile */
+	b = doc3_with("\"clyde_s\": 0.4, \"caused_s\": 0.52", "\"clyde_s\": 0.5, \"caused_s\": 0.6");
+	c = doc3_with("\"schema\": \"clyde-result/3\"", "\"schema\": \"clyde-result/2\"");
+	if (c)
+		memcpy(strstr(c, "\"profile\": {\"window_s\""), "\"pxofile\"", 9);
+	fprintf(m, "%s%s%s", json_doc3, b ? b : "", c ? c : "");
+	fclose(m);
+	free(b);
+	free(c);
+	report_set_free(s);
+	CHECK(read_str(s, text) == 0 && s->nruns == 3 && s->errors == 0, "%zu runs, %u errors", s->nruns, s->errors);
+	free(text);
+	CHECK(report_group(s) == 0 && s->nconfigs == 1, "one configuration");
+	if (s->nconfigs != 1 || s->nruns != 3)
+		return;
+	CHECK(!s->runs[2].prof[PH_PUT_BLOCK].has && s->runs[2].prof[PH_SEEKS].has, "third run: put_block unprofiled");
+	CHECK(report_prof_runs(s, 0, PH_PUT_BLOCK) == 2 && report_prof_runs(s, 0, PH_SEEKS) == 3 &&
+	      report_prof_runs(s, 0, PH_REWRITE) == 0, "profiled runs per phase");
+	/* (0.4 + 0.5) / 2 and (0.52 + 0.6) / 2 */
+	CHECK(report_prof_median(s, 0, PH_PUT_BLOCK, RP_CLYDE, &v) == 0, "median");
+	CHECK_NEAR(v, 0.45, 1e-15);
+	CHECK(report_prof_median(s, 0, PH_PUT_BLOCK, RP_CAUSED, &v) == 0, "median");
+	CHECK_NEAR(v, 0.56, 1e-15);
+	CHECK(report_prof_median(s, 0, PH_SEQ_CREATE, RP_CAUSED, &v) == -ENOENT, "null in every run: no median");
+	CHECK(report_prof_median(s, 0, PH_REWRITE, RP_CLYDE, &v) == -ENOENT, "no profile: no median");
+	CHECK(report_prof_median(s, 0, PH_SEEKS, RP_READ_AMP, &v) == 0 && v == 8, "read amplification");
+
+	m = open_memstream(&out, &olen);
+	CHECK(report_text(m, s) == 0, "text");
+	fclose(m);
+	CHECK(strstr(out, "\n[1] prof -s 1G::8000:5 -n 16: 3 of 3 runs profiled\n"
+		      "  Phase         Clyde s  Caused s  per         Outside%  Write amp  Read amp  n\n") != NULL,
+	      "cost block:\n%s", out);
+	CHECK(strstr(out, "\n  Block write     0.450     0.560  GiB             23.1       1.02            2\n") != NULL,
+	      "put_block: medians of two, no read amplification for a write:\n%s", out);
+	CHECK(strstr(out, "\n  Block read      0.300     0.330  GiB              9.1          -         -  3\n") != NULL,
+	      "get_block: a device not measured");
+	CHECK(strstr(out, "\n  Random seeks   0.0123    0.0150  1000 seeks      18.0       2.50      8.00  3\n") != NULL,
+	      "seeks");
+	CHECK(strstr(out, "\n  Seq create     0.0500         -  1000 files         -       3.10            3\n") != NULL,
+	      "seq_create: caused not known");
+	CHECK(strstr(out, "CPU cost") && !strstr(strstr(out, "CPU cost"), "Rewrite"),
+	      "no cost row for a phase nobody profiled");
+	free(out);
 }
 
 static void test_message_limit(struct report_set *s)
@@ -554,6 +779,7 @@ static void test_text(struct report_set *s)
 	CHECK(strstr(text, "\n[2] new103 -s 4G -n 16: 3 runs (bonnie++ 1.03)\n") != NULL, "block head");
 	CHECK(strstr(text, "  Block write        110000  KiB/s    100000..120000   9.1    3   0.00102  MiB             110000\n") != NULL,
 	      "absolute row:\n%s", text);
+	CHECK(!strstr(text, "CPU cost"), "no run profiled: no cost table");
 	free(text);
 	text = NULL;
 	report_compare(s, 0);
@@ -577,6 +803,8 @@ int main(void)
 	test_clyde_csv(&s);
 	test_bonnie_197_103(&s);
 	test_json(&s);
+	test_json_profile(&s);
+	test_profile_median(&s);
 	test_mixed_stream(&s);
 	test_malformed(&s);
 	test_message_limit(&s);

@@ -1,0 +1,108 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# --profile on a tmpfs: no device, and the profile says so; the machine's
+# split closes (its states add up to the phase's window times the CPUs,
+# the groups plus unattributed time to its user, nice and system time);
+# the perf counters are opened and agree with getrusage, or are said to
+# be missing, never zero; the sampler costs under 1% of a phase of a
+# second or more; the tables keep commas off stdout; bad --profile-dev
+# names are refused.
+. "$TESTLIB"
+need_root
+[ "$(uname -s)" = Linux ] || skip "the profile's whole-program checks read Linux's /proc"
+command -v python3 >/dev/null || skip "python3 is needed to read the JSON"
+
+scratch_tmpfs 256m || skip "cannot mount a tmpfs"
+MNT=$SCRATCH
+scratch_dir
+W=$SCRATCH
+
+# per-char write of 3 MiB lasts seconds: the phase the sampler's cost is judged on
+"$CLYDE" -d "$MNT" -s 32:8192:1000 -n 1 --profile --json "$W/p.json" >"$W/out" 2>"$W/err"
+expect_eq "--profile run" "$?" 0
+expect_file_has "the CPU table" "$W/out" "Profile CPU seconds over each phase"
+expect_file_has "no device on tmpfs" "$W/out" "Profile device: no block device (tmpfs keeps files in memory)"
+expect_file_has "the sampler's cost" "$W/out" "Profile sampler:"
+expect_match "the CSV line is still last" "$(tail -n 1 "$W/out")" '^1\.98,'
+expect_eq "no comma in the text before the CSV" "$(sed '$d' "$W/out" | grep -c ',')" 0
+expect_eq "one CSV line" "$(grep -c '^1\.98,' "$W/out")" 1
+# each phase that ran has a row in the cost table
+expect_eq "twelve cost rows" "$(awk '/^Profile cost/{on=1;next} on&&/^Profile/{on=0} on' "$W/out" | wc -l)" 12
+
+check_json() {	# FILE PERF(open|closed)
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+want_perf = sys.argv[2]
+problems = []
+def need(cond, what):
+    if not cond:
+        problems.append(what)
+need(doc["schema"] == "clyde-result/3", "schema")
+for name, ph in doc["runs"][0]["phases"].items():
+    if not ph["ran"]:
+        continue
+    p = ph.get("profile")
+    need(p is not None, name + ": no profile")
+    if p is None:
+        continue
+    m, g, dev, perf = p["machine"], p["groups"], p["device"], p["perf"]
+    need(dev["state"] == "no block device" and "tmpfs" in dev["why"], name + ": device %r" % dev)
+    need("write_amplification" not in dev and "write_bytes" not in dev, name + ": device figures on tmpfs")
+    need(m is not None and g is not None, name + ": machine or groups missing")
+    if m is None or g is None:
+        continue
+    states = sum(m[k] for k in ("user_s", "nice_s", "system_s", "idle_s", "iowait_s",
+                                "irq_s", "softirq_s", "steal_s"))
+    need(abs(states - m["total_s"]) < 1e-6, name + ": states %g != total %g" % (states, m["total_s"]))
+    # the machine's counters tick 100 times a second on each CPU
+    span = p["window_s"] * m["cpus"]
+    need(abs(m["total_s"] - span) <= 0.05 * span + 0.03 * m["cpus"] + 0.011,
+         name + ": total %g for %g s on %d CPUs" % (m["total_s"], p["window_s"], m["cpus"]))
+    groups = sum(v for k, v in g.items() if k.endswith("_s") and k != "unattributed_s")
+    busy = m["user_s"] + m["nice_s"] + m["system_s"]
+    need(abs(groups + g["unattributed_s"] - busy) < 1e-6, name + ": groups do not close")
+    # clyde's own ticks and its getrusage agree, but for the ticks' rounding
+    own = p["process"]["user_s"] + p["process"]["sys_s"]
+    need(abs(g["clyde_s"] - own) <= 0.1 * own + 0.03, name + ": clyde ticks %g vs rusage %g" % (g["clyde_s"], own))
+    need(p["caused_s"] is not None and p["caused_s"] >= own - 1e-9, name + ": caused %r" % p["caused_s"])
+    need(p["per_unit"]["clyde_s"] is not None, name + ": per unit")
+    if p["window_s"] >= 1.0:
+        need(p["sampler"]["fraction"] < 0.01, name + ": the sampler cost %g of the phase" % p["sampler"]["fraction"])
+    if want_perf == "closed":
+        need(all(perf[k] is None for k in ("task_clock_s", "context_switches", "cpu_migrations",
+                                          "page_faults", "cycles", "instructions")),
+             name + ": perf figures without perf")
+        need(perf["software_why"] != "" and perf["hardware_why"] != "", name + ": why not")
+    elif perf["task_clock_s"] is None:
+        need(perf["software_why"] != "", name + ": no task clock and no reason")
+    else:
+        # task-clock counts the time the process's threads were on a CPU
+        need(abs(perf["task_clock_s"] - own) <= 0.25 * own + 0.03,
+             name + ": task-clock %g vs getrusage %g" % (perf["task_clock_s"], own))
+        need(perf["cycles"] is not None or perf["hardware_why"] != "", name + ": cycles")
+print("\n".join(problems))
+PY
+}
+out=$(check_json "$W/p.json" open)
+expect_eq "the JSON profile" "$out" ""
+
+# a system without perf events: said, not zero
+CLYDE_TEST_NO_PERF=1 "$CLYDE" -d "$MNT" -s 8:8192:200 -n 1 -f --profile -q --json "$W/n.json" >"$W/nout" 2>"$W/nerr"
+expect_eq "--profile without perf" "$?" 0
+out=$(check_json "$W/n.json" closed)
+expect_eq "the JSON without perf" "$out" ""
+expect_file_has "the text says why" "$W/nerr" "Profile perf counters: software no perf_event_open in this kernel (ENOSYS)"
+expect_eq "-q: only the CSV on stdout" "$(grep -vc '^1\.98,' "$W/nout")" 0
+
+# bad device names
+"$CLYDE" -d "$MNT" -s 8 -n 0 --profile-dev=nosuchdev0 >"$W/bad" 2>&1
+expect_eq "unknown --profile-dev: usage error" "$?" 1
+expect_file_has "the name is said" "$W/bad" "--profile-dev: nosuchdev0"
+"$CLYDE" -d "$MNT" -s 8 -n 0 --profile-dev= >"$W/bad" 2>&1
+expect_eq "empty --profile-dev: usage error" "$?" 1
+"$CLYDE" -d "$MNT" -s 8 -n 0 --profile-dev=../vda >"$W/bad" 2>&1
+expect_eq "a path in --profile-dev: usage error" "$?" 1
+expect_eq "no private directory left" "$(ls -A "$MNT")" ""
+
+[ "$T_FAILS" = 0 ]
