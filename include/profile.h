@@ -164,6 +164,7 @@ struct phase_profile {
 	bool machine_valid;
 	char machine_why[128];
 	unsigned ncpu;
+	double hz;			/* the machine counters' ticks per second */
 	double cpu_s[CPU_STATES];
 	bool cpu_known[CPU_STATES];	/* the BSDs count no iowait, softirq or steal */
 	double machine_total_s;		/* all states */

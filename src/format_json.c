@@ -83,7 +83,8 @@ static void json_profile_machine(FILE *out, const struct phase_profile *pp)
 		json_string(out, pp->machine_why);
 		return;
 	}
-	fprintf(out, "{\"cpus\": %u", pp->ncpu);
+	fprintf(out, "{\"cpus\": %u, \"ticks_per_s\": ", pp->ncpu);
+	json_number(out, pp->hz);
 	json_known(out, "total_s", pp->machine_total_s);
 	for (int i = 0; i < CPU_STATES; i++)
 		json_known(out, cpu_keys[i], pp->cpu_known[i] ? pp->cpu_s[i] : -1);

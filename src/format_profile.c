@@ -258,7 +258,7 @@ static void where_lines(FILE *out, const struct run_result *r)
 static void notes(FILE *out, const struct run_result *r, const struct phase_profile *any)
 {
 	double cost = 0, worst_cost = -1, other_worst = 0, lost = 0;
-	unsigned unnamed = 0, exited = 0, snapshots = 0;
+	unsigned unnamed = 0, exited = 0, snapshots = 0, shorts = 0;
 	const char *other_phase = NULL, *back = NULL;
 
 	FOR_PROFILED(r, i, p) {
@@ -273,13 +273,15 @@ static void notes(FILE *out, const struct run_result *r, const struct phase_prof
 		exited += pp->tasks_exited;
 		if (pp->groups_valid && pp->machine_valid && pp->unattributed_s > lost)
 			lost = pp->unattributed_s;
-		/* Ten ticks at least: one tick in a short phase is no load. */
-		if (pp->window_s > 0 && other >= 0.1 && other / pp->window_s > other_worst) {
+		/* Half a second and ten ticks at least: a tick in a short phase is no load. */
+		if (pp->window_s >= 0.5 && other >= 0.1 && other / pp->window_s > other_worst) {
 			other_worst = other / pp->window_s;
 			other_phase = phase_get((enum phase_id)i)->row_name;
 		}
 		if (pp->cpu_backwards)
 			back = phase_get((enum phase_id)i)->row_name;
+		if (pp->window_s < MIN_REPORT_SECONDS)
+			shorts++;
 	}
 	fprintf(out, "Profile sampler: %.1f ms of CPU in %u snapshots", cost * 1e3, snapshots);
 	if (worst_cost >= 0)
@@ -305,6 +307,10 @@ static void notes(FILE *out, const struct run_result *r, const struct phase_prof
 	if (other_phase && other_worst > 0.05)
 		fprintf(out, "Profile WARNING: other processes used %.0f%% of a CPU during %s: "
 			"the machine was not idle\n", other_worst * 100, other_phase);
+	if (shorts && any->machine_valid)
+		fprintf(out, "Profile note: %u phases lasted under %.1f s: their split is counted "
+			"in ticks of %.0f ms and may be off by a tick or two a column\n", shorts,
+			MIN_REPORT_SECONDS, 1e3 / any->hz);
 	if (back)
 		fprintf(out, "Profile note: a CPU counter went back during %s (Linux's iowait "
 			"may): counted as 0\n", back);

@@ -244,6 +244,7 @@ static void machine_delta(const struct profiler *p, const struct prof_snapshot *
 			sum[i] += delta(a->cpus.v[c][i], b->cpus.v[c][i], &out->cpu_backwards);
 	out->machine_valid = true;
 	out->ncpu = b->cpus.n;
+	out->hz = p->hz;
 	out->machine_total_s = 0;
 	for (int i = 0; i < CPU_STATES; i++) {
 		out->cpu_known[i] = p->cpu_known[i];
