@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#ifndef CLYDE_PLACEMENT_H
+#define CLYDE_PLACEMENT_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Where workers run: the machine's topology as one plain model (from
+ * hwloc, else sysfs and libnuma, else sysconf; or a test's synthetic
+ * description), a pure planner from the model and the options to each
+ * worker's CPUs and memory node, and the OS layer that applies a plan
+ * to a thread and observes what really happened.
+ */
+
+#define TOPO_MAX_PUS	1024
+#define TOPO_MAX_NODES	64
+#define TOPO_MASK_WORDS	(TOPO_MAX_PUS / 64)
+#define TOPO_MAX_CACHES	4
+
+/* A set of logical CPUs by OS index. */
+struct cpu_mask {
+	uint64_t w[TOPO_MASK_WORDS];
+};
+
+static inline void mask_set(struct cpu_mask *m, unsigned cpu)
+{
+	if (cpu < TOPO_MAX_PUS)
+		m->w[cpu / 64] |= 1ull << (cpu % 64);
+}
+
+static inline bool mask_has(const struct cpu_mask *m, unsigned cpu)
+{
+	return cpu < TOPO_MAX_PUS && (m->w[cpu / 64] >> (cpu % 64)) & 1;
+}
+
+unsigned mask_count(const struct cpu_mask *m);
+/* "0-3,8,10-11": 0, or -EINVAL for bad text or a CPU >= TOPO_MAX_PUS. */
+int mask_parse(const char *list, struct cpu_mask *m);
+/* The same form back; "" for an empty set. */
+void mask_format(const struct cpu_mask *m, char *buf, size_t len);
+
+/* One logical CPU (hardware thread). */
+struct topo_pu {
+	int os;		/* OS index: what sched_setaffinity takes */
+	int core;	/* index of its core in the model, 0.. */
+	int package;	/* index of its package, 0.. */
+	int node;	/* OS index of its NUMA node, -1 unknown */
+	bool allowed;	/* in this process's CPU set (cgroup cpuset, taskset, --cpus) */
+};
+
+struct topo_node {
+	int os;			/* OS index */
+	unsigned npus;		/* 0: a memory-only node */
+	uint64_t mem_bytes;	/* 0 unknown */
+};
+
+struct topo_cache {
+	int level;		/* 1, 2, 3 */
+	char type;		/* 'd' data, 'i' instruction, 'u' unified */
+	uint64_t size;		/* bytes, of the first PU's cache at this level */
+};
+
+struct topo_model {
+	const char *source;	/* "hwloc", "sysfs", "sysconf", "synthetic" */
+	unsigned npus;		/* pu[] entries, sorted by os */
+	unsigned ncores;	/* 0 unknown */
+	unsigned npackages;	/* 0 unknown */
+	unsigned nnodes;	/* node[] entries; 0 unknown */
+	struct topo_pu pu[TOPO_MAX_PUS];
+	struct topo_node node[TOPO_MAX_NODES];
+	unsigned ncaches;
+	struct topo_cache cache[TOPO_MAX_CACHES];
+	int device_node;	/* the NUMA node of -d's block device, -1 unknown */
+	char device_why[128];	/* how it was found, or why not */
+	char unknown[160];	/* what the model could not tell, for the report */
+};
+
+/*
+ * A test's machine, in the form of hwloc's synthetic descriptions:
+ * "pack:2 numa:2 core:4 pu:2" (levels outermost first; numa may be
+ * missing: one node). Extras for cases synthetic text cannot say:
+ * "memnode:N" adds N memory-only nodes, "allowed:LIST" restricts the
+ * process's CPU set. Pure; 0 or -EINVAL with err set.
+ */
+int topo_model_synthetic(const char *desc, struct topo_model *m, char *err, size_t errlen);
+
+/* This machine: hwloc, else sysfs (+libnuma), else sysconf. Never fails. */
+void topo_model_load(struct topo_model *m);
+/* The NUMA node of a block device ("vda"): device_node and device_why. */
+void topo_model_device_node(struct topo_model *m, const char *blockdev);
+
+/* Library and sysfs loaders, stubs where not built. */
+#ifdef HAVE_HWLOC
+int topo_model_from_hwloc(struct topo_model *m);
+/* For the tests: the same from hwloc's own synthetic or XML loaders. */
+int topo_model_from_hwloc_synthetic(const char *hwloc_desc, struct topo_model *m);
+int topo_model_from_hwloc_xml(const char *path, struct topo_model *m);
+#else
+static inline int topo_model_from_hwloc(struct topo_model *m)
+{
+	(void)m;
+	return -ENOSYS;
+}
+static inline int topo_model_from_hwloc_synthetic(const char *d, struct topo_model *m)
+{
+	(void)d;
+	(void)m;
+	return -ENOSYS;
+}
+static inline int topo_model_from_hwloc_xml(const char *path, struct topo_model *m)
+{
+	(void)path;
+	(void)m;
+	return -ENOSYS;
+}
+#endif
+
+/* --bind, --cpus, --numa-node, --mem-policy. */
+enum bind_mode {
+	BIND_NONE,
+	BIND_CORE,	/* worker i on core i mod cores, all its hardware threads */
+	BIND_NUMA,	/* worker i on node i mod nodes with CPUs, all its CPUs */
+};
+
+enum mem_policy {
+	MEM_DEFAULT,	/* the system's: first touch */
+	MEM_LOCAL,
+	MEM_INTERLEAVE,	/* over the nodes the plan uses */
+	MEM_BIND,	/* only mem_node */
+};
+
+#define NUMA_NODE_NONE		-1
+#define NUMA_NODE_DEVICE	-2
+
+struct place_opts {
+	enum bind_mode bind;
+	const char *cpus;	/* --cpus=LIST, NULL: every allowed CPU */
+	int numa_node;		/* N, NUMA_NODE_NONE or NUMA_NODE_DEVICE */
+	enum mem_policy mem;
+	int mem_node;		/* MEM_BIND's node */
+};
+
+/* What one worker (and its seekers) gets. */
+struct place_worker {
+	bool bind;		/* set its CPUs */
+	struct cpu_mask cpus;
+	int core;		/* BIND_CORE: the core's index; else -1 */
+	int node;		/* the node its CPUs are on, -1 several or unknown */
+	enum mem_policy mem;
+	struct cpu_mask mem_nodes;	/* nodes of MEM_BIND / MEM_INTERLEAVE, by OS index */
+};
+
+struct place_plan {
+	unsigned workers;
+	bool any_binding;	/* some thread's CPUs or memory are set */
+	struct place_worker w[256];	/* MAX_CONCURRENCY */
+	char summary[256];	/* "core: 2 workers on cores 0 1; memory local" */
+};
+
+/*
+ * The plan: a pure function of the model and the options. numa_capable
+ * says whether this build can set memory policy (hwloc or libnuma).
+ * 0, or -EINVAL (a request the model cannot meet: a node that does not
+ * exist or has no allowed CPU, an empty --cpus) or -ENOTSUP (a NUMA
+ * request in a build without hwloc and libnuma), with err set.
+ */
+int placement_plan(const struct topo_model *m, const struct place_opts *o, unsigned workers,
+		   bool numa_capable, struct place_plan *plan, char *err, size_t errlen);
+
+/* Whether this build can set memory policy (hwloc or libnuma). */
+bool placement_numa_capable(void);
+
+/* Memory policy of the calling thread: hwloc preferred, else libnuma. */
+#ifdef HAVE_HWLOC
+int place_mem_hwloc(enum mem_policy mem, const struct cpu_mask *nodes);
+#else
+static inline int place_mem_hwloc(enum mem_policy mem, const struct cpu_mask *nodes)
+{
+	(void)mem;
+	(void)nodes;
+	return -ENOSYS;
+}
+#endif
+#ifdef HAVE_LIBNUMA
+int place_mem_libnuma(enum mem_policy mem, const struct cpu_mask *nodes);
+#else
+static inline int place_mem_libnuma(enum mem_policy mem, const struct cpu_mask *nodes)
+{
+	(void)mem;
+	(void)nodes;
+	return -ENOSYS;
+}
+#endif
+
+/* --- the OS layer: placement_linux.c, placement_bsd.c --- */
+
+/*
+ * Apply a worker's plan to the calling thread (threads it makes later
+ * inherit it). 0, or -errno; note says what the kernel did instead
+ * ("refused: EINVAL", "narrowed by the cpuset to 0-1").
+ */
+int place_thread(const struct place_worker *pw, char *note, size_t len);
+/* The calling thread's CPU set now; -errno where it cannot be read. */
+int place_thread_cpus(struct cpu_mask *m);
+/* The CPU the calling thread runs on, -1 unknown. */
+int place_current_cpu(void);
+/* The NUMA node of the page at addr, -1 unknown (no NUMA support). */
+int place_page_node(const void *addr);
+
+/*
+ * The node of the buffer a phase's worker thread filled last, noted by
+ * the pipeline: kept per thread, read (and forgotten) by the runner.
+ */
+void place_note_buffer(const void *addr);
+int place_take_buffer_node(void);
+
+#endif
