@@ -21,6 +21,7 @@
 
 struct phase_clock;
 struct profiler;
+struct place_plan;
 
 /* One run's settings, shared read-only by every worker. */
 struct bench {
@@ -31,6 +32,7 @@ struct bench {
 	uint64_t verify_key;	/* --verify: seed and run, mixed */
 	struct phase_clock *clock;	/* the running phase's shared clock */
 	struct profiler *profiler;	/* --profile; NULL without */
+	const struct place_plan *placement;	/* where each worker runs */
 	char errmsg[1024];	/* why bench_run failed */
 };
 
@@ -65,6 +67,11 @@ struct phase_sample {
 	char msg[768];
 	/* The shared clock: 0 not started, 1 started, 2 stopped. */
 	int clock_state;
+	/* This worker's own CPU (its thread, and its seekers') over the timed part. */
+	double cpu_s;
+	double cpu_mark;
+	int cpu_first;		/* the CPU it ran on at the start and the end, -1 unknown */
+	int cpu_last;
 };
 
 typedef int (*phase_fn)(struct worker *w, struct phase_sample *s);

@@ -69,6 +69,14 @@ void summarize_phase(const struct run_result *runs, unsigned count, enum phase_i
 		     struct phase_summary *out);
 void format_summary(FILE *out, const struct run_result *runs, unsigned count);
 
+/*
+ * The topology and placement lines, and a line for each phase whose
+ * slowest worker ran below 0.9 x the median worker's rate.
+ */
+void format_placement(FILE *out, const struct run_result *r);
+/* A worker's rate in its phase's unit per second. */
+double worker_rate(const struct worker_result *w);
+
 /* clyde's context lines: version, engine, cache mode, filesystem, machine. */
 void format_context(FILE *out, const struct run_result *r);
 

@@ -2,6 +2,7 @@
 #ifndef CLYDE_OPTIONS_H
 #define CLYDE_OPTIONS_H
 
+#include "placement.h"
 #include <stdio.h>
 #include "clyde.h"
 
@@ -77,6 +78,7 @@ struct clyde_options {
 	bool ceilings;
 	bool profile;		/* --profile */
 	const char *profile_dev;	/* --profile-dev: NULL finds the devices */
+	struct place_opts place;	/* --bind, --cpus, --numa-node, --mem-policy */
 	bool warmup;
 	bool plan_only;		/* --plan */
 	bool help;

@@ -87,6 +87,12 @@ struct topo_model {
  */
 int topo_model_synthetic(const char *desc, struct topo_model *m, char *err, size_t errlen);
 
+/*
+ * One line for the report, no commas: "2 packages 4 NUMA nodes 16 cores
+ * 32 threads; L1d 32 KiB L2 1 MiB L3 32 MiB; vda on node 0 (hwloc)".
+ */
+void topology_describe(const struct topo_model *m, char *buf, size_t len);
+
 /* This machine: hwloc, else sysfs (+libnuma), else sysconf. Never fails. */
 void topo_model_load(struct topo_model *m);
 /* The NUMA node of a block device ("vda"): device_node and device_why. */

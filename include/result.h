@@ -6,6 +6,25 @@
 #include "fsinfo.h"
 #include "profile.h"
 
+struct topo_model;
+struct place_plan;
+
+/* One worker's part of a phase, and where it really ran. */
+struct worker_result {
+	double t_start;		/* CLOCK_MONOTONIC seconds */
+	double t_end;
+	double amount;		/* KiB, seeks or files */
+	double cpu_s;		/* its thread's and its seekers' CPU */
+	double latency_q[4];	/* seconds at latency_quantiles[] */
+	double max_latency;
+	uint64_t latency_count;
+	int cpu_first;		/* the CPU at the timed part's start and end, -1 unknown */
+	int cpu_last;
+	int buffer_node;	/* NUMA node of its I/O buffer's first page, -1 unknown */
+	char cpus[64];		/* its CPU set as the kernel has it */
+	char note[96];		/* what the kernel did with the placement asked for */
+};
+
 /* What one phase measured; formatters read only this and struct run_result. */
 struct phase_result {
 	bool ran;
@@ -38,6 +57,9 @@ struct phase_result {
 	uint64_t arc_misses;
 	/* --profile: where the phase's CPU and device bytes went. */
 	struct phase_profile profile;
+	/* Each worker's part; NULL when there is none to show (allocated, see run_result_release). */
+	unsigned nworkers;
+	struct worker_result *workers;
 };
 
 /* Labels of a run: what bonnie++ puts in CSV fields 0-8 and 21-25. */
@@ -87,6 +109,10 @@ struct run_env {
 	bool warmup;		/* an untimed run came first */
 	bool verify;
 	bool profiled;		/* --profile */
+	char topology[256];	/* "1 package 1 NUMA node 2 cores 2 threads; L2 512 KiB" (hwloc) */
+	char placement[256];	/* the plan's summary */
+	const struct topo_model *topo;	/* the machine, for JSON; not owned */
+	const struct place_plan *place;	/* the plan, for JSON; not owned */
 	/* What the cache really was: the worst residency before a read, -1 unknown. */
 	double resident_worst;
 	bool resident_known;
@@ -118,6 +144,9 @@ extern const char *const latency_quantile_names[LAT_QUANTILES];
  * bonnie++ prints none for phases under half a second (where the user set
  * the count, or exact is false and plus_when_short is set).
  */
+/* Free what bench_run allocated in r (the workers' parts). */
+void run_result_release(struct run_result *r);
+
 bool phase_hidden(const struct phase_result *p, bool exact);
 
 /* Rate (KiB/s, seeks/s or files/s) and CPU percent of a phase. */

@@ -15,4 +15,7 @@ struct cpu_sample {
 
 void cpu_sample_take(struct cpu_sample *s);
 
+/* CPU time of the calling thread, seconds; 0 where it cannot be read. */
+double thread_cpu_seconds(void);
+
 #endif

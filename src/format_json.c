@@ -11,6 +11,7 @@
 
 #include "format.h"
 #include "phase.h"
+#include "placement.h"
 #include "size.h"
 
 /*
@@ -21,8 +22,9 @@
  * field unchanged.
  */
 /*
- * clyde-result/3 added, per phase, "profile" (--profile only); /1 and /2
- * fields are unchanged.
+ * clyde-result/3 added, per phase, "profile" (--profile only) and
+ * "workers" (each worker's part and where it ran); per run "topology"
+ * and "placement". /1 and /2 fields are unchanged.
  */
 #define JSON_SCHEMA "clyde-result/3"
 
@@ -51,7 +53,8 @@ static void json_number(FILE *out, double v)
 /* A number, or null where the figure is unknown (negative). */
 static void json_known(FILE *out, const char *key, double v)
 {
-	fprintf(out, ", \"%s\": ", key);
+	if (key)
+		fprintf(out, ", \"%s\": ", key);
 	if (v < 0)
 		fputs("null", out);
 	else
@@ -219,6 +222,124 @@ static void json_profile(FILE *out, const struct run_result *r, enum phase_id id
 	fputc('}', out);
 }
 
+static void json_workers(FILE *out, const struct phase_result *p)
+{
+	fputs(", \"workers\": [", out);
+	for (unsigned k = 0; k < p->nworkers; k++) {
+		const struct worker_result *w = &p->workers[k];
+
+		fprintf(out, "%s{\"index\": %u, \"start_s\": %.6f, \"end_s\": %.6f, \"amount\": ",
+			k ? ", " : "", k, w->t_start, w->t_end);
+		json_number(out, w->amount);
+		fputs(", \"rate\": ", out);
+		json_number(out, worker_rate(w));
+		fputs(", \"cpu_s\": ", out);
+		json_number(out, w->cpu_s);
+		fprintf(out, ", \"latency_us\": {\"count\": %" PRIu64, w->latency_count);
+		for (int q = 0; q < LAT_QUANTILES; q++) {
+			fprintf(out, ", \"%s\": ", latency_quantile_names[q]);
+			json_number(out, w->latency_q[q] * 1e6);
+		}
+		fputs(", \"max\": ", out);
+		json_number(out, w->max_latency * 1e6);
+		fputs("}, \"cpus\": ", out);
+		json_string(out, w->cpus);
+		fputs(", \"cpu_first\": ", out);
+		json_known(out, NULL, w->cpu_first);
+		fputs(", \"cpu_last\": ", out);
+		json_known(out, NULL, w->cpu_last);
+		fputs(", \"buffer_node\": ", out);
+		json_known(out, NULL, w->buffer_node);
+		fputs(", \"note\": ", out);
+		json_string(out, w->note);
+		fputc('}', out);
+	}
+	fputc(']', out);
+}
+
+static void json_topology(FILE *out, const struct topo_model *m)
+{
+	fputs(",\n      \"topology\": ", out);
+	if (!m) {
+		fputs("null", out);
+		return;
+	}
+	fputs("{\"source\": ", out);
+	json_string(out, m->source ? m->source : "");
+	fputs(", \"packages\": ", out);
+	json_known(out, NULL, m->npackages ? (double)m->npackages : -1);
+	fputs(", \"numa_nodes\": ", out);
+	json_known(out, NULL, m->nnodes ? (double)m->nnodes : -1);
+	fputs(", \"cores\": ", out);
+	json_known(out, NULL, m->ncores ? (double)m->ncores : -1);
+	fprintf(out, ", \"threads\": %u, \"nodes\": [", m->npus);
+	for (unsigned i = 0; i < m->nnodes; i++) {
+		struct cpu_mask c = { { 0 } };
+		char list[256];
+
+		for (unsigned k = 0; k < m->npus; k++)
+			if (m->pu[k].node == m->node[i].os)
+				mask_set(&c, (unsigned)m->pu[k].os);
+		mask_format(&c, list, sizeof(list));
+		fprintf(out, "%s{\"os_index\": %d, \"cpus\": ", i ? ", " : "", m->node[i].os);
+		json_string(out, list);
+		fputs(", \"mem_bytes\": ", out);
+		json_known(out, NULL, m->node[i].mem_bytes ? (double)m->node[i].mem_bytes : -1);
+		fputc('}', out);
+	}
+	fputs("], \"caches\": [", out);
+	for (unsigned i = 0; i < m->ncaches; i++)
+		fprintf(out, "%s{\"level\": %d, \"type\": \"%s\", \"size\": %llu}",
+			i ? ", " : "", m->cache[i].level, m->cache[i].type == 'd' ? "data" :
+			m->cache[i].type == 'i' ? "instruction" : "unified",
+			(unsigned long long)m->cache[i].size);
+	fputs("], \"device_node\": ", out);
+	json_known(out, NULL, m->device_node);
+	fputs(", \"device_why\": ", out);
+	json_string(out, m->device_why);
+	fputs(", \"unknown\": ", out);
+	json_string(out, m->unknown);
+	fputc('}', out);
+}
+
+static void json_placement(FILE *out, const struct run_env *e)
+{
+	const struct place_plan *pl = e->place;
+
+	fputs(",\n      \"placement\": ", out);
+	if (!pl) {
+		fputs("null", out);
+		return;
+	}
+	fputs("{\"summary\": ", out);
+	json_string(out, pl->summary);
+	fprintf(out, ", \"binds\": %s, \"workers\": [", pl->any_binding ? "true" : "false");
+	for (unsigned i = 0; i < pl->workers; i++) {
+		const struct place_worker *w = &pl->w[i];
+		static const char *const mems[] = {
+			[MEM_DEFAULT] = "default", [MEM_LOCAL] = "local",
+			[MEM_INTERLEAVE] = "interleave", [MEM_BIND] = "bind",
+		};
+		char list[256];
+
+		mask_format(&w->cpus, list, sizeof(list));
+		fprintf(out, "%s{\"index\": %u, \"cpus\": ", i ? ", " : "", i);
+		if (w->bind)
+			json_string(out, list);
+		else
+			fputs("null", out);
+		fputs(", \"core\": ", out);
+		json_known(out, NULL, w->core);
+		fputs(", \"node\": ", out);
+		json_known(out, NULL, w->node);
+		mask_format(&w->mem_nodes, list, sizeof(list));
+		fprintf(out, ", \"memory\": \"%s\", \"memory_nodes\": ", mems[w->mem]);
+		json_string(out, list);
+		fputc('}', out);
+	}
+	fputs("]}", out);
+}
+
 static const char *amount_unit(enum phase_id id)
 {
 	return phase_unit_names(id)->amount;
@@ -287,6 +408,8 @@ static void json_phase(FILE *out, const struct run_result *r, enum phase_id id)
 			p->arc_hits, p->arc_misses);
 	if (p->profile.valid)
 		json_profile(out, r, id);
+	if (p->nworkers)
+		json_workers(out, p);
 	if (ceiling > 0) {
 		fputs(", \"ceiling_fraction\": ", out);
 		json_number(out, phase_rate(p) / ceiling);
@@ -367,6 +490,8 @@ static void json_run(FILE *out, const struct run_result *r, const struct format_
 	} else {
 		fputs("null", out);
 	}
+	json_topology(out, e->topo);
+	json_placement(out, e);
 	fputs(",\n      \"ceilings\": ", out);
 	if (e->ceil_syscall_ns > 0) {
 		fputs("{\"syscall_ns\": ", out);

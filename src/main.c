@@ -26,6 +26,7 @@
 #include "options.h"
 #include "privs.h"
 #include "progress.h"
+#include "placement.h"
 #include "plan.h"
 #include "probe.h"
 #include "residency.h"
@@ -49,6 +50,8 @@ struct session {
 	struct run_plan plan;
 	struct calibration cal;
 	struct profiler prof;	/* --profile */
+	struct topo_model model;	/* the machine */
+	struct place_plan place;	/* where each worker runs */
 };
 
 static void print_version(void)
@@ -163,6 +166,8 @@ static void fill_result_labels(const struct session *s, uint32_t seed, struct ru
 	struct run_params *p = &r->params;
 	struct run_env *e = &r->env;
 
+	/* A warm-up run's result is reused: free what it holds first. */
+	run_result_release(r);
 	memset(r, 0, sizeof(*r));
 	snprintf(p->version, sizeof(p->version), "%s", PACKAGE_VERSION);
 	snprintf(p->name, sizeof(p->name), "%s", o->name ? o->name : s->hostname);
@@ -207,6 +212,10 @@ static void fill_result_labels(const struct session *s, uint32_t seed, struct ru
 		snprintf(e->data, sizeof(e->data), "%s", pl->data == DATA_ZERO ? "zero" : "random");
 	e->verify = pl->verify;
 	e->profiled = o->profile;
+	topology_describe(&s->model, e->topology, sizeof(e->topology));
+	copy_field(e->placement, sizeof(e->placement), s->place.summary);
+	e->topo = &s->model;
+	e->place = &s->place;
 	e->ceil_syscall_ns = s->ceil.syscall_ns;
 	e->ceil_copy_bps = s->ceil.copy_bytes_per_s;
 	e->warmup = o->warmup;
@@ -253,6 +262,7 @@ static int run_once(struct session *s, uint32_t seed, uint32_t run, struct run_r
 	b.sync_count = &s->sync_count;
 	b.verify_key = verify_key(seed, run);
 	b.profiler = s->opt.profile ? &s->prof : NULL;
+	b.placement = &s->place;
 	fill_result_labels(s, seed, res);
 
 	ret = workdir_create(s->opt.dir, b.workdir, sizeof(b.workdir));
@@ -322,6 +332,7 @@ static int prepare(struct session *s, char *err, size_t errlen)
 		if (*c == ',')
 			*c = '_';
 	topology_get(&s->topo);
+	topo_model_load(&s->model);
 	ret = workdir_check(o->dir, 0, err, errlen);
 	if (ret)
 		return dir_error_status(ret);
@@ -336,6 +347,11 @@ static int prepare(struct session *s, char *err, size_t errlen)
 		fprintf(stderr, "clyde: note: the file system's names or options are longer than "
 			"clyde keeps: each cut one ends in ...\n");
 	sysinfo_get(o->dir, &s->si);
+	topo_model_device_node(&s->model, s->si.blockdev);
+	ret = placement_plan(&s->model, &o->place, o->concurrency, placement_numa_capable(),
+			     &s->place, err, errlen);
+	if (ret)
+		return CLYDE_EXIT_USAGE;
 	if (o->profile) {
 		ret = profiler_init(&s->prof, o->dir, &s->fs, o->profile_dev, err, errlen);
 		if (ret)
@@ -444,6 +460,9 @@ static int run_all(struct session *s, const struct format_opts *fo)
 		if (status)
 			goto out;
 		format_context(stderr, &runs[done]);
+		/* Placement matters with several workers or a placement asked for. */
+		if (o->concurrency > 1 || s->place.any_binding)
+			format_placement(stderr, &runs[done]);
 		warn_about_outcome(s, &runs[done]);
 		if (o->repeats == 1)
 			format_table(text, &runs[done], fo);
@@ -478,6 +497,8 @@ static int run_all(struct session *s, const struct format_opts *fo)
 		if (runs[i].mismatches)
 			status = CLYDE_EXIT_VERIFY;
 out:
+	for (uint32_t i = 0; runs && i < o->repeats; i++)
+		run_result_release(&runs[i]);
 	if (json && json != stdout && fclose(json) && !status) {
 		fprintf(stderr, "clyde: --json %s: %s\n", o->json, strerror(errno));
 		status = CLYDE_EXIT_IO;

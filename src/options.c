@@ -34,6 +34,10 @@ enum long_only {
 	OPT_CEILINGS,
 	OPT_PROFILE,
 	OPT_PROFILE_DEV,
+	OPT_BIND,
+	OPT_CPUS,
+	OPT_NUMA_NODE,
+	OPT_MEM_POLICY,
 	OPT_WARMUP,
 	OPT_PLAN,
 };
@@ -56,6 +60,10 @@ static const struct option long_opts[] = {
 	{ "ceilings", no_argument, NULL, OPT_CEILINGS },
 	{ "profile", no_argument, NULL, OPT_PROFILE },
 	{ "profile-dev", required_argument, NULL, OPT_PROFILE_DEV },
+	{ "bind", required_argument, NULL, OPT_BIND },
+	{ "cpus", required_argument, NULL, OPT_CPUS },
+	{ "numa-node", required_argument, NULL, OPT_NUMA_NODE },
+	{ "mem-policy", required_argument, NULL, OPT_MEM_POLICY },
 	{ "warmup", no_argument, NULL, OPT_WARMUP },
 	{ "plan", no_argument, NULL, OPT_PLAN },
 	{ NULL, 0, NULL, 0 },
@@ -84,6 +92,7 @@ void options_defaults(struct clyde_options *o)
 	o->repeats = 1;
 	o->perchar_bytes = DEFAULT_PERCHAR_BYTES;
 	o->concurrency = 1;
+	o->place.numa_node = NUMA_NODE_NONE;
 	o->cache = CACHE_DROP;
 	o->perchar = PERCHAR_SYSCALL;
 	o->engine = "psync";
@@ -278,6 +287,59 @@ static int parse_name(struct clyde_options *o, const char *arg, char *err, size_
 }
 
 /* --data=zero|random|compressible:P */
+/* --bind, --cpus, --numa-node, --mem-policy: checked here for form, by the planner for the machine. */
+static int parse_place(struct clyde_options *o, int opt, const char *arg, char *err, size_t errlen)
+{
+	struct place_opts *p = &o->place;
+	struct cpu_mask m;
+	uint32_t n;
+
+	switch (opt) {
+	case OPT_BIND:
+		if (!strcmp(arg, "none"))
+			p->bind = BIND_NONE;
+		else if (!strcmp(arg, "core"))
+			p->bind = BIND_CORE;
+		else if (!strcmp(arg, "numa"))
+			p->bind = BIND_NUMA;
+		else
+			return fail(err, errlen, "--bind=%s: use none, core or numa", arg);
+		return 0;
+	case OPT_CPUS:
+		if (mask_parse(arg, &m))
+			return fail(err, errlen, "--cpus=%s: give CPU numbers and ranges such as "
+				    "0-3,8 (below %d)", arg, TOPO_MAX_PUS);
+		p->cpus = arg;
+		return 0;
+	case OPT_NUMA_NODE:
+		if (!strcmp(arg, "device")) {
+			p->numa_node = NUMA_NODE_DEVICE;
+			return 0;
+		}
+		if (parse_u32("--numa-node", "NUMA node", arg, 0, TOPO_MAX_NODES - 1, &n, err,
+			      errlen))
+			return -EINVAL;
+		p->numa_node = (int)n;
+		return 0;
+	default:
+		if (!strcmp(arg, "local")) {
+			p->mem = MEM_LOCAL;
+		} else if (!strcmp(arg, "interleave")) {
+			p->mem = MEM_INTERLEAVE;
+		} else if (!strncmp(arg, "bind:", 5)) {
+			if (parse_u32("--mem-policy=bind", "NUMA node", arg + 5, 0,
+				      TOPO_MAX_NODES - 1, &n, err, errlen))
+				return -EINVAL;
+			p->mem = MEM_BIND;
+			p->mem_node = (int)n;
+		} else {
+			return fail(err, errlen, "--mem-policy=%s: use local, interleave or bind:N",
+				    arg);
+		}
+		return 0;
+	}
+}
+
 static int parse_data(struct clyde_options *o, const char *arg, char *err, size_t errlen)
 {
 	if (!strcmp(arg, "zero")) {
@@ -424,6 +486,11 @@ static int parse_option(struct clyde_options *o, int c, char *arg, char *err, si
 	case OPT_PROFILE:
 		o->profile = true;
 		return 0;
+	case OPT_BIND:
+	case OPT_CPUS:
+	case OPT_NUMA_NODE:
+	case OPT_MEM_POLICY:
+		return parse_place(o, c, arg, err, errlen);
 	case OPT_PROFILE_DEV:
 		if (!*arg)
 			return fail(err, errlen, "--profile-dev: no device named (give names such "
@@ -504,6 +571,8 @@ void options_usage(FILE *out)
 "             [--json FILE|-] [--latency] [--cpu] [--data=zero|random|compressible:P]\n"
 "             [--verify] [--ceilings] [--warmup] [--plan]\n"
 "             [--profile] [--profile-dev=DEV[,DEV...]]\n"
+"             [--bind=none|core|numa] [--cpus=LIST] [--numa-node=N|device]\n"
+"             [--mem-policy=local|interleave|bind:N]\n"
 "\n"
 "A bonnie++ 2.00a-compatible file system benchmark.\n"
 "\n"
@@ -583,6 +652,14 @@ void options_usage(FILE *out)
 "                bytes, busy time and write amplification (see clyde(1))\n"
 "  --profile-dev=DEV[,DEV...]  the block devices --profile counts (names in\n"
 "                /sys/block), where clyde cannot find them itself (ZFS, FUSE)\n"
+"  --bind=none|core|numa  place the -c workers (and their seekers): none\n"
+"                (default), one core each in the machine's order, or one\n"
+"                NUMA node each, round robin; the report says where each ran\n"
+"  --cpus=LIST   only these CPUs (such as 0-3,8), within the process's set\n"
+"  --numa-node=N|device  keep the workers and their memory on node N, or on\n"
+"                the node of -d's device when known (needs hwloc or libnuma)\n"
+"  --mem-policy=local|interleave|bind:N  where the workers' buffers go\n"
+"                (needs hwloc or libnuma; default: the system's first touch)\n"
 "  --warmup      run once untimed before the counted runs\n"
 "  --plan        calibrate and print what would run (sizes, counts, engine,\n"
 "                cache method, phases, time estimate), then exit\n"

@@ -153,6 +153,7 @@ static void *seeker_main(void *arg)
 	const struct bench *b = sk->w->b;
 	const char *path = sk->w->io_path;
 	struct pipeline p;
+	double cpu0 = 0;
 	int ret, cret;
 
 	ret = pipeline_init(&p, b, b->plan->chunk, false);
@@ -162,6 +163,7 @@ static void *seeker_main(void *arg)
 		return NULL;
 	}
 	sk->sample.start_ns = now_ns();
+	cpu0 = thread_cpu_seconds();
 	ret = pipeline_open_file(&p, path, io_open_flags(b, O_RDWR));
 	if (ret) {
 		sample_fail(&sk->sample, PH_SEEKS, ret, "open %s", path);
@@ -177,6 +179,7 @@ static void *seeker_main(void *arg)
 	if (cret)
 		sample_fail(&sk->sample, PH_SEEKS, cret, "fsync/close %s", path);
 out:
+	sk->sample.cpu_s = thread_cpu_seconds() - cpu0;
 	pipeline_release(&p);
 	sk->sample.amount = (double)sk->done;
 	sk->sample.count = sk->done;

@@ -18,6 +18,7 @@
 #include "bench.h"
 #include "compat.h"
 #include "phase_clock.h"
+#include "placement.h"
 #include "signals.h"
 #include "timing.h"
 
@@ -59,6 +60,8 @@ void sample_start(struct worker *w, struct phase_sample *s)
 	s->start_ns = c->t0;
 	pthread_mutex_unlock(&c->lock);
 	s->clock_state = 1;
+	s->cpu_first = place_current_cpu();
+	s->cpu_mark = thread_cpu_seconds();
 }
 
 void sample_stop(struct worker *w, struct phase_sample *s)
@@ -68,6 +71,8 @@ void sample_stop(struct worker *w, struct phase_sample *s)
 	if (s->clock_state != 1)
 		return;
 	s->end_ns = now_ns();
+	s->cpu_s += thread_cpu_seconds() - s->cpu_mark;
+	s->cpu_last = place_current_cpu();
 	pthread_mutex_lock(&c->lock);
 	if (++c->stopped == c->workers) {
 		cpu_sample_take(&c->cpu1);
@@ -117,6 +122,7 @@ void sample_merge(struct phase_sample *total, const struct phase_sample *s)
 		total->flush_ns = s->flush_ns;
 	hist_merge(&total->hist, &s->hist);
 	total->mismatches += s->mismatches;
+	total->cpu_s += s->cpu_s;
 	total->amount += s->amount;
 	total->count += s->count;
 }

@@ -10,6 +10,7 @@
 #include "compat.h"
 #include "pattern.h"
 #include "pipeline.h"
+#include "placement.h"
 #include "signals.h"
 #include "timing.h"
 
@@ -43,6 +44,8 @@ int pipeline_init(struct pipeline *p, const struct bench *b, size_t len, bool wi
 	p->bufs = mem;
 	rng_seed(&r, b->seed);
 	pattern_fill(p->bufs, p->depth * len, plan->data, plan->data_zero_pct, &r);
+	/* Touched now, so its pages have a node: the report says which. */
+	place_note_buffer(p->bufs);
 	if (with_pool) {
 		p->pool_len = p->depth * len > POOL_MIN ? p->depth * len : POOL_MIN;
 		if (posix_memalign(&mem, BUFFER_ALIGN, p->pool_len)) {

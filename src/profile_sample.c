@@ -83,15 +83,6 @@ void profiler_close(struct profiler *p)
 	prof_os_perf_close(p);
 }
 
-static double thread_cpu(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
-		return 0;
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void take_rusage(struct prof_snapshot *s)
 {
 	struct rusage ru;
@@ -140,7 +131,7 @@ static void take_tasks(struct profiler *p, struct prof_snapshot *s)
 
 void profile_snapshot(struct profiler *p, struct prof_snapshot *s, bool at_start)
 {
-	double wall0 = (double)now_ns() / 1e9, cpu0 = thread_cpu();
+	double wall0 = (double)now_ns() / 1e9, cpu0 = thread_cpu_seconds();
 
 	if (at_start) {
 		take_tasks(p, s);
@@ -155,7 +146,7 @@ void profile_snapshot(struct profiler *p, struct prof_snapshot *s, bool at_start
 		take_devices(p, s);
 		take_tasks(p, s);
 	}
-	s->cost_cpu = thread_cpu() - cpu0;
+	s->cost_cpu = thread_cpu_seconds() - cpu0;
 	s->cost_wall = (double)now_ns() / 1e9 - wall0;
 }
 

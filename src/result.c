@@ -4,6 +4,8 @@
 
 #include "result.h"
 
+#include <stdlib.h>
+
 const double latency_quantiles[LAT_QUANTILES] = { 0.50, 0.90, 0.99, 0.999 };
 const char *const latency_quantile_names[LAT_QUANTILES] = { "p50", "p90", "p99", "p99.9" };
 
@@ -36,4 +38,13 @@ int phase_cpu_percent(const struct phase_result *p)
 	if (window <= 0)
 		return 0;
 	return (int)((p->cpu_user + p->cpu_sys) / window * 100.0);
+}
+
+void run_result_release(struct run_result *r)
+{
+	for (int i = 0; i < PH_COUNT; i++) {
+		free(r->phase[i].workers);
+		r->phase[i].workers = NULL;
+		r->phase[i].nworkers = 0;
+	}
 }

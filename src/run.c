@@ -16,6 +16,7 @@
 #include "cache.h"
 #include "phase.h"
 #include "phase_clock.h"
+#include "placement.h"
 #include "profile.h"
 #include "residency.h"
 #include "semsync.h"
@@ -26,21 +27,60 @@ struct worker_job {
 	struct worker *w;
 	const struct phase_def *d;
 	struct phase_sample sample;
+	/* Where it ran: its CPU set, the node of its buffer, what the kernel said. */
+	struct cpu_mask cpus;
+	bool cpus_known;
+	int buffer_node;
+	char note[96];
 };
+
+/* The worker's thread takes its place first; its seekers inherit it. */
+static void place_worker(struct worker_job *job)
+{
+	const struct place_plan *plan = job->w->b->placement;
+	const struct place_worker *pw = plan ? &plan->w[job->w->index] : NULL;
+
+	if (pw && (pw->bind || pw->mem != MEM_DEFAULT))
+		place_thread(pw, job->note, sizeof(job->note));
+	job->cpus_known = !place_thread_cpus(&job->cpus);
+}
 
 static void *worker_main(void *arg)
 {
 	struct worker_job *job = arg;
 
+	job->sample.cpu_first = job->sample.cpu_last = -1;
+	place_worker(job);
 	job->d->fn(job->w, &job->sample);
+	job->buffer_node = place_take_buffer_node();
 	/* A worker that failed early must not keep the others at the start line. */
 	sample_settle(job->w, &job->sample);
 	return NULL;
 }
 
+static void fill_worker_result(struct worker_result *wr, const struct worker_job *job)
+{
+	const struct phase_sample *s = &job->sample;
+
+	wr->t_start = (double)s->start_ns / 1e9;
+	wr->t_end = (double)s->end_ns / 1e9;
+	wr->amount = s->amount;
+	wr->cpu_s = s->cpu_s;
+	wr->max_latency = (double)s->hist.max / 1e9;
+	wr->latency_count = s->hist.count;
+	for (int q = 0; q < LAT_QUANTILES; q++)
+		wr->latency_q[q] = (double)hist_quantile(&s->hist, latency_quantiles[q]) / 1e9;
+	wr->cpu_first = s->cpu_first;
+	wr->cpu_last = s->cpu_last;
+	wr->buffer_node = job->buffer_node;
+	if (job->cpus_known)
+		mask_format(&job->cpus, wr->cpus, sizeof(wr->cpus));
+	snprintf(wr->note, sizeof(wr->note), "%s", job->note);
+}
+
 /* Run a phase on every worker at once; the first failure wins. */
 static int run_workers(struct bench *b, struct worker *workers, const struct phase_def *d,
-		       struct phase_sample *total)
+		       struct phase_sample *total, struct phase_result *pr)
 {
 	unsigned n = b->plan->workers, started = 0;
 	struct worker_job *jobs = calloc(n, sizeof(*jobs));
@@ -76,6 +116,13 @@ static int run_workers(struct bench *b, struct worker *workers, const struct pha
 	}
 	for (unsigned i = 0; i < started; i++)
 		sample_merge(total, &jobs[i].sample);
+	free(pr->workers);
+	pr->nworkers = 0;
+	pr->workers = calloc(started, sizeof(*pr->workers));
+	for (unsigned i = 0; pr->workers && i < started; i++)
+		fill_worker_result(&pr->workers[i], &jobs[i]);
+	if (pr->workers)
+		pr->nworkers = started;
 	if (ret && !total->err) {
 		total->err = ret;
 		snprintf(total->msg, sizeof(total->msg), "cannot start a worker thread: %s",
@@ -278,7 +325,7 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 	progress_start(p, d);
 	phase_clock_init(&clock, p->workers, b->profiler);
 	b->clock = &clock;
-	ret = run_workers(b, workers, d, &total);
+	ret = run_workers(b, workers, d, &total, pr);
 	b->clock = NULL;
 	progress_finish(p, ret);
 	if (ret) {

@@ -38,7 +38,7 @@ names = ["putc", "put_block", "rewrite", "getc", "get_block", "seeks",
 keys = {"ran", "elapsed_s", "amount", "amount_unit", "rate", "rate_unit", "too_short",
         "cpu_percent", "cpu_user_s", "cpu_sys_s", "cpu_window_s", "cpu_us_per_unit",
         "cpu_unit", "max_latency_us", "dead_s", "flush_s", "latency_us", "mismatches",
-        "short", "start_s", "end_s"}
+        "short", "start_s", "end_s", "workers"}
 # residency is measured before the phases that read the file; tmpfs holds
 # all of it, and has no ARC
 measured = {"rewrite", "getc", "get_block", "seeks"}
@@ -69,6 +69,11 @@ def check_phases(run, tag):
         need(p["too_short"] == p["short"] == (p["elapsed_s"] < 0.5), n + " short, too_short")
         need(abs(p["end_s"] - p["start_s"] - p["elapsed_s"]) < 1e-5, n + " end_s - start_s = elapsed_s")
         need(p["start_s"] >= end, n + " starts after the phase before ends")
+        # one worker: its part is the phase
+        ws = p["workers"]
+        need(len(ws) == 1 and abs(ws[0]["amount"] - p["amount"]) < 1e-9
+             and abs(ws[0]["start_s"] - p["start_s"]) < 1e-5 and abs(ws[0]["end_s"] - p["end_s"]) < 1e-5
+             and ws[0]["cpus"] != "" and ws[0]["note"] == "", n + " workers %r" % ws)
         end = p["end_s"]
 
 for i, run in enumerate(runs):
