@@ -9,7 +9,7 @@
 
 /*
  * Where workers run: the machine's topology as one plain model (from
- * hwloc, else sysfs and libnuma, else sysconf; or a test's synthetic
+ * hwloc, else sysfs, else sysconf; or a test's synthetic
  * description), a pure planner from the model and the options to each
  * worker's CPUs and memory node, and the OS layer that applies a plan
  * to a thread and observes what really happened.
@@ -93,7 +93,7 @@ int topo_model_synthetic(const char *desc, struct topo_model *m, char *err, size
  */
 void topology_describe(const struct topo_model *m, char *buf, size_t len);
 
-/* This machine: hwloc, else sysfs (+libnuma), else sysconf. Never fails. */
+/* This machine: hwloc, else sysfs, else sysconf. Never fails. */
 void topo_model_load(struct topo_model *m);
 /* The NUMA node of a block device ("vda"): device_node and device_why. */
 void topo_model_device_node(struct topo_model *m, const char *blockdev);

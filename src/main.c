@@ -331,8 +331,8 @@ static int prepare(struct session *s, char *err, size_t errlen)
 	for (char *c = s->hostname; *c; c++)
 		if (*c == ',')
 			*c = '_';
-	topology_get(&s->topo);
 	topo_model_load(&s->model);
+	topology_get(&s->topo, &s->model);
 	ret = workdir_check(o->dir, 0, err, errlen);
 	if (ret)
 		return dir_error_status(ret);
