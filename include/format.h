@@ -80,6 +80,9 @@ double worker_rate(const struct worker_result *w);
 /* clyde's context lines: version, engine, cache mode, filesystem, machine. */
 void format_context(FILE *out, const struct run_result *r);
 
+/* A name from the system (a mount point, a thread) in a text line: no commas, no newlines. */
+void format_put_field(FILE *out, const char *s);
+
 /* Cells shared by the table and CSV formatters. */
 void format_latency(char *buf, size_t len, double seconds);
 void format_kib_rate(char *buf, size_t len, double kib_per_s);

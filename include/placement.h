@@ -216,6 +216,12 @@ int place_current_cpu(void);
 /* The NUMA node of the page at addr, -1 unknown (no NUMA support). */
 int place_page_node(const void *addr);
 
+/* Shared by the OS layers (placement_note.c): append to a note, "; " between parts. */
+void place_note_add(char *note, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* "WHAT refused: Invalid argument (EINVAL)", err positive. */
+void place_note_refused(char *note, size_t len, const char *what, int err);
+
 /*
  * The node of the buffer a phase's worker thread filled last, noted by
  * the pipeline: kept per thread, read (and forgotten) by the runner.

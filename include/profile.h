@@ -216,6 +216,9 @@ const char *prof_group_name(enum prof_group g);	/* "filesystem", "writeback" ...
 /* A kworker's name carries a workqueue ("kworker/u4:2-flush-7:0"). */
 bool prof_kworker_named(const char *comm);
 
+/* By pid, as profile_compute looks tasks up: the OS parts list them in any order. */
+void prof_sort_tasks(struct prof_snapshot *s);
+
 /* The difference of two snapshots of one phase. */
 void profile_compute(const struct profiler *p, const struct prof_snapshot *a,
 		     const struct prof_snapshot *b, struct phase_profile *out);

@@ -55,3 +55,9 @@ void format_count5(char *buf, size_t len, double v, bool seeks)
 	else
 		snprintf(buf, len, "%4.0fm", v / 1e6);
 }
+
+void format_put_field(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		fputc(*s == ',' || *s == '\n' ? ' ' : *s, out);
+}

@@ -222,6 +222,19 @@ static void json_profile(FILE *out, const struct run_result *r, enum phase_id id
 	fputc('}', out);
 }
 
+/* "latency_us": the count, the percentiles and the maximum, in microseconds. */
+static void json_latency(FILE *out, uint64_t count, const double q_s[LAT_QUANTILES], double max_s)
+{
+	fprintf(out, ", \"latency_us\": {\"count\": %" PRIu64, count);
+	for (int q = 0; q < LAT_QUANTILES; q++) {
+		fprintf(out, ", \"%s\": ", latency_quantile_names[q]);
+		json_number(out, q_s[q] * 1e6);
+	}
+	fputs(", \"max\": ", out);
+	json_number(out, max_s * 1e6);
+	fputc('}', out);
+}
+
 static void json_workers(FILE *out, const struct phase_result *p)
 {
 	fputs(", \"workers\": [", out);
@@ -235,14 +248,8 @@ static void json_workers(FILE *out, const struct phase_result *p)
 		json_number(out, worker_rate(w));
 		fputs(", \"cpu_s\": ", out);
 		json_number(out, w->cpu_s);
-		fprintf(out, ", \"latency_us\": {\"count\": %" PRIu64, w->latency_count);
-		for (int q = 0; q < LAT_QUANTILES; q++) {
-			fprintf(out, ", \"%s\": ", latency_quantile_names[q]);
-			json_number(out, w->latency_q[q] * 1e6);
-		}
-		fputs(", \"max\": ", out);
-		json_number(out, w->max_latency * 1e6);
-		fputs("}, \"cpus\": ", out);
+		json_latency(out, w->latency_count, w->latency_q, w->max_latency);
+		fputs(", \"cpus\": ", out);
 		json_string(out, w->cpus);
 		fputs(", \"cpu_first\": ", out);
 		json_known(out, NULL, w->cpu_first);
@@ -380,14 +387,7 @@ static void json_phase(FILE *out, const struct run_result *r, enum phase_id id)
 	json_number(out, p->flush);
 	fputs(", \"max_latency_us\": ", out);
 	json_number(out, p->max_latency * 1e6);
-	fprintf(out, ", \"latency_us\": {\"count\": %" PRIu64, p->latency_count);
-	for (int q = 0; q < LAT_QUANTILES; q++) {
-		fprintf(out, ", \"%s\": ", latency_quantile_names[q]);
-		json_number(out, p->latency_q[q] * 1e6);
-	}
-	fputs(", \"max\": ", out);
-	json_number(out, p->max_latency * 1e6);
-	fputc('}', out);
+	json_latency(out, p->latency_count, p->latency_q, p->max_latency);
 	fprintf(out, ", \"mismatches\": %" PRIu64, p->mismatches);
 	fprintf(out, ", \"short\": %s", p->elapsed < MIN_REPORT_SECONDS ? "true" : "false");
 	fprintf(out, ", \"start_s\": %.6f, \"end_s\": %.6f", p->t_start, p->t_end);

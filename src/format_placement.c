@@ -27,12 +27,6 @@ double worker_rate(const struct worker_result *w)
 	return secs > 0 ? w->amount / secs : 0;
 }
 
-static void put_clean(FILE *out, const char *s)
-{
-	for (; *s; s++)
-		fputc(*s == ',' || *s == '\n' ? ' ' : *s, out);
-}
-
 /* One worker over every phase: the CPUs it was seen on and its buffers' nodes. */
 static void worker_line(FILE *out, const struct run_result *r, unsigned k)
 {
@@ -61,7 +55,7 @@ static void worker_line(FILE *out, const struct run_result *r, unsigned k)
 	fprintf(out, "; worker %u", k);
 	if (set) {
 		fputs(" set ", out);
-		put_clean(out, set);
+		format_put_field(out, set);
 	}
 	mask_format(&seen, list, sizeof(list));
 	fprintf(out, " ran on CPU %s", list[0] ? list : "unknown");
@@ -69,7 +63,7 @@ static void worker_line(FILE *out, const struct run_result *r, unsigned k)
 	fprintf(out, " buffers on node %s", list[0] ? list : "unknown");
 	if (note) {
 		fputs(" (", out);
-		put_clean(out, note);
+		format_put_field(out, note);
 		fputc(')', out);
 	}
 }
@@ -106,7 +100,7 @@ static void spread_lines(FILE *out, const struct run_result *r)
 		fprintf(out, "clyde: workers differ in %s: worker %u at %.2f x the median "
 			"worker's rate (CPU set ", phase_get((enum phase_id)i)->name, who,
 			slowest / median);
-		put_clean(out, p->workers[who].cpus[0] ? p->workers[who].cpus : "unknown");
+		format_put_field(out, p->workers[who].cpus[0] ? p->workers[who].cpus : "unknown");
 		fprintf(out, " ran on %d..%d)\n", p->workers[who].cpu_first,
 			p->workers[who].cpu_last);
 	}
@@ -120,9 +114,9 @@ void format_placement(FILE *out, const struct run_result *r)
 		if (r->phase[i].ran && r->phase[i].nworkers > workers)
 			workers = r->phase[i].nworkers;
 	fputs("topology: ", out);
-	put_clean(out, r->env.topology);
+	format_put_field(out, r->env.topology);
 	fputs("\nplacement: ", out);
-	put_clean(out, r->env.placement);
+	format_put_field(out, r->env.placement);
 	for (unsigned k = 0; k < workers; k++)
 		worker_line(out, r, k);
 	fputc('\n', out);

@@ -20,6 +20,7 @@ void profile_derive(const struct run_result *r, enum phase_id id, struct profile
 	const struct phase_profile *pp = &p->profile;
 	const struct phase_def *def = phase_get(id);
 	double bytes = def->unit == UNIT_KIB ? p->amount * 1024.0 : 0;
+	double ops = def->unit == UNIT_KIB ? bytes : p->amount;	/* perf counts per byte, seek or file */
 
 	memset(d, 0, sizeof(*d));
 	switch (def->unit) {
@@ -48,21 +49,10 @@ void profile_derive(const struct run_result *r, enum phase_id id, struct profile
 		       ? (double)pp->dev.wr_bytes / bytes : -1;
 	d->read_amp = pp->dev_valid && def->data_read && bytes > 0
 		      ? (double)pp->dev.rd_bytes / bytes : -1;
-	{
-		double ops = def->unit == UNIT_KIB ? bytes : p->amount;
-
-		d->cycles_per_op = pp->perf_valid[PERF_CYCLES] && ops > 0
-				   ? (double)pp->perf[PERF_CYCLES] / ops : -1;
-		d->instructions_per_op = pp->perf_valid[PERF_INSTRUCTIONS] && ops > 0
-					 ? (double)pp->perf[PERF_INSTRUCTIONS] / ops : -1;
-	}
-}
-
-/* A name from the system (a mount point, a thread): no commas, no newlines. */
-static void put_clean(FILE *out, const char *s)
-{
-	for (; *s; s++)
-		fputc(*s == ',' || *s == '\n' ? ' ' : *s, out);
+	d->cycles_per_op = pp->perf_valid[PERF_CYCLES] && ops > 0
+			   ? (double)pp->perf[PERF_CYCLES] / ops : -1;
+	d->instructions_per_op = pp->perf_valid[PERF_INSTRUCTIONS] && ops > 0
+				 ? (double)pp->perf[PERF_INSTRUCTIONS] / ops : -1;
 }
 
 /* "%W.Pf", or "-" right-aligned where the figure is unknown (negative). */
@@ -149,9 +139,9 @@ static void perf_table(FILE *out, const struct run_result *r, const struct phase
 
 	if (!sw && !hw) {
 		fputs("Profile perf counters: software ", out);
-		put_clean(out, any->perf_sw_why);
+		format_put_field(out, any->perf_sw_why);
 		fputs("; hardware ", out);
-		put_clean(out, any->perf_hw_why);
+		format_put_field(out, any->perf_hw_why);
 		fputc('\n', out);
 		return;
 	}
@@ -178,12 +168,12 @@ static void perf_table(FILE *out, const struct run_result *r, const struct phase
 	}
 	if (!hw) {
 		fputs("Profile perf: cycles and instructions ", out);
-		put_clean(out, any->perf_hw_why);
+		format_put_field(out, any->perf_hw_why);
 		fputc('\n', out);
 	}
 	if (!sw) {
 		fputs("Profile perf: software counters ", out);
-		put_clean(out, any->perf_sw_why);
+		format_put_field(out, any->perf_sw_why);
 		fputc('\n', out);
 	}
 }
@@ -194,17 +184,17 @@ static void device_table(FILE *out, const struct run_result *r, const struct pha
 
 	if (dv->state != PROF_DEV_MEASURED) {
 		fputs("Profile device: ", out);
-		put_clean(out, dv->why);
+		format_put_field(out, dv->why);
 		fputc('\n', out);
 		return;
 	}
 	fputs("Profile device:", out);
 	for (unsigned k = 0; k < dv->count; k++) {
 		fputc(' ', out);
-		put_clean(out, dv->name[k]);
+		format_put_field(out, dv->name[k]);
 	}
 	fputs(" (", out);
-	put_clean(out, dv->via);
+	format_put_field(out, dv->via);
 	fputs(")\n", out);
 	fprintf(out, "%-18s %9s %10s %9s %10s %8s %7s %7s\n", "Phase", "reads", "read MiB",
 		"writes", "write MiB", "busy s", "WA", "RA");
@@ -227,7 +217,7 @@ static void device_table(FILE *out, const struct run_result *r, const struct pha
 	}
 	if (dv->shared[0]) {
 		fputs("Profile device: shared with other filesystems mounted at ", out);
-		put_clean(out, dv->shared);
+		format_put_field(out, dv->shared);
 		fputs(": their I/O during a phase counts too\n", out);
 	}
 }
@@ -246,7 +236,7 @@ static void where_lines(FILE *out, const struct run_result *r)
 			d.outside_s);
 		for (unsigned k = 0; k < pp->ntop; k++) {
 			fputc(' ', out);
-			put_clean(out, pp->top[k].name);
+			format_put_field(out, pp->top[k].name);
 			fprintf(out, " %.3f (%s)%s", pp->top[k].s, prof_group_name(pp->top[k].group),
 				k + 1 < pp->ntop ? ";" : "");
 		}
@@ -290,12 +280,12 @@ static void notes(FILE *out, const struct run_result *r, const struct phase_prof
 		fputs("; no phase lasted 1 s\n", out);
 	if (!any->machine_valid) {
 		fputs("Profile machine: unknown: ", out);
-		put_clean(out, any->machine_why);
+		format_put_field(out, any->machine_why);
 		fputc('\n', out);
 	}
 	if (!any->groups_valid) {
 		fputs("Profile processes: unknown: ", out);
-		put_clean(out, any->groups_why);
+		format_put_field(out, any->groups_why);
 		fputc('\n', out);
 	}
 	if (any->groups_valid)

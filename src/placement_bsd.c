@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,50 +21,6 @@
 #endif
 
 #include "placement.h"
-
-/* Append to note, "; " between parts. */
-static void note_add(char *note, size_t len, const char *fmt, ...)
-{
-	size_t used = strnlen(note, len);
-	va_list ap;
-
-	if (used + 1 >= len)
-		return;
-	if (used) {
-		snprintf(note + used, len - used, "; ");
-		used = strnlen(note, len);
-	}
-	va_start(ap, fmt);
-	vsnprintf(note + used, len - used, fmt, ap);
-	va_end(ap);
-}
-
-static const char *errno_name(int err)
-{
-	switch (err) {
-	case EPERM: return "EPERM";
-	case ESRCH: return "ESRCH";
-	case EFAULT: return "EFAULT";
-	case EINVAL: return "EINVAL";
-	case ENOMEM: return "ENOMEM";
-	case EDEADLK: return "EDEADLK";
-	case ENOSYS: return "ENOSYS";
-	case EXDEV: return "EXDEV";
-	case ENOTSUP: return "ENOTSUP";
-	default: return NULL;
-	}
-}
-
-/* "WHAT refused: Invalid argument (EINVAL)" */
-static void note_refused(char *note, size_t len, const char *what, int err)
-{
-	const char *name = errno_name(err);
-
-	if (name)
-		note_add(note, len, "%srefused: %s (%s)", what, strerror(err), name);
-	else
-		note_add(note, len, "%srefused: %s (errno %d)", what, strerror(err), err);
-}
 
 #if defined(__FreeBSD__) || defined(__DragonFly__)
 
@@ -240,22 +195,22 @@ static int bind_cpus(const struct cpu_mask *want, char *note, size_t len)
 
 	ret = set_affinity(want);
 	if (ret == -ENOSYS) {
-		note_add(note, len, "binding is not supported on this system");
+		place_note_add(note, len, "binding is not supported on this system");
 		return ret;
 	}
 	if (ret) {
-		note_refused(note, len, "", -ret);
+		place_note_refused(note, len, "", -ret);
 		return ret;
 	}
 	/* A cpuset or jail may allow fewer CPUs than asked for. */
 	ret = place_thread_cpus(&got);
 	if (ret) {
-		note_add(note, len, "set, but not read back: %s", strerror(-ret));
+		place_note_add(note, len, "set, but not read back: %s", strerror(-ret));
 		return 0;
 	}
 	if (memcmp(&got, want, sizeof(got))) {
 		mask_format(&got, list, sizeof(list));
-		note_add(note, len, "narrowed to %s", list);
+		place_note_add(note, len, "narrowed to %s", list);
 	}
 	return 0;
 }
@@ -267,11 +222,11 @@ static int set_mem(enum mem_policy mem, const struct cpu_mask *nodes, char *note
 	/* hwloc where built in (FreeBSD has some support), never libnuma. */
 	ret = place_mem_hwloc(mem, nodes);
 	if (ret == -ENOSYS) {
-		note_add(note, len, "memory policy is not supported on this system");
+		place_note_add(note, len, "memory policy is not supported on this system");
 		return -ENOTSUP;
 	}
 	if (ret)
-		note_refused(note, len, "memory policy ", -ret);
+		place_note_refused(note, len, "memory policy ", -ret);
 	return ret;
 }
 
@@ -295,19 +250,4 @@ int place_page_node(const void *addr)
 {
 	(void)addr;
 	return -1;
-}
-
-static _Thread_local int buffer_node = -1;
-
-void place_note_buffer(const void *addr)
-{
-	buffer_node = place_page_node(addr);
-}
-
-int place_take_buffer_node(void)
-{
-	int node = buffer_node;
-
-	buffer_node = -1;
-	return node;
 }

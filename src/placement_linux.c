@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <linux/mempolicy.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,49 +27,6 @@
 
 /* A kernel built for more CPUs than this refuses smaller masks. */
 #define AFFINITY_MAX_CPUS	(1 << 16)
-
-/* Append to note, "; " between parts. */
-static void note_add(char *note, size_t len, const char *fmt, ...)
-{
-	size_t used = strnlen(note, len);
-	va_list ap;
-
-	if (used + 1 >= len)
-		return;
-	if (used) {
-		snprintf(note + used, len - used, "; ");
-		used = strnlen(note, len);
-	}
-	va_start(ap, fmt);
-	vsnprintf(note + used, len - used, fmt, ap);
-	va_end(ap);
-}
-
-static const char *errno_name(int err)
-{
-	switch (err) {
-	case EPERM: return "EPERM";
-	case ESRCH: return "ESRCH";
-	case EFAULT: return "EFAULT";
-	case EINVAL: return "EINVAL";
-	case ENOMEM: return "ENOMEM";
-	case ENOSYS: return "ENOSYS";
-	case EXDEV: return "EXDEV";
-	case ENOTSUP: return "ENOTSUP";
-	default: return NULL;
-	}
-}
-
-/* "WHAT refused: Invalid argument (EINVAL)" */
-static void note_refused(char *note, size_t len, const char *what, int err)
-{
-	const char *name = errno_name(err);
-
-	if (name)
-		note_add(note, len, "%srefused: %s (%s)", what, strerror(err), name);
-	else
-		note_add(note, len, "%srefused: %s (errno %d)", what, strerror(err), err);
-}
 
 static int set_affinity(const struct cpu_mask *m)
 {
@@ -127,18 +83,18 @@ static int bind_cpus(const struct cpu_mask *want, char *note, size_t len)
 
 	ret = set_affinity(want);
 	if (ret) {
-		note_refused(note, len, "", -ret);
+		place_note_refused(note, len, "", -ret);
 		return ret;
 	}
 	/* The kernel keeps only the CPUs the cgroup cpuset allows. */
 	ret = place_thread_cpus(&got);
 	if (ret) {
-		note_add(note, len, "set, but not read back: %s", strerror(-ret));
+		place_note_add(note, len, "set, but not read back: %s", strerror(-ret));
 		return 0;
 	}
 	if (memcmp(&got, want, sizeof(got))) {
 		mask_format(&got, list, sizeof(list));
-		note_add(note, len, "narrowed to %s", list);
+		place_note_add(note, len, "narrowed to %s", list);
 	}
 	return 0;
 }
@@ -151,11 +107,11 @@ static int set_mem(enum mem_policy mem, const struct cpu_mask *nodes, char *note
 	if (ret == -ENOSYS)
 		ret = place_mem_libnuma(mem, nodes);
 	if (ret == -ENOSYS) {
-		note_add(note, len, "memory policy needs hwloc or libnuma");
+		place_note_add(note, len, "memory policy needs hwloc or libnuma");
 		return -ENOTSUP;
 	}
 	if (ret)
-		note_refused(note, len, "memory policy ", -ret);
+		place_note_refused(note, len, "memory policy ", -ret);
 	return ret;
 }
 
@@ -189,20 +145,5 @@ int place_page_node(const void *addr)
 	/* Raw syscall: no libnuma needed. ENOSYS on a kernel without NUMA. */
 	if (syscall(SYS_get_mempolicy, &node, NULL, 0UL, (void *)addr, MPOL_F_NODE | MPOL_F_ADDR))
 		return -1;
-	return node;
-}
-
-static _Thread_local int buffer_node = -1;
-
-void place_note_buffer(const void *addr)
-{
-	buffer_node = place_page_node(addr);
-}
-
-int place_take_buffer_node(void)
-{
-	int node = buffer_node;
-
-	buffer_node = -1;
 	return node;
 }

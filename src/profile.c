@@ -220,6 +220,11 @@ static int cmp_pid(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
+void prof_sort_tasks(struct prof_snapshot *s)
+{
+	qsort(s->tasks, s->ntasks, sizeof(*s->tasks), cmp_pid);
+}
+
 static const struct prof_task *find_task(const struct prof_snapshot *s, int pid)
 {
 	struct prof_task key = { .pid = pid };
@@ -311,7 +316,7 @@ static void task_deltas(const struct profiler *p, const struct prof_snapshot *a,
 		return;
 	}
 	for (size_t i = 0; i < b->ntasks; i++) {
-		const struct prof_task *t = &b->tasks[i], *t0 = find_task(a, t->pid);
+		const struct prof_task *t = &b->tasks[i], *t0 = find_task(a, t->pid), *shown;
 		enum prof_group g;
 		char name[PROF_COMM_LEN];
 		uint64_t d;
@@ -327,20 +332,19 @@ static void task_deltas(const struct profiler *p, const struct prof_snapshot *a,
 			ticks[PROF_CLYDE] += d;
 			continue;
 		}
-		/* A kworker named at neither sample is said to be unnamed. */
-		g = prof_classify(t->comm, t->kthread);
-		if (g == PROF_KWORKER && !prof_kworker_named(t->comm) && t0 &&
-		    prof_kworker_named(t0->comm))
-			g = prof_classify(t0->comm, t0->kthread);
-		if (d && starts(t->comm, "kworker/") && !prof_kworker_named(t->comm) &&
-		    !(t0 && prof_kworker_named(t0->comm)))
+		/*
+		 * A kworker by the workqueue its name shows at the end, else at
+		 * the start; one named at neither is counted as unnamed.
+		 */
+		shown = t0 && !prof_kworker_named(t->comm) && prof_kworker_named(t0->comm) ? t0 : t;
+		g = prof_classify(shown->comm, shown->kthread);
+		if (d && starts(shown->comm, "kworker/") && !prof_kworker_named(shown->comm))
 			out->kworkers_unnamed++;
 		ticks[g] += d;
 		/* Other processes are load beside the phase, not its cost: reported apart. */
 		if (g == PROF_OTHER)
 			continue;
-		top_name(t->comm[0] && (prof_kworker_named(t->comm) || !t0) ? t->comm : t0->comm,
-			 name, sizeof(name));
+		top_name(shown->comm, name, sizeof(name));
 		note_top(out, name, g, (double)d / p->task_hz);
 	}
 	for (size_t i = 0; i < a->ntasks; i++)

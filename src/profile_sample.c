@@ -113,20 +113,12 @@ static void take_machine(struct profiler *p, struct prof_snapshot *s)
 	s->t = (double)now_ns() / 1e9;
 }
 
-static int cmp_pid(const void *a, const void *b)
-{
-	const struct prof_task *x = a, *y = b;
-
-	return (x->pid > y->pid) - (x->pid < y->pid);
-}
-
 static void take_tasks(struct profiler *p, struct prof_snapshot *s)
 {
 	s->tasks_valid = p->task_hz > 0 &&
 			 !prof_os_tasks(p, s, p->tasks_why, sizeof(p->tasks_why));
-	/* profile_compute finds a task by pid with bsearch. */
 	if (s->tasks_valid)
-		qsort(s->tasks, s->ntasks, sizeof(*s->tasks), cmp_pid);
+		prof_sort_tasks(s);
 }
 
 void profile_snapshot(struct profiler *p, struct prof_snapshot *s, bool at_start)

@@ -58,6 +58,16 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
+/* A histogram's percentiles and maximum, in seconds, as every result holds them. */
+static void latency_of(const struct histogram *h, double q_s[LAT_QUANTILES], double *max_s,
+		       uint64_t *count)
+{
+	*max_s = (double)h->max / 1e9;
+	*count = h->count;
+	for (int q = 0; q < LAT_QUANTILES; q++)
+		q_s[q] = (double)hist_quantile(h, latency_quantiles[q]) / 1e9;
+}
+
 static void fill_worker_result(struct worker_result *wr, const struct worker_job *job)
 {
 	const struct phase_sample *s = &job->sample;
@@ -66,10 +76,7 @@ static void fill_worker_result(struct worker_result *wr, const struct worker_job
 	wr->t_end = (double)s->end_ns / 1e9;
 	wr->amount = s->amount;
 	wr->cpu_s = s->cpu_s;
-	wr->max_latency = (double)s->hist.max / 1e9;
-	wr->latency_count = s->hist.count;
-	for (int q = 0; q < LAT_QUANTILES; q++)
-		wr->latency_q[q] = (double)hist_quantile(&s->hist, latency_quantiles[q]) / 1e9;
+	latency_of(&s->hist, wr->latency_q, &wr->max_latency, &wr->latency_count);
 	wr->cpu_first = s->cpu_first;
 	wr->cpu_last = s->cpu_last;
 	wr->buffer_node = job->buffer_node;
@@ -277,10 +284,7 @@ static void fill_phase_result(struct phase_result *pr, const struct phase_sample
 	pr->cpu_user = clock->cpu1.user - clock->cpu0.user;
 	pr->cpu_sys = clock->cpu1.sys - clock->cpu0.sys;
 	pr->cpu_window = (double)(clock->t1 - clock->t0) / 1e9;
-	pr->max_latency = (double)total->hist.max / 1e9;
-	pr->latency_count = total->hist.count;
-	for (int q = 0; q < LAT_QUANTILES; q++)
-		pr->latency_q[q] = (double)hist_quantile(&total->hist, latency_quantiles[q]) / 1e9;
+	latency_of(&total->hist, pr->latency_q, &pr->max_latency, &pr->latency_count);
 	pr->flush = (double)total->flush_ns / 1e9;
 	pr->mismatches = total->mismatches;
 	pr->amount = total->amount;
