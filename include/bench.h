@@ -10,6 +10,7 @@
 #include "progress.h"
 #include "plan.h"
 #include "result.h"
+#include "tree.h"
 
 #ifndef PATH_MAX
 #define PATH_MAX 4096
@@ -33,10 +34,12 @@ struct bench {
 	struct phase_clock *clock;	/* the running phase's shared clock */
 	struct profiler *profiler;	/* --profile; NULL without */
 	const struct place_plan *placement;	/* where each worker runs */
+	const struct tree *tree;	/* --tree: the generated tree; NULL without */
 	char errmsg[1024];	/* why bench_run failed */
 };
 
 struct file_set;
+struct tree_state;
 
 /* One copy of the test (-c runs several at once). */
 struct worker {
@@ -45,6 +48,10 @@ struct worker {
 	char io_path[WORKPATH_MAX];
 	char files_dir[WORKPATH_MAX];
 	struct file_set *files;
+	/* --tree: the tree and its copy, made by extract and copy */
+	char tree_dir[WORKPATH_MAX];
+	char copy_dir[WORKPATH_MAX];
+	struct tree_state *trees;
 	/*
 	 * --verify: the version each chunk of the big file should hold now,
 	 * kept here and never read back from the data, so a write that was
@@ -52,6 +59,19 @@ struct worker {
 	 */
 	uint32_t *versions;
 	uint64_t nchunks;
+};
+
+/* A tree phase's own figures: each kind of operation's latency, the work done. */
+struct tree_sample {
+	struct histogram op[TOP_KINDS];
+	uint64_t via_ring[TOP_KINDS];
+	struct histogram list;	/* walk: one directory listed */
+	uint64_t files;
+	uint64_t dirs;
+	uint64_t entries;
+	uint64_t bytes;
+	char io_desc[256];	/* the backend's setup, as it said */
+	unsigned ring_kinds;
 };
 
 /* What one worker measured in one phase. */
@@ -72,6 +92,8 @@ struct phase_sample {
 	double cpu_mark;
 	int cpu_first;		/* the CPU it ran on at the start and the end, -1 unknown */
 	int cpu_last;
+	/* tree phases: their own figures (allocated; NULL elsewhere) */
+	struct tree_sample *tree;
 };
 
 typedef int (*phase_fn)(struct worker *w, struct phase_sample *s);
@@ -82,6 +104,8 @@ int sample_fail(struct phase_sample *s, enum phase_id id, int err, const char *f
 
 /* Fold one sample into a total: earliest start, latest end, worst latency. */
 void sample_merge(struct phase_sample *total, const struct phase_sample *s);
+/* Fold a tree phase's own figures into total's (allocated on first use). */
+void tree_sample_merge(struct phase_sample *total, const struct tree_sample *t);
 
 /* One operation took t1 - t0 ns: a chunk, a request, a seek or a file. */
 static inline void sample_latency(struct phase_sample *s, uint64_t t0, uint64_t t1)
@@ -121,6 +145,17 @@ int phase_ran_create(struct worker *w, struct phase_sample *s);
 int phase_ran_stat(struct worker *w, struct phase_sample *s);
 int phase_ran_del(struct worker *w, struct phase_sample *s);
 void phase_file_cleanup(struct worker *w);
+int phase_tree_extract(struct worker *w, struct phase_sample *s);
+int phase_tree_copy(struct worker *w, struct phase_sample *s);
+int phase_tree_walk(struct worker *w, struct phase_sample *s);
+int phase_tree_read(struct worker *w, struct phase_sample *s);
+int phase_tree_delete(struct worker *w, struct phase_sample *s);
+void phase_tree_cleanup(struct worker *w);
+/* Evict a worker's tree (and copy) from the page cache; err names the file that failed. */
+int tree_evict(const struct worker *w, char *err, size_t errlen);
+/* Its tree's resident and total bytes; method and why as residency.h says them. */
+int tree_residency(const struct worker *w, uint64_t *resident, uint64_t *total,
+		   char *method, size_t len, char *why, size_t whylen);
 
 /* Flags for opening the I/O file in the block and seek phases. */
 int io_open_flags(const struct bench *b, int access);

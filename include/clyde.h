@@ -31,10 +31,19 @@ enum phase_id {
 	PH_RAN_CREATE,
 	PH_RAN_STAT,
 	PH_RAN_DEL,
+	/* clyde's own: the tree workloads (--tree), after bonnie++'s twelve */
+	PH_TREE_EXTRACT,
+	PH_TREE_COPY,
+	PH_TREE_WALK,
+	PH_TREE_READ,
+	PH_TREE_DELETE,
 	PH_COUNT,
 };
 
 #define PH_FIRST_FILE PH_SEQ_CREATE
+#define PH_FIRST_TREE PH_TREE_EXTRACT
+/* bonnie++'s phases: the CSV, its table and its readers stop here. */
+#define PH_BONNIE_COUNT PH_FIRST_TREE
 
 /* bonnie++'s defaults. */
 #define DEFAULT_CHUNK		8192u

@@ -68,6 +68,7 @@ struct clyde_options {
 	bool exact;
 	const char *engine;	/* an engine's name, or "auto" */
 	uint32_t iodepth;
+	bool iodepth_given;
 	uint32_t seek_updates;	/* percent of seeks that write back */
 	const char *json;	/* --json FILE, "-" for stdout */
 	bool latency_table;	/* --latency */
@@ -79,6 +80,9 @@ struct clyde_options {
 	bool profile;		/* --profile */
 	const char *profile_dev;	/* --profile-dev: NULL finds the devices */
 	struct place_opts place;	/* --bind, --cpus, --numa-node, --mem-policy */
+	const char *tree;	/* --tree=SHAPE[:SCALE] */
+	uint64_t tree_seed;	/* --tree-seed */
+	bool tree_list;		/* --tree-list: print the tree and stop */
 	bool warmup;
 	bool plan_only;		/* --plan */
 	bool help;

@@ -19,6 +19,7 @@ enum phase_family {
 	FAMILY_BLOCK,
 	FAMILY_SEEK,
 	FAMILY_FILE,
+	FAMILY_TREE,	/* --tree: clyde's own, never in bonnie++'s CSV */
 };
 
 struct worker;
@@ -39,6 +40,8 @@ struct phase_def {
 	int (*fn)(struct worker *w, struct phase_sample *s);
 	bool reads_file;	/* reads the big file: its residency is measured first */
 	bool io_file;		/* touches the big file: its cache is dropped after */
+	bool reads_tree;	/* reads the tree's files: their residency is measured first */
+	bool tree_data;		/* wrote or read the trees' files: their cache is dropped after */
 	/* Its amount is data read or written: --profile's amplification divides by it. */
 	bool data_read;
 	bool data_write;

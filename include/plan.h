@@ -9,6 +9,7 @@
 #include "clyde.h"
 #include "engine.h"
 #include "options.h"
+#include "tree.h"
 
 /*
  * What a run will do, computed once from the options, the directory and
@@ -49,6 +50,12 @@ struct run_plan {
 	int64_t file_min;
 	uint32_t file_dirs;
 	uint32_t file_chunk;
+
+	/* --tree: the shape (NULL: no tree phases), its scale and its own seed */
+	const struct tree_shape *tree_shape;
+	double tree_scale;
+	uint64_t tree_seed;
+	unsigned tree_depth;		/* operations in flight: 1 (psync), --iodepth or 32 (uring) */
 
 	bool run[PH_COUNT];
 	/* bonnie++'s +++++ for a phase under 0.5 s: only where the user set the count. */

@@ -5,6 +5,7 @@
 #include "clyde.h"
 #include "fsinfo.h"
 #include "profile.h"
+#include "tree.h"
 
 struct topo_model;
 struct place_plan;
@@ -23,6 +24,25 @@ struct worker_result {
 	int buffer_node;	/* NUMA node of its I/O buffer's first page, -1 unknown */
 	char cpus[64];		/* its CPU set as the kernel has it */
 	char note[96];		/* what the kernel did with the placement asked for */
+};
+
+/* One kind of operation of a tree phase: how many, how many through the ring, how long. */
+struct tree_op_result {
+	uint64_t count;
+	uint64_t via_ring;
+	double latency_q[4];	/* seconds at latency_quantiles[] */
+	double max_latency;
+};
+
+/* What a tree phase did, all workers together. */
+struct phase_tree {
+	bool valid;
+	uint64_t files;		/* regular files handled */
+	uint64_t dirs;		/* directories made, listed or removed */
+	uint64_t entries;	/* walk: every entry stat'ed */
+	uint64_t bytes;		/* file data written (extract), copied or read */
+	struct tree_op_result op[TOP_KINDS];
+	struct tree_op_result list;	/* walk: opendir, readdir to the end, closedir of one directory */
 };
 
 /* What one phase measured; formatters read only this and struct run_result. */
@@ -57,6 +77,8 @@ struct phase_result {
 	uint64_t arc_misses;
 	/* --profile: where the phase's CPU and device bytes went. */
 	struct phase_profile profile;
+	/* --tree phases only */
+	struct phase_tree tree;
 	/* Each worker's part; NULL when there is none to show (allocated, see run_result_release). */
 	unsigned nworkers;
 	struct worker_result *workers;
@@ -77,6 +99,23 @@ struct run_params {
 	int64_t file_min;
 	uint32_t file_dirs;
 	uint32_t file_chunk;
+};
+
+/* The tree of --tree, as generated; on is false without --tree. */
+struct run_tree {
+	bool on;
+	char shape[16];
+	double scale;
+	uint64_t seed;
+	uint32_t dirs;		/* the root included */
+	uint32_t files;
+	uint32_t max_depth;
+	uint64_t bytes;
+	uint64_t hash;		/* FNV-1a 64 of the listing (--tree-list) */
+	char io[16];		/* "psync" or "uring" */
+	unsigned depth;		/* operations in flight at most */
+	char io_desc[256];	/* the ring's setup and which kinds go through it */
+	char walk_cache[128];	/* what the walk found cached */
 };
 
 /* Where and how the run happened, for clyde's context lines. */
@@ -129,6 +168,7 @@ struct run_result {
 	struct run_env env;
 	uint64_t mismatches;	/* --verify: bytes that differed */
 	struct phase_result phase[PH_COUNT];
+	struct run_tree tree;
 };
 
 /* More than this percent resident before a read: the drop failed. */

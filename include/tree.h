@@ -93,6 +93,8 @@ struct tree {
 };
 
 #define TREE_DEFAULT_SEED	1u
+/* Operations the uring backend keeps in flight unless --iodepth says. */
+#define TREE_URING_DEPTH	32u
 #define TREE_MIN_SCALE		0.001
 #define TREE_MAX_SCALE		1000.0
 #define TREE_MAX_FILES		(64u << 20)

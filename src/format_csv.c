@@ -94,7 +94,7 @@ void format_csv(FILE *out, const struct run_result *r, const struct format_opts 
 	file_fields(out, p);
 	for (int i = PH_SEQ_CREATE; i <= PH_RAN_DEL; i++)
 		rate_fields(out, &r->phase[i], (enum phase_id)i, fo);
-	for (int i = 0; i < PH_COUNT; i++) {
+	for (int i = 0; i < PH_BONNIE_COUNT; i++) {
 		format_latency(lat, sizeof(lat), r->phase[i].ran ? r->phase[i].max_latency : 0);
 		fprintf(out, ",%s", lat);
 	}

@@ -26,7 +26,7 @@
  * "workers" (each worker's part and where it ran); per run "topology"
  * and "placement". /1 and /2 fields are unchanged.
  */
-#define JSON_SCHEMA "clyde-result/3"
+#define JSON_SCHEMA "clyde-result/4"
 
 static void json_string(FILE *out, const char *s)
 {
@@ -235,6 +235,54 @@ static void json_latency(FILE *out, uint64_t count, const double q_s[LAT_QUANTIL
 	fputc('}', out);
 }
 
+/* A tree phase's work and each kind of operation it issued. */
+static void json_tree_phase(FILE *out, const struct phase_result *p)
+{
+	const struct phase_tree *t = &p->tree;
+	bool first = true;
+
+	fprintf(out, ", \"tree\": {\"files\": %" PRIu64 ", \"dirs\": %" PRIu64
+		", \"entries\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"mib_per_s\": ",
+		t->files, t->dirs, t->entries, t->bytes);
+	json_number(out, p->elapsed > 0 ? (double)t->bytes / 1048576.0 / p->elapsed : 0);
+	fputs(", \"ops\": {", out);
+	for (int k = 0; k <= TOP_KINDS; k++) {
+		const struct tree_op_result *o = k < TOP_KINDS ? &t->op[k] : &t->list;
+
+		if (!o->count)
+			continue;
+		fprintf(out, "%s\"%s\": {\"via_ring\": %" PRIu64, first ? "" : ", ",
+			k < TOP_KINDS ? tree_op_name((enum tree_op_kind)k) : "list", o->via_ring);
+		json_latency(out, o->count, o->latency_q, o->max_latency);
+		fputc('}', out);
+		first = false;
+	}
+	fputs("}}", out);
+}
+
+/* The generated tree: the same shape, scale and seed give the same listing hash. */
+static void json_tree(FILE *out, const struct run_tree *t)
+{
+	fputs(",\n      \"tree\": ", out);
+	if (!t->on) {
+		fputs("null", out);
+		return;
+	}
+	fputs("{\"shape\": ", out);
+	json_string(out, t->shape);
+	fputs(", \"scale\": ", out);
+	json_number(out, t->scale);
+	fprintf(out, ", \"seed\": %" PRIu64 ", \"dirs\": %" PRIu32 ", \"files\": %" PRIu32
+		", \"max_depth\": %" PRIu32 ", \"bytes\": %" PRIu64 ", \"hash\": \"%016" PRIx64
+		"\", \"io\": ", t->seed, t->dirs, t->files, t->max_depth, t->bytes, t->hash);
+	json_string(out, t->io);
+	fprintf(out, ", \"depth\": %u, \"io_description\": ", t->depth);
+	json_string(out, t->io_desc);
+	fputs(", \"walk_cache\": ", out);
+	json_string(out, t->walk_cache);
+	fputc('}', out);
+}
+
 static void json_workers(FILE *out, const struct phase_result *p)
 {
 	fputs(", \"workers\": [", out);
@@ -410,6 +458,8 @@ static void json_phase(FILE *out, const struct run_result *r, enum phase_id id)
 		json_profile(out, r, id);
 	if (p->nworkers)
 		json_workers(out, p);
+	if (p->tree.valid)
+		json_tree_phase(out, p);
 	if (ceiling > 0) {
 		fputs(", \"ceiling_fraction\": ", out);
 		json_number(out, phase_rate(p) / ceiling);
@@ -492,6 +542,7 @@ static void json_run(FILE *out, const struct run_result *r, const struct format_
 	}
 	json_topology(out, e->topo);
 	json_placement(out, e);
+	json_tree(out, &r->tree);
 	fputs(",\n      \"ceilings\": ", out);
 	if (e->ceil_syscall_ns > 0) {
 		fputs("{\"syscall_ns\": ", out);
@@ -507,10 +558,11 @@ static void json_run(FILE *out, const struct run_result *r, const struct format_
 	fprintf(out, ", \"verify\": %s, \"mismatches\": %" PRIu64 "},\n",
 		e->verify ? "true" : "false", r->mismatches);
 	fprintf(out, "      \"phases\": {\n");
-	for (int i = 0; i < PH_COUNT; i++) {
+	/* the tree phases are listed only in a run with --tree */
+	for (int i = 0, last = r->tree.on ? PH_COUNT : PH_BONNIE_COUNT; i < last; i++) {
 		fprintf(out, "        \"%s\": ", phase_csv_name((enum phase_id)i));
 		json_phase(out, r, (enum phase_id)i);
-		fputs(i + 1 < PH_COUNT ? ",\n" : "\n", out);
+		fputs(i + 1 < last ? ",\n" : "\n", out);
 	}
 	fprintf(out, "      },\n      \"csv\": ");
 	m = open_memstream(&csv, &len);
@@ -539,7 +591,7 @@ void format_json(FILE *out, const struct run_result *runs, unsigned count,
 		fputs(i + 1 < count ? ",\n" : "\n", out);
 	}
 	fputs("  ],\n  \"summary\": {\n", out);
-	for (int i = 0; i < PH_COUNT; i++) {
+	for (int i = 0, last = count && runs[0].tree.on ? PH_COUNT : PH_BONNIE_COUNT; i < last; i++) {
 		struct phase_summary s;
 
 		summarize_phase(runs, count, (enum phase_id)i, &s);
@@ -556,7 +608,7 @@ void format_json(FILE *out, const struct run_result *runs, unsigned count,
 			fputs(", \"median_cpu_percent\": ", out);
 			json_number(out, s.median_cpu);
 		}
-		fputs(i + 1 < PH_COUNT ? "},\n" : "}\n", out);
+		fputs(i + 1 < last ? "},\n" : "}\n", out);
 	}
 	fputs("  }\n}\n", out);
 }

@@ -19,7 +19,9 @@ void profile_derive(const struct run_result *r, enum phase_id id, struct profile
 	const struct phase_result *p = &r->phase[id];
 	const struct phase_profile *pp = &p->profile;
 	const struct phase_def *def = phase_get(id);
-	double bytes = def->unit == UNIT_KIB ? p->amount * 1024.0 : 0;
+	/* the tree phases' data: their amplification is per byte of file data */
+	double bytes = def->unit == UNIT_KIB ? p->amount * 1024.0
+		       : p->tree.valid ? (double)p->tree.bytes : 0;
 	double ops = def->unit == UNIT_KIB ? bytes : p->amount;	/* perf counts per byte, seek or file */
 
 	memset(d, 0, sizeof(*d));

@@ -36,6 +36,7 @@
 #include "size.h"
 #include "sysinfo.h"
 #include "topology.h"
+#include "tree.h"
 #include "workdir.h"
 
 struct session {
@@ -466,6 +467,7 @@ static int run_all(struct session *s, const struct format_opts *fo)
 		warn_about_outcome(s, &runs[done]);
 		if (o->repeats == 1)
 			format_table(text, &runs[done], fo);
+		format_tree_table(text, &runs[done]);
 		if (o->latency_table)
 			format_latency_table(text, &runs[done]);
 		if (o->cpu_table)
@@ -507,6 +509,30 @@ out:
 	return status;
 }
 
+/* --tree-list: the tree's listing on stdout, its size and hash on stderr; writes nothing. */
+static int tree_list_command(const struct clyde_options *o)
+{
+	const struct tree_shape *shape;
+	struct tree t;
+	char err[256];
+	double scale;
+	int ret;
+
+	if (tree_parse_spec(o->tree, &shape, &scale, err, sizeof(err)))
+		return usage_error(err);
+	ret = tree_generate(shape, scale, o->tree_seed, &t);
+	if (ret) {
+		fprintf(stderr, "clyde: cannot generate the %s tree: %s\n", shape->name, strerror(-ret));
+		return CLYDE_EXIT_IO;
+	}
+	tree_list(&t, stdout);
+	fprintf(stderr, "clyde: tree %s x%g seed %" PRIu64 ": %" PRIu32 " directories %" PRIu32
+		" files %" PRIu64 " bytes depth %" PRIu32 " hash %016" PRIx64 "\n", shape->name,
+		scale, o->tree_seed, t.ndirs - 1, t.nfiles, t.bytes, t.max_depth, t.hash);
+	tree_free(&t);
+	return fflush(stdout) ? CLYDE_EXIT_IO : CLYDE_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	struct format_opts fo = { 0 };
@@ -528,6 +554,8 @@ int main(int argc, char **argv)
 	}
 	if (s.opt.sem_procs_given)
 		return semaphore_command(&s.opt);
+	if (s.opt.tree_list)
+		return tree_list_command(&s.opt);
 	if (signals_install()) {
 		fprintf(stderr, "clyde: cannot install signal handlers: %s\n", strerror(errno));
 		return CLYDE_EXIT_IO;

@@ -13,6 +13,7 @@
 #include "engine.h"
 #include "options.h"
 #include "size.h"
+#include "tree.h"
 
 /* bonnie++ 2.00a's getopt string; -f's argument must be attached. */
 static const char short_opts[] = ":bc:d:f::g:l:m:n:p:qr:s:u:x:y:z:Z:D";
@@ -40,6 +41,9 @@ enum long_only {
 	OPT_MEM_POLICY,
 	OPT_WARMUP,
 	OPT_PLAN,
+	OPT_TREE,
+	OPT_TREE_SEED,
+	OPT_TREE_LIST,
 };
 
 static const struct option long_opts[] = {
@@ -66,6 +70,9 @@ static const struct option long_opts[] = {
 	{ "mem-policy", required_argument, NULL, OPT_MEM_POLICY },
 	{ "warmup", no_argument, NULL, OPT_WARMUP },
 	{ "plan", no_argument, NULL, OPT_PLAN },
+	{ "tree", required_argument, NULL, OPT_TREE },
+	{ "tree-seed", required_argument, NULL, OPT_TREE_SEED },
+	{ "tree-list", no_argument, NULL, OPT_TREE_LIST },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -77,6 +84,29 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
 	return -EINVAL;
+}
+
+static int parse_tree(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+{
+	const struct tree_shape *shape;
+	double scale;
+
+	if (tree_parse_spec(arg, &shape, &scale, err, errlen))
+		return -EINVAL;
+	o->tree = arg;
+	return 0;
+}
+
+static int parse_tree_seed(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+{
+	char *end;
+
+	errno = 0;
+	o->tree_seed = strtoull(arg, &end, 0);
+	if (!*arg || *end || errno || arg[0] == '-')
+		return fail(err, errlen, "--tree-seed: '%s' is not a number from 0 to "
+			    "18446744073709551615", arg);
+	return 0;
 }
 
 void options_defaults(struct clyde_options *o)
@@ -99,6 +129,7 @@ void options_defaults(struct clyde_options *o)
 	o->iodepth = 1;
 	o->seek_updates = 10;
 	o->data = DATA_RANDOM;
+	o->tree_seed = TREE_DEFAULT_SEED;
 }
 
 static bool is_pow2(uint64_t v)
@@ -461,6 +492,7 @@ static int parse_option(struct clyde_options *o, int c, char *arg, char *err, si
 		o->engine = arg;
 		return 0;
 	case OPT_IODEPTH:
+		o->iodepth_given = true;
 		return parse_u32("--iodepth", "queue depth", arg, 1, MAX_IODEPTH, &o->iodepth, err, errlen);
 	case OPT_SEEK_UPDATES:
 		return parse_u32("--seek-updates", "percent", arg, 0, 100, &o->seek_updates, err, errlen);
@@ -504,6 +536,13 @@ static int parse_option(struct clyde_options *o, int c, char *arg, char *err, si
 	case OPT_PLAN:
 		o->plan_only = true;
 		return 0;
+	case OPT_TREE:
+		return parse_tree(o, arg, err, errlen);
+	case OPT_TREE_SEED:
+		return parse_tree_seed(o, arg, err, errlen);
+	case OPT_TREE_LIST:
+		o->tree_list = true;
+		return 0;
 	case OPT_PERCHAR:
 		if (!strcmp(arg, "syscall"))
 			o->perchar = PERCHAR_SYSCALL;
@@ -525,6 +564,8 @@ static int check_combination(const struct clyde_options *o, char *err, size_t er
 	if (eng && !(eng->flags & ENGINE_F_QUEUED) && o->iodepth > 1)
 		return fail(err, errlen, "--iodepth %u needs a queued engine: %s keeps one request in flight (use --engine=uring)",
 			    o->iodepth, o->engine);
+	if ((o->tree_list || o->tree_seed != TREE_DEFAULT_SEED) && !o->tree)
+		return fail(err, errlen, "%s needs --tree=SHAPE", o->tree_list ? "--tree-list" : "--tree-seed");
 	if (o->sem_procs_given && o->sync != SYNC_NONE)
 		return fail(err, errlen, "-p creates the semaphore and exits; -y is for the runs that use it");
 	return 0;
@@ -573,6 +614,7 @@ void options_usage(FILE *out)
 "             [--profile] [--profile-dev=DEV[,DEV...]]\n"
 "             [--bind=none|core|numa] [--cpus=LIST] [--numa-node=N|device]\n"
 "             [--mem-policy=local|interleave|bind:N]\n"
+"             [--tree=ports|source|mixed[:SCALE]] [--tree-seed=N] [--tree-list]\n"
 "\n"
 "A bonnie++ 2.00a-compatible file system benchmark.\n"
 "\n"
@@ -660,6 +702,18 @@ void options_usage(FILE *out)
 "                the node of -d's device when known (needs hwloc or libnuma)\n"
 "  --mem-policy=local|interleave|bind:N  where the workers' buffers go\n"
 "                (needs hwloc or libnuma; default: the system's first touch)\n"
+"  --tree=SHAPE[:SCALE]  after the file tests, the tree workloads on a\n"
+"                generated tree: extract (as tar x), copy (cp -r), walk (find\n"
+"                with a stat of every entry), read (tar c > /dev/null) and\n"
+"                delete both trees (rm -rf); SHAPE ports (many small\n"
+"                directories of tiny files), source (a kernel source tree) or\n"
+"                mixed (documents, images, audio); SCALE multiplies the\n"
+"                default file count (0.001 to 1000; default 1); use with\n"
+"                -s 0 -n 0 for the trees alone; --engine=uring batches them\n"
+"  --tree-seed=N the tree's own seed (default 1): the same tree for every run\n"
+"                and every file system; -z does not change it\n"
+"  --tree-list   print the tree (d PATH, f PATH SIZE a line) and its hash, then\n"
+"                exit without writing anything\n"
 "  --warmup      run once untimed before the counted runs\n"
 "  --plan        calibrate and print what would run (sizes, counts, engine,\n"
 "                cache method, phases, time estimate), then exit\n"

@@ -83,6 +83,42 @@ static const struct phase_def phases[PH_COUNT] = {
 		.unit = UNIT_FILE, .family = FAMILY_FILE, .fn = phase_ran_del,
 		.cleanup = phase_file_cleanup,
 	},
+	[PH_TREE_EXTRACT] = {
+		.id = PH_TREE_EXTRACT, .name = "tree extract", .csv_name = "tree_extract",
+		.row_name = "Tree extract", .progress = "Extracting the tree",
+		.unit = UNIT_FILE, .family = FAMILY_TREE, .fn = phase_tree_extract,
+		.tree_data = true,
+		.data_write = true,
+		.cleanup = phase_tree_cleanup,
+	},
+	[PH_TREE_COPY] = {
+		.id = PH_TREE_COPY, .name = "tree copy", .csv_name = "tree_copy",
+		.row_name = "Tree copy", .progress = "Copying the tree",
+		.unit = UNIT_FILE, .family = FAMILY_TREE, .fn = phase_tree_copy,
+		.reads_tree = true, .tree_data = true,
+		.data_read = true, .data_write = true,
+		.cleanup = phase_tree_cleanup,
+	},
+	[PH_TREE_WALK] = {
+		.id = PH_TREE_WALK, .name = "tree walk", .csv_name = "tree_walk",
+		.row_name = "Tree walk", .progress = "Walking the tree",
+		.unit = UNIT_FILE, .family = FAMILY_TREE, .fn = phase_tree_walk,
+		.cleanup = phase_tree_cleanup,
+	},
+	[PH_TREE_READ] = {
+		.id = PH_TREE_READ, .name = "tree read", .csv_name = "tree_read",
+		.row_name = "Tree read", .progress = "Reading the tree",
+		.unit = UNIT_FILE, .family = FAMILY_TREE, .fn = phase_tree_read,
+		.reads_tree = true, .tree_data = true,
+		.data_read = true,
+		.cleanup = phase_tree_cleanup,
+	},
+	[PH_TREE_DELETE] = {
+		.id = PH_TREE_DELETE, .name = "tree delete", .csv_name = "tree_delete",
+		.row_name = "Tree delete", .progress = "Deleting the trees",
+		.unit = UNIT_FILE, .family = FAMILY_TREE, .fn = phase_tree_delete,
+		.cleanup = phase_tree_cleanup,
+	},
 };
 
 static const struct unit_names unit_names[] = {

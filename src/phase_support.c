@@ -125,6 +125,30 @@ void sample_merge(struct phase_sample *total, const struct phase_sample *s)
 	total->cpu_s += s->cpu_s;
 	total->amount += s->amount;
 	total->count += s->count;
+	if (s->tree)
+		tree_sample_merge(total, s->tree);
+}
+
+void tree_sample_merge(struct phase_sample *total, const struct tree_sample *t)
+{
+	struct tree_sample *into = total->tree;
+
+	if (!into) {
+		into = total->tree = calloc(1, sizeof(*into));
+		if (!into)
+			return;
+		memcpy(into->io_desc, t->io_desc, sizeof(into->io_desc));
+		into->ring_kinds = t->ring_kinds;
+	}
+	for (int k = 0; k < TOP_KINDS; k++) {
+		hist_merge(&into->op[k], &t->op[k]);
+		into->via_ring[k] += t->via_ring[k];
+	}
+	hist_merge(&into->list, &t->list);
+	into->files += t->files;
+	into->dirs += t->dirs;
+	into->entries += t->entries;
+	into->bytes += t->bytes;
 }
 
 int io_open_flags(const struct bench *b, int access)

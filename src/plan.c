@@ -128,9 +128,23 @@ static bool family_runs(const struct run_plan *p, enum phase_family f)
 	case FAMILY_BLOCK:
 	case FAMILY_SEEK:
 		return p->file_bytes != 0;
+	case FAMILY_TREE:
+		return p->tree_shape != NULL;
 	default:
 		return p->files != 0;
 	}
+}
+
+/* --tree: the shape, scale and seed; the batch depth of the uring backend. */
+static int plan_tree(struct run_plan *p, const struct clyde_options *o, char *err, size_t errlen)
+{
+	if (!o->tree)
+		return 0;
+	if (tree_parse_spec(o->tree, &p->tree_shape, &p->tree_scale, err, errlen))
+		return CLYDE_EXIT_USAGE;
+	p->tree_seed = o->tree_seed;
+	p->tree_depth = p->engine != &engine_uring ? 1 : o->iodepth_given ? p->depth : TREE_URING_DEPTH;
+	return 0;
 }
 
 int plan_build(struct run_plan *p, const struct clyde_options *o, char *err, size_t errlen)
@@ -166,6 +180,9 @@ int plan_build(struct run_plan *p, const struct clyde_options *o, char *err, siz
 	p->file_chunk = o->file_chunk;
 	p->sync = o->sync;
 	p->quiet = o->quiet;
+	ret = plan_tree(p, o, err, errlen);
+	if (ret)
+		return ret;
 	for (int i = 0; i < PH_COUNT; i++) {
 		const struct phase_def *d = phase_get((enum phase_id)i);
 
@@ -178,6 +195,8 @@ int plan_build(struct run_plan *p, const struct clyde_options *o, char *err, siz
 			p->plus_when_short[i] = o->seeks_given;
 		else if (d->family == FAMILY_FILE)
 			p->plus_when_short[i] = o->files_given;
+		else if (d->family == FAMILY_TREE)
+			p->plus_when_short[i] = false;	/* clyde's own table: always a figure */
 		else
 			p->plus_when_short[i] = o->size_given;
 	}
@@ -271,7 +290,7 @@ int plan_calibrate(struct run_plan *p, const struct clyde_options *o, const stru
 		p->files = files_for_budget(p, c, (budget - io) * FILE_BUDGET_SHARE - 4 * c->sync_s,
 					    p->files_note, sizeof(p->files_note));
 		p->files_calibrated = true;
-		for (int i = PH_SEQ_CREATE; i < PH_COUNT; i++)
+		for (int i = PH_SEQ_CREATE; i < PH_BONNIE_COUNT; i++)
 			p->run[i] = p->files != 0;
 	}
 	return 0;
@@ -301,6 +320,10 @@ void plan_print(FILE *out, const struct run_plan *p, const struct clyde_options 
 	fprintf(out, "files: %" PRIu32 " x 1024 of %" PRId64 "..%" PRId64 " bytes in %" PRIu32
 		" directories%s%s\n", p->files, p->file_min, p->file_max, p->file_dirs,
 		p->files_note[0] ? "; " : "", p->files_note);
+	if (p->tree_shape)
+		fprintf(out, "tree: %s at scale %g, seed %" PRIu64 ", %s %u at a time\n",
+			p->tree_shape->name, p->tree_scale, p->tree_seed,
+			p->engine == &engine_uring ? "io_uring" : "system calls", p->tree_depth);
 	fputs("phases:", out);
 	for (int i = 0; i < PH_COUNT; i++)
 		if (p->run[i])

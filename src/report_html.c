@@ -387,7 +387,7 @@ int report_html(FILE *out, const struct report_set *s)
 	fputs("<h2>Summary</h2>\n", out);
 	tables = rate_table(out, s, PH_PUTC, PH_FIRST_FILE - 1,
 			    "Throughput: sequential I/O and random seeks (median over the runs)", has_base);
-	tables |= rate_table(out, s, PH_FIRST_FILE, PH_COUNT - 1,
+	tables |= rate_table(out, s, PH_FIRST_FILE, PH_BONNIE_COUNT - 1,
 			     "Throughput: file operations (median over the runs)", has_base && !tables);
 	if (!tables)
 		fputs("<p>No phase has a throughput value.</p>\n", out);

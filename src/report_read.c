@@ -407,7 +407,7 @@ static bool read_csv_results(struct report_run *r, const struct csv_layout *lay,
 {
 	const char *what = NULL;
 
-	for (int ph = 0; ph < PH_COUNT; ph++) {
+	for (int ph = 0; ph < PH_BONNIE_COUNT; ph++) {
 		int i = ph < PH_FIRST_FILE ? lay->io + 2 * ph : lay->file_io + 2 * (ph - PH_FIRST_FILE);
 		double us;
 

@@ -121,8 +121,10 @@ static int run_workers(struct bench *b, struct worker *workers, const struct pha
 		for (unsigned i = 0; i < started; i++)
 			pthread_join(threads[i], NULL);
 	}
-	for (unsigned i = 0; i < started; i++)
+	for (unsigned i = 0; i < started; i++) {
 		sample_merge(total, &jobs[i].sample);
+		free(jobs[i].sample.tree);
+	}
 	free(pr->workers);
 	pr->nworkers = 0;
 	pr->workers = calloc(started, sizeof(*pr->workers));
@@ -156,6 +158,9 @@ static uint64_t phase_ops(const struct run_plan *p, const struct phase_def *d)
 	case FAMILY_SEEK:
 		per = p->seeks_timed ? 0 : p->seeks;
 		break;
+	case FAMILY_TREE:
+		per = 0;	/* operations per file vary: no total to show */
+		break;
 	default:
 		per = (uint64_t)p->files * FILES_UNIT;
 		break;
@@ -187,6 +192,8 @@ static int setup_workers(struct bench *b, struct worker *workers)
 		w->index = i;
 		snprintf(w->io_path, sizeof(w->io_path), "%s/io.%u", b->workdir, i);
 		snprintf(w->files_dir, sizeof(w->files_dir), "%s/files.%u", b->workdir, i);
+		snprintf(w->tree_dir, sizeof(w->tree_dir), "%s/tree.%u", b->workdir, i);
+		snprintf(w->copy_dir, sizeof(w->copy_dir), "%s/tree.%u.copy", b->workdir, i);
 		w->nchunks = p->chunk ? p->file_bytes / p->chunk : 0;
 		if (p->verify && w->nchunks) {
 			w->versions = calloc(w->nchunks, sizeof(*w->versions));
@@ -221,6 +228,21 @@ static void drop_io_cache(struct bench *b, struct worker *workers)
 	}
 }
 
+static void drop_tree_cache(struct bench *b, struct worker *workers)
+{
+	char what[WORKPATH_MAX + 8192];
+
+	for (unsigned i = 0; i < b->plan->workers; i++) {
+		int ret = tree_evict(&workers[i], what, sizeof(what));
+
+		if (ret) {
+			fprintf(stderr, "clyde: warning: cannot evict %s from the page cache "
+				"(%s): %s\n", what, cache_evict_method(), strerror(-ret));
+			return;
+		}
+	}
+}
+
 static void drop_caches_after(struct bench *b, struct worker *workers,
 			      const struct phase_def *d)
 {
@@ -231,6 +253,8 @@ static void drop_caches_after(struct bench *b, struct worker *workers,
 	case CACHE_UNCACHED:
 		if (d->io_file)
 			drop_io_cache(b, workers);
+		if (d->tree_data)
+			drop_tree_cache(b, workers);
 		break;
 	case CACHE_SYSTEM:
 		ret = cache_drop_system();
@@ -272,6 +296,43 @@ static void measure_residency(struct bench *b, struct worker *workers, struct ph
 		if (pct > pr->resident_pct)
 			pr->resident_pct = pct;
 	}
+}
+
+/* The tree's files in the page cache before a tree phase reads them: all workers' bytes. */
+static void measure_tree_residency(struct bench *b, struct worker *workers,
+				   struct phase_result *pr)
+{
+	uint64_t resident = 0, total = 0;
+
+	pr->residency_measured = true;
+	pr->resident_pct = 0;
+	for (unsigned i = 0; i < b->plan->workers; i++) {
+		if (tree_residency(&workers[i], &resident, &total, pr->residency_method,
+				   sizeof(pr->residency_method), pr->residency_why,
+				   sizeof(pr->residency_why))) {
+			pr->resident_pct = -1;
+			return;
+		}
+	}
+	pr->resident_pct = total ? 100.0 * (double)resident / (double)total : 0;
+}
+
+static void fill_tree_op(struct tree_op_result *o, const struct histogram *h, uint64_t ring)
+{
+	latency_of(h, o->latency_q, &o->max_latency, &o->count);
+	o->via_ring = ring;
+}
+
+static void fill_tree_result(struct phase_tree *pt, const struct tree_sample *ts)
+{
+	pt->valid = true;
+	pt->files = ts->files;
+	pt->dirs = ts->dirs;
+	pt->entries = ts->entries;
+	pt->bytes = ts->bytes;
+	for (int k = 0; k < TOP_KINDS; k++)
+		fill_tree_op(&pt->op[k], &ts->op[k], ts->via_ring[k]);
+	fill_tree_op(&pt->list, &ts->list, 0);
 }
 
 static void fill_phase_result(struct phase_result *pr, const struct phase_sample *total,
@@ -325,6 +386,8 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 		return ret;
 	if (d->reads_file)
 		measure_residency(b, workers, pr);
+	if (d->reads_tree)
+		measure_tree_residency(b, workers, pr);
 	arc_stats_read(&arc0);
 	progress_start(p, d);
 	phase_clock_init(&clock, p->workers, b->profiler);
@@ -343,6 +406,10 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 		goto out;
 	}
 	fill_phase_result(pr, &total, &clock, p->plus_when_short[d->id]);
+	if (total.tree) {
+		fill_tree_result(&pr->tree, total.tree);
+		snprintf(res->tree.io_desc, sizeof(res->tree.io_desc), "%s", total.tree->io_desc);
+	}
 	if (b->profiler)
 		profile_compute(b->profiler, &clock.prof0, &clock.prof1, &pr->profile);
 	arc_stats_read(&arc1);
@@ -361,6 +428,7 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 			 clyde_stop_signal(), d->name);
 	}
 out:
+	free(total.tree);
 	phase_clock_destroy(&clock);
 	return ret;
 }
@@ -402,9 +470,43 @@ static void cache_outcome(const struct run_plan *p, struct run_result *res)
 	}
 }
 
+/* The tree of --tree, generated once for every worker; what the run says of it. */
+static int tree_make(struct bench *b, struct run_result *res, struct tree *t)
+{
+	const struct run_plan *p = b->plan;
+	struct run_tree *rt = &res->tree;
+	int ret;
+
+	if (!p->tree_shape)
+		return 0;
+	ret = tree_generate(p->tree_shape, p->tree_scale, p->tree_seed, t);
+	if (ret) {
+		snprintf(b->errmsg, sizeof(b->errmsg), "cannot generate the %s tree: %s",
+			 p->tree_shape->name, strerror(-ret));
+		return ret;
+	}
+	b->tree = t;
+	rt->on = true;
+	snprintf(rt->shape, sizeof(rt->shape), "%s", p->tree_shape->name);
+	rt->scale = p->tree_scale;
+	rt->seed = p->tree_seed;
+	rt->dirs = t->ndirs;
+	rt->files = t->nfiles;
+	rt->max_depth = t->max_depth;
+	rt->bytes = t->bytes;
+	rt->hash = t->hash;
+	snprintf(rt->io, sizeof(rt->io), "%s", p->engine == &engine_uring ? "uring" : "psync");
+	rt->depth = p->tree_depth;
+	snprintf(rt->walk_cache, sizeof(rt->walk_cache), "%s",
+		 p->cache == CACHE_SYSTEM ? "dentries and inodes dropped (drop_caches) before the walk"
+		 : "dentries and inodes cached: extract and copy left them in memory");
+	return 0;
+}
+
 int bench_run(struct bench *b, struct run_result *res)
 {
 	struct worker *workers = calloc(b->plan->workers, sizeof(*workers));
+	struct tree tree = { 0 };
 	int ret = 0;
 
 	if (!workers || setup_workers(b, workers)) {
@@ -413,6 +515,7 @@ int bench_run(struct bench *b, struct run_result *res)
 			free_workers(b, workers);
 		return -ENOMEM;
 	}
+	ret = tree_make(b, res, &tree);
 	for (int i = 0; i < PH_COUNT && !ret; i++) {
 		const struct phase_def *d = phase_get((enum phase_id)i);
 
@@ -421,5 +524,7 @@ int bench_run(struct bench *b, struct run_result *res)
 	}
 	cache_outcome(b->plan, res);
 	free_workers(b, workers);
+	b->tree = NULL;
+	tree_free(&tree);
 	return ret;
 }

@@ -94,7 +94,7 @@ static void build(struct report_set *s)
 	snprintf(configs[2].key, sizeof(configs[2].key), "btrfs,1G,8192");
 	for (int c = 0; c < NCONF; c++) {
 		configs[c].runs = nruns[c];
-		for (int p = 0; p < PH_COUNT; p++) {
+		for (int p = 0; p < PH_BONNIE_COUNT; p++) {
 			enum phase_id ph = (enum phase_id)p;
 
 			if (ph == PH_PUTC || ph == PH_GETC || ph == PH_RAN_DEL)
@@ -121,7 +121,7 @@ static void build(struct report_set *s)
 	for (int c = 0; c < NCONF; c++) {
 		double logsum = 0;
 
-		for (int p = 0; p < PH_COUNT; p++)
+		for (int p = 0; p < PH_BONNIE_COUNT; p++)
 			for (int m = 0; m < RM_COUNT; m++) {
 				const struct report_stat *a = &configs[c].stat[p][m], *b = &configs[0].stat[p][m];
 
@@ -431,7 +431,7 @@ static void bars_match(const char *what, const char *doc, const struct report_se
 	const char *p = strstr(doc, "<rect class=\"bar\"");
 	size_t charts = 0, bars = 0, errs = 0;
 
-	for (int ph = 0; ph < PH_COUNT; ph++)
+	for (int ph = 0; ph < PH_BONNIE_COUNT; ph++)
 		for (int m = 0; m < RM_COUNT; m++) {
 			bool any = false;
 
