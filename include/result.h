@@ -107,7 +107,7 @@ struct run_tree {
 	char shape[16];
 	double scale;
 	uint64_t seed;
-	uint32_t dirs;		/* the root included */
+	uint32_t dirs;		/* below the root, as the listing counts them */
 	uint32_t files;
 	uint32_t max_depth;
 	uint64_t bytes;
@@ -155,6 +155,7 @@ struct run_env {
 	/* What the cache really was: the worst residency before a read, -1 unknown. */
 	double resident_worst;
 	bool resident_known;
+	bool resident_worst_tree;	/* the worst was a tree's files, not the I/O file */
 	char cache_outcome[192];	/* "0.0% resident before reads", or the failure */
 	/* How clyde chose the counts the user left open. */
 	bool seeks_timed;

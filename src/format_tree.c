@@ -26,7 +26,7 @@ static void tree_head(FILE *out, const struct run_tree *t)
 
 	fprintf(out, "Tree %s x%g seed %" PRIu64 ": %" PRIu32 " directories %" PRIu32
 		" files %.1f MiB depth %" PRIu32 "; listing hash %016" PRIx64 "; %s %u at a time\n",
-		t->shape, t->scale, t->seed, t->dirs - 1, t->files, mib, t->max_depth, t->hash,
+		t->shape, t->scale, t->seed, t->dirs, t->files, mib, t->max_depth, t->hash,
 		t->io, t->depth);
 }
 

@@ -400,9 +400,9 @@ static void warn_about_outcome(const struct session *s, const struct run_result 
 	    e->resident_worst <= RESIDENT_TOLERANCE_PCT)
 		return;
 	fprintf(stderr, "clyde: WARNING: --cache=%s did not empty the page cache: up to %.1f%% "
-		"of the test file was resident before a read phase (%s on %s); the read "
+		"of %s was resident before a read phase (%s on %s); the read "
 		"figures of this run are page-cache figures\n", e->cache, e->resident_worst,
-		e->fs_type[0] ? e->fs_type : "unknown filesystem", s->opt.dir);
+		e->resident_worst_tree ? "the tree's data" : "the test file", e->fs_type[0] ? e->fs_type : "unknown filesystem", s->opt.dir);
 }
 
 /* --json: the file is opened before the runs, so a bad path fails at once. */

@@ -453,6 +453,7 @@ static void cache_outcome(const struct run_plan *p, struct run_result *res)
 			why = pr->residency_why;
 		} else if (pr->resident_pct > e->resident_worst) {
 			e->resident_worst = pr->resident_pct;
+			e->resident_worst_tree = i >= PH_FIRST_TREE;
 		}
 	}
 	if (!any) {
@@ -462,8 +463,9 @@ static void cache_outcome(const struct run_plan *p, struct run_result *res)
 		snprintf(e->cache_outcome, sizeof(e->cache_outcome), "residency unknown: %s", why);
 	} else if (p->cache != CACHE_KEEP && e->resident_worst > RESIDENT_TOLERANCE_PCT) {
 		snprintf(e->cache_outcome, sizeof(e->cache_outcome),
-			 "DROP FAILED: up to %.1f%% of the file resident before reads: "
-			 "read figures are page-cache figures", e->resident_worst);
+			 "DROP FAILED: up to %.1f%% of %s resident before reads: "
+			 "read figures are page-cache figures", e->resident_worst,
+			 e->resident_worst_tree ? "the tree" : "the file");
 	} else {
 		snprintf(e->cache_outcome, sizeof(e->cache_outcome),
 			 "%.1f%% resident before reads at most", e->resident_worst);
@@ -490,7 +492,7 @@ static int tree_make(struct bench *b, struct run_result *res, struct tree *t)
 	snprintf(rt->shape, sizeof(rt->shape), "%s", p->tree_shape->name);
 	rt->scale = p->tree_scale;
 	rt->seed = p->tree_seed;
-	rt->dirs = t->ndirs;
+	rt->dirs = t->ndirs - 1;	/* below the root, as the listing counts them */
 	rt->files = t->nfiles;
 	rt->max_depth = t->max_depth;
 	rt->bytes = t->bytes;
