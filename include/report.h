@@ -16,12 +16,19 @@
 
 #include "clyde.h"
 
-/* The columns a report compares: the twelve phases, each with three measures. */
+/*
+ * The columns a report compares: each phase's measures. Every phase has
+ * the first RM_COUNT; the tree workloads (clyde --tree, JSON only) have
+ * two more of their own. Arrays and loops over every measure use RM_ALL.
+ */
 enum report_measure {
 	RM_RATE,	/* KiB/s, seeks/s or files/s: higher is better */
 	RM_CPU,		/* CPU seconds per unit of work (MiB, 1000 seeks, 1000 files): lower is better */
 	RM_LATENCY,	/* the slowest operation, microseconds: lower is better */
-	RM_COUNT,
+	RM_COUNT,	/* the measures of every phase, bonnie++'s included */
+	RM_MIBS = RM_COUNT,	/* tree phases: the tree's bytes per second, MiB/s: higher is better */
+	RM_DEAD,	/* tree phases: dead time, wall less user CPU (JSON dead_s), seconds: lower is better */
+	RM_ALL,
 };
 
 /*
@@ -46,7 +53,7 @@ struct report_run {
 	char format[24];	/* "clyde-csv", "bonnie-1.98", "bonnie-1.97", "bonnie-1.03", "clyde-json" */
 	char version[32];	/* the tool's version field; "" for 1.03 */
 	char name[128];
-	char key[512];		/* the configuration: name and parameters, see report_key() */
+	char key[640];		/* the configuration: name and parameters, see report_key() */
 	/* Parameters as the CSV writes them (strings, since bonnie++'s vary). */
 	char size[32];
 	char chunk[32];
@@ -59,9 +66,13 @@ struct report_run {
 	char file_chunk[32];
 	unsigned concurrency;
 	bool seeks_timed;	/* clyde chose the seek count: not part of the key */
+	/* clyde --tree (clyde-result/4): "" when the run had no tree. */
+	char tree[48];		/* "SHAPE:SCALE", as --tree takes it: "ports:0.1" */
+	char tree_seed[24];	/* --tree-seed, decimal */
+	double tree_files, tree_dirs, tree_bytes;	/* the tree it made */
 	/* Per phase and measure: has a value (not empty, not +++++). */
-	bool has[PH_COUNT][RM_COUNT];
-	double v[PH_COUNT][RM_COUNT];
+	bool has[PH_COUNT][RM_ALL];
+	double v[PH_COUNT][RM_ALL];
 	bool hidden[PH_COUNT];	/* printed as +++++ */
 	bool has_profile;	/* any phase has prof[].has */
 	struct report_profile prof[PH_COUNT];
@@ -77,19 +88,19 @@ struct report_stat {
 };
 
 struct report_config {
-	char key[512];
+	char key[640];
 	char name[128];
 	unsigned runs;
-	struct report_stat stat[PH_COUNT][RM_COUNT];
+	struct report_stat stat[PH_COUNT][RM_ALL];
 	/* Against the baseline (when one is set and both have values). */
-	bool has_ratio[PH_COUNT][RM_COUNT];
-	double ratio[PH_COUNT][RM_COUNT];	/* > 1 better, whatever the measure's direction */
-	bool within_noise[PH_COUNT][RM_COUNT];	/* Welch's t-test p >= 0.05, or n < 2 on either side */
-	double p_value[PH_COUNT][RM_COUNT];	/* -1 when not computed */
+	bool has_ratio[PH_COUNT][RM_ALL];
+	double ratio[PH_COUNT][RM_ALL];	/* > 1 better, whatever the measure's direction */
+	bool within_noise[PH_COUNT][RM_ALL];	/* Welch's t-test p >= 0.05, or n < 2 on either side */
+	double p_value[PH_COUNT][RM_ALL];	/* -1 when not computed */
 	double geomean;		/* of the config's rate ratios; 0 when none */
 	unsigned geomean_n;
 	/* Fewer than 2 runs on a side: within_noise is set too; the text marks '?'. */
-	bool untestable[PH_COUNT][RM_COUNT];
+	bool untestable[PH_COUNT][RM_ALL];
 	unsigned hidden[PH_COUNT];	/* runs in which the phase printed +++++ */
 	size_t first_run;	/* index in runs of the configuration's first run */
 	char origins[160];	/* the tools of its runs: "bonnie++ 2.00a, clyde 0.1.0 JSON" */
@@ -127,7 +138,7 @@ const char *report_chart_color(size_t i);
 /* How a chart or a column shows a measure: shown = raw * scale, in unit. */
 struct report_display {
 	double scale;
-	const char *unit;	/* "GiB/s", "files/s", "CPU ms per MiB", "µs" */
+	const char *unit;	/* "GiB/s", "files/s", "CPU ms per MiB", "µs", "MiB/s", "ms" */
 };
 
 /* The display for values of phase ph and measure m up to max_raw. */
@@ -136,8 +147,10 @@ void report_display_pick(struct report_display *d, enum phase_id ph,
 
 /*
  * Readers (report_read.c). A stream may mix CSV lines of every format
- * (clyde's, bonnie++ 1.98, 1.96/1.97 and 1.03) and clyde-result/1, /2 or
- * /3 JSON documents (/3: each phase's --profile, when it ran with one).
+ * (clyde's, bonnie++ 1.98, 1.96/1.97 and 1.03) and clyde-result/1 to /4
+ * JSON documents (/3: each phase's --profile, when it ran with one; /4:
+ * the run's tree and the tree phases, when it ran with --tree). CSV has
+ * bonnie++'s twelve phases only (PH_BONNIE_COUNT).
  * Header lines are skipped; lines without a comma (the text table around
  * a CSV line) are counted in text_lines and ignored; malformed lines and
  * documents are reported on errs (NULL: not at all) as "source:line:
@@ -156,7 +169,9 @@ int report_read_buffer(struct report_set *s, const char *buf, size_t len,
 /*
  * The configuration key of a run, from its name and parameters, written
  * like the options that produced it: "ext4 -s 4G::8192:5 -n 64",
- * "tmpfs -s 8M::*:5 -c 2 -n 1" (a timed seek count is "*").
+ * "tmpfs -s 8M::*:5 -c 2 -n 1" (a timed seek count is "*"),
+ * "xfs --tree=ports:0.1", "xfs --tree=source:1 --tree-seed=7" (the
+ * tree's seed when it is not the default, 1).
  */
 void report_key(struct report_run *r);
 /* "bonnie++ 2.00a", "bonnie++ 1.03", "clyde 0.1.0 CSV", "clyde 0.1.0 JSON". */
@@ -213,8 +228,10 @@ double report_incomplete_beta(double a, double b, double x);
 double report_t_two_sided_p(double t, double df);
 /* Welch's two-sided p for the means of a and b; -1 when either has n < 2. */
 double report_welch_p(const struct report_stat *a, const struct report_stat *b);
-/* RM_RATE: higher is better; RM_CPU and RM_LATENCY: lower is better. */
+/* RM_RATE and RM_MIBS: higher is better; RM_CPU, RM_LATENCY and RM_DEAD: lower is better. */
 bool report_higher_is_better(enum report_measure m);
+/* Whether phase ph has measure m at all: RM_MIBS and RM_DEAD are the tree phases' alone. */
+bool report_measure_applies(enum phase_id ph, enum report_measure m);
 /* The ratio of a to base, oriented so that > 1 is better; false when undefined. */
 bool report_ratio(enum report_measure m, double a, double base, double *ratio);
 

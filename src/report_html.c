@@ -71,8 +71,15 @@ static const char howto[] =
 	"<dt>+++++ and \xe2\x80\x94</dt><dd>+++++: the phase ran for under 0.5 s in every run, too"
 	" short to measure (bonnie++ prints it so). \xe2\x80\x94: the runs have no value for it.</dd>\n"
 	"<dt>Geometric mean</dt><dd>Of a configuration's throughput ratios, over the phases both it"
-	" and the baseline have: above 1 is faster overall.</dd>\n"
-	"</dl>\n";
+	" and the baseline have: above 1 is faster overall.</dd>\n";
+
+/* Only where a run made trees: the tree workloads' own measures. */
+static const char howto_tree[] =
+	"<dt>Tree workloads</dt><dd>clyde --tree: extract, copy, walk, read and delete a generated"
+	" tree. Throughput in files/s (entries/s for the walk); data rate: the tree's bytes per second"
+	" (delete moves none). Higher is better.</dd>\n"
+	"<dt>Dead time</dt><dd>Of a tree phase: its wall time less its user CPU time, that is system"
+	" CPU and waiting, in s, ms or \xc2\xb5s. Lower is better.</dd>\n";
 
 static bool stat_ok(const struct report_stat *st)
 {
@@ -84,10 +91,10 @@ static bool is_baseline(const struct report_set *s, size_t i)
 	return s->baseline >= 0 && (size_t)s->baseline == i;
 }
 
-static bool column_has(const struct report_set *s, enum phase_id ph)
+static bool column_has(const struct report_set *s, enum phase_id ph, enum report_measure m)
 {
 	for (size_t i = 0; i < s->nconfigs; i++)
-		if (stat_ok(&s->configs[i].stat[ph][RM_RATE]))
+		if (stat_ok(&s->configs[i].stat[ph][m]))
 			return true;
 	return false;
 }
@@ -120,11 +127,11 @@ static void ratio_span(FILE *out, const struct report_config *c, enum phase_id p
 		c->untestable[ph][m] ? "?" : noise ? "~" : "");
 }
 
-static void rate_cell(FILE *out, const struct report_set *s, size_t i, enum phase_id ph,
-		      const struct report_display *d)
+static void value_cell(FILE *out, const struct report_set *s, size_t i, enum phase_id ph,
+		       enum report_measure m, const struct report_display *d)
 {
 	const struct report_config *c = &s->configs[i];
-	const struct report_stat *st = &c->stat[ph][RM_RATE];
+	const struct report_stat *st = &c->stat[ph][m];
 	char buf[32];
 
 	if (!stat_ok(st) && c->hidden[ph]) {
@@ -140,13 +147,13 @@ static void rate_cell(FILE *out, const struct report_set *s, size_t i, enum phas
 	if (st->n > 1)
 		fprintf(out, "; lowest %.4g, highest %.4g %s; CV %.1f%%", st->min * d->scale,
 			st->max * d->scale, d->unit, st->cv_percent);
-	if (c->has_ratio[ph][RM_RATE] && !c->untestable[ph][RM_RATE] && c->p_value[ph][RM_RATE] >= 0)
-		fprintf(out, "; Welch p = %.3g", c->p_value[ph][RM_RATE]);
+	if (c->has_ratio[ph][m] && !c->untestable[ph][m] && c->p_value[ph][m] >= 0)
+		fprintf(out, "; Welch p = %.3g", c->p_value[ph][m]);
 	fprintf(out, "\">%s", buf);
 	if (is_baseline(s, i))
 		fputs("<span class=\"ratio\">baseline</span>", out);
 	else
-		ratio_span(out, c, ph, RM_RATE);
+		ratio_span(out, c, ph, m);
 	fputs("</td>", out);
 }
 
@@ -171,15 +178,15 @@ static void name_cell(FILE *out, const struct report_set *s, size_t i, unsigned 
 	fputs("</td>", out);
 }
 
-/* The throughput table of phases first..last; false when none has a value. */
+/* The table of measure m (the throughput, ...) of phases first..last; false when none has a value. */
 static bool rate_table(FILE *out, const struct report_set *s, int first, int last,
-		       const char *caption, bool geomean)
+		       enum report_measure m, const char *caption, bool geomean)
 {
 	struct report_display d[PH_COUNT];
 	bool any = false;
 
 	for (int p = first; p <= last; p++)
-		any |= column_has(s, (enum phase_id)p);
+		any |= column_has(s, (enum phase_id)p, m);
 	if (!any)
 		return false;
 	fprintf(out, "<table>\n<caption>%s</caption>\n<tr><th>Configuration</th><th>Runs</th>", caption);
@@ -187,12 +194,12 @@ static bool rate_table(FILE *out, const struct report_set *s, int first, int las
 		enum phase_id ph = (enum phase_id)p;
 		double max = 0;
 
-		if (!column_has(s, ph))
+		if (!column_has(s, ph, m))
 			continue;
 		for (size_t i = 0; i < s->nconfigs; i++)
-			if (stat_ok(&s->configs[i].stat[ph][RM_RATE]))
-				max = fmax(max, s->configs[i].stat[ph][RM_RATE].median);
-		report_display_pick(&d[p], ph, RM_RATE, max);
+			if (stat_ok(&s->configs[i].stat[ph][m]))
+				max = fmax(max, s->configs[i].stat[ph][m].median);
+		report_display_pick(&d[p], ph, m, max);
 		fputs("<th>", out);
 		report_xml_text(out, phase_get(ph)->row_name);
 		fputs("<span class=\"unit\">", out);
@@ -209,8 +216,8 @@ static bool rate_table(FILE *out, const struct report_set *s, int first, int las
 		name_cell(out, s, i, 1);
 		fprintf(out, "<td class=\"num\">%u</td>", c->runs);
 		for (int p = first; p <= last; p++)
-			if (column_has(s, (enum phase_id)p))
-				rate_cell(out, s, i, (enum phase_id)p, &d[p]);
+			if (column_has(s, (enum phase_id)p, m))
+				value_cell(out, s, i, (enum phase_id)p, m, &d[p]);
 		if (geomean && is_baseline(s, i))
 			fputs("<td class=\"na\">baseline</td>", out);
 		else if (geomean && c->geomean_n > 0 && isfinite(c->geomean))
@@ -359,7 +366,7 @@ static void sources(FILE *out, const struct report_set *s)
 int report_html(FILE *out, const struct report_set *s)
 {
 	bool has_base = s->baseline >= 0 && (size_t)s->baseline < s->nconfigs;
-	bool tables;
+	bool tables, trees = false;
 	int r;
 
 	fputs("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n"
@@ -383,12 +390,25 @@ int report_html(FILE *out, const struct report_set *s)
 		fprintf(out, " %u malformed line%s skipped.", s->errors, s->errors == 1 ? " was" : "s were");
 	fputs("</p>\n<h2>How to read this page</h2>\n", out);
 	fputs(howto, out);
+	for (int p = PH_FIRST_TREE; p < PH_COUNT && !trees; p++)
+		trees = column_has(s, (enum phase_id)p, RM_RATE);
+	if (trees)
+		fputs(howto_tree, out);
+	fputs("</dl>\n", out);
 
 	fputs("<h2>Summary</h2>\n", out);
-	tables = rate_table(out, s, PH_PUTC, PH_FIRST_FILE - 1,
+	tables = rate_table(out, s, PH_PUTC, PH_FIRST_FILE - 1, RM_RATE,
 			    "Throughput: sequential I/O and random seeks (median over the runs)", has_base);
-	tables |= rate_table(out, s, PH_FIRST_FILE, PH_BONNIE_COUNT - 1,
+	tables |= rate_table(out, s, PH_FIRST_FILE, PH_BONNIE_COUNT - 1, RM_RATE,
 			     "Throughput: file operations (median over the runs)", has_base && !tables);
+	if (trees) {
+		tables |= rate_table(out, s, PH_FIRST_TREE, PH_COUNT - 1, RM_RATE,
+				     "Throughput: tree workloads (median over the runs)", has_base && !tables);
+		rate_table(out, s, PH_FIRST_TREE, PH_COUNT - 1, RM_MIBS,
+			   "Data rate: tree workloads (median over the runs)", false);
+		rate_table(out, s, PH_FIRST_TREE, PH_COUNT - 1, RM_DEAD,
+			   "Dead time: tree workloads, wall less user CPU (median over the runs)", false);
+	}
 	if (!tables)
 		fputs("<p>No phase has a throughput value.</p>\n", out);
 	r = cost_table(out, s);

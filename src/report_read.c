@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * clyde-report's readers: CSV lines of clyde and of bonnie++ 1.98,
- * 1.96/1.97 and 1.03, and clyde's JSON documents (clyde-result/1, /2 and
- * /3, whose phases may carry a --profile), into report_run. They are fed
+ * 1.96/1.97 and 1.03, and clyde's JSON documents (clyde-result/1 to /4:
+ * /3's phases may carry a --profile, /4's runs a --tree and its five
+ * phases), into report_run. They are fed
  * whatever a user finds on disk, and a fuzzer: every field used is
  * checked, nothing is echoed back unfiltered, and a bad field rejects its
  * whole line or run rather than a guess.
@@ -21,6 +22,7 @@
 #include "report.h"
 #include "size.h"
 #include "strutil.h"
+#include "tree.h"
 
 struct reader {
 	struct report_set *set;
@@ -60,7 +62,7 @@ void report_set_free(struct report_set *s)
 {
 	for (size_t i = 0; i < s->nconfigs; i++)
 		for (int ph = 0; ph < PH_COUNT; ph++)
-			for (int m = 0; m < RM_COUNT; m++)
+			for (int m = 0; m < RM_ALL; m++)
 				free(s->configs[i].stat[ph][m].values);
 	free(s->configs);
 	free(s->runs);
@@ -1040,9 +1042,40 @@ static const char *json_run_profile(struct report_run *r, enum phase_id ph, cons
 	return NULL;
 }
 
+/*
+ * What a tree phase adds (clyde-result/4): its dead time (dead_s, wall
+ * less user CPU) and the tree's bytes per second (tree.mib_per_s, where
+ * the phase moved any: delete moves none).
+ */
+static const char *json_tree_phase(struct report_run *r, enum phase_id ph, const struct json_node *p)
+{
+	const struct json_node *t = json_get(p, "tree");
+	double dead = 0, mibs = 0, bytes = 0;
+
+	switch (json_get_number(p, "dead_s", 0, 1e12, false, &dead)) {
+	case 0:
+		r->has[ph][RM_DEAD] = true;
+		r->v[ph][RM_DEAD] = dead;
+		break;
+	case -EINVAL:
+		return "has a dead_s that is not a number of seconds";
+	}
+	if (!t || t->type == JSON_NULL)
+		return NULL;
+	if (t->type != JSON_OBJECT || json_get_number(t, "mib_per_s", 0, 1e15, false, &mibs) == -EINVAL ||
+	    json_get_number(t, "bytes", 0, 1e18, false, &bytes) == -EINVAL)
+		return "has a tree that is not an object, or a mib_per_s or bytes that is not a number";
+	if (bytes > 0 && json_get(t, "mib_per_s")) {
+		r->has[ph][RM_MIBS] = true;
+		r->v[ph][RM_MIBS] = mibs;
+	}
+	return NULL;
+}
+
 /* One phase of a JSON run: rate, CPU seconds per unit from user + system over the amount, latency. */
 static const char *json_run_phase(struct report_run *r, enum phase_id ph, const struct json_node *p)
 {
+	const char *why;
 	double rate, amount = 0, user = 0, sys = 0, lat = 0;
 	const struct json_node *prof;
 
@@ -1073,8 +1106,37 @@ static const char *json_run_phase(struct report_run *r, enum phase_id ph, const 
 		r->has[ph][RM_CPU] = true;
 		r->v[ph][RM_CPU] = (user + sys) / amount * (phase_get(ph)->unit == UNIT_KIB ? 1024.0 : 1000.0);
 	}
+	if (ph >= PH_FIRST_TREE && (why = json_tree_phase(r, ph, p)))
+		return why;
 	prof = json_get(p, "profile");
 	return prof && prof->type != JSON_NULL ? json_run_profile(r, ph, prof) : NULL;
+}
+
+/*
+ * The run's tree (clyde-result/4; null or absent: no --tree): shape,
+ * scale and seed go into the key, since runs on different trees are not
+ * the same configuration; its size is shown with the tree phases.
+ */
+static const char *json_run_tree(struct report_run *r, const struct json_node *run)
+{
+	const struct json_node *t = json_get(run, "tree"), *shape;
+	double scale, seed;
+
+	if (!t || t->type == JSON_NULL)
+		return NULL;
+	shape = json_get(t, "shape");
+	/* a shape is a word, short enough to leave room for the scale */
+	if (t->type != JSON_OBJECT || !shape || shape->type != JSON_STRING || strlen(shape->string) >= 32 ||
+	    !copy_param(r->tree, sizeof(r->tree), shape->string, strlen(shape->string)) ||
+	    json_get_number(t, "scale", 1e-9, 1e9, false, &scale) ||
+	    json_get_number(t, "seed", 0, 18446744073709551615.0, true, &seed) ||
+	    json_get_number(t, "files", 0, 1e15, true, &r->tree_files) ||
+	    json_get_number(t, "dirs", 0, 1e15, true, &r->tree_dirs) ||
+	    json_get_number(t, "bytes", 0, 1e18, true, &r->tree_bytes))
+		return "a \"tree\" that is not an object with shape, scale, seed, files, dirs and bytes";
+	snprintf(r->tree + strlen(r->tree), sizeof(r->tree) - strlen(r->tree), ":%g", scale);
+	snprintf(r->tree_seed, sizeof(r->tree_seed), "%.0f", seed);
+	return NULL;
 }
 
 static int json_run(struct reader *rd, const struct json_node *run, const char *version)
@@ -1093,6 +1155,8 @@ static int json_run(struct reader *rd, const struct json_node *run, const char *
 		return 0;
 	}
 	why = json_run_params(&r, run);
+	if (!why)
+		why = json_run_tree(&r, run);
 	if (!why && (!phases || phases->type != JSON_OBJECT))
 		why = "no \"phases\" object";
 	if (why) {
@@ -1107,9 +1171,27 @@ static int json_run(struct reader *rd, const struct json_node *run, const char *
 			malformed(rd, p->line, "phase %s %s", phase_csv_name((enum phase_id)ph), why);
 			return 0;
 		}
+		/* a tree phase's figures mean nothing without the tree they were measured on */
+		if (ph >= PH_FIRST_TREE && !r.tree[0] && r.has[ph][RM_RATE]) {
+			malformed(rd, p->line, "phase %s ran, but the run has no \"tree\"",
+				  phase_csv_name((enum phase_id)ph));
+			return 0;
+		}
 	}
 	report_key(&r);
 	return add_run(rd->set, &r);
+}
+
+static bool known_schema(const char *schema)
+{
+	static const char *const known[] = {
+		"clyde-result/1", "clyde-result/2", "clyde-result/3", "clyde-result/4",
+	};
+
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (!strcmp(schema, known[i]))
+			return true;
+	return false;
 }
 
 static int json_document(struct reader *rd, const struct json_node *doc, unsigned line)
@@ -1119,10 +1201,8 @@ static int json_document(struct reader *rd, const struct json_node *doc, unsigne
 	char ver[32] = "";
 	int ret = 0;
 
-	if (!schema || schema->type != JSON_STRING ||
-	    (strcmp(schema->string, "clyde-result/1") && strcmp(schema->string, "clyde-result/2") &&
-	     strcmp(schema->string, "clyde-result/3"))) {
-		malformed(rd, line, "a JSON document whose schema is not clyde-result/1, /2 or /3");
+	if (!schema || schema->type != JSON_STRING || !known_schema(schema->string)) {
+		malformed(rd, line, "a JSON document whose schema is not clyde-result/1, /2, /3 or /4");
 		return 0;
 	}
 	if (!runs || runs->type != JSON_ARRAY) {
@@ -1301,17 +1381,22 @@ void report_key(struct report_run *r)
 	const char *seeks = r->seeks_timed && r->seeks[0] ? "*" : r->seeks;
 	const char *io[] = { r->size, r->chunk, seeks, r->seekers };
 	const char *files[] = { r->files, r->max_size, r->min_size, r->dirs, r->file_chunk };
-	/* four and five parameters of at most 31 bytes, with their colons: the key always fits */
-	char io_spec[128] = "", files_spec[160] = "", conc[16] = "";
+	/* four and five parameters of at most 31 bytes, with their colons, and the tree: the key always fits */
+	char io_spec[128] = "", files_spec[160] = "", conc[16] = "", tree[96] = "", seed[24];
 
+	snprintf(seed, sizeof(seed), "%u", TREE_DEFAULT_SEED);
+	if (r->tree[0] && !strcmp(r->tree_seed, seed))
+		snprintf(tree, sizeof(tree), " --tree=%s", r->tree);
+	else if (r->tree[0])
+		snprintf(tree, sizeof(tree), " --tree=%s --tree-seed=%s", r->tree, r->tree_seed);
 	if (r->size[0])
 		join_parts(io_spec, sizeof(io_spec), io, 4);
 	if (r->files[0])
 		join_parts(files_spec, sizeof(files_spec), files, 5);
 	if (r->concurrency > 1)
 		snprintf(conc, sizeof(conc), " -c %u", r->concurrency);
-	snprintf(r->key, sizeof(r->key), "%s%s%s%s%s%s", r->name[0] ? r->name : "(no name)",
-		 io_spec[0] ? " -s " : "", io_spec, conc, files_spec[0] ? " -n " : "", files_spec);
+	snprintf(r->key, sizeof(r->key), "%s%s%s%s%s%s%s", r->name[0] ? r->name : "(no name)",
+		 io_spec[0] ? " -s " : "", io_spec, conc, files_spec[0] ? " -n " : "", files_spec, tree);
 }
 
 void report_run_origin(char *buf, size_t len, const struct report_run *r)

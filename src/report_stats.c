@@ -19,7 +19,12 @@
 
 bool report_higher_is_better(enum report_measure m)
 {
-	return m == RM_RATE;
+	return m == RM_RATE || m == RM_MIBS;
+}
+
+bool report_measure_applies(enum phase_id ph, enum report_measure m)
+{
+	return (m != RM_MIBS && m != RM_DEAD) || ph >= PH_FIRST_TREE;
 }
 
 bool report_ratio(enum report_measure m, double a, double base, double *ratio)
@@ -161,7 +166,7 @@ static void free_configs(struct report_set *s)
 {
 	for (size_t i = 0; i < s->nconfigs; i++)
 		for (int ph = 0; ph < PH_COUNT; ph++)
-			for (int m = 0; m < RM_COUNT; m++)
+			for (int m = 0; m < RM_ALL; m++)
 				free(s->configs[i].stat[ph][m].values);
 	free(s->configs);
 	s->configs = NULL;
@@ -336,7 +341,7 @@ int report_group(struct report_set *s)
 		add_origin(c, &s->runs[i]);
 	}
 	for (int ph = 0; ph < PH_COUNT && !ret; ph++)
-		for (int m = 0; m < RM_COUNT && !ret; m++)
+		for (int m = 0; m < RM_ALL && !ret; m++)
 			ret = fill_measure(s, config_of, count, (enum phase_id)ph, (enum report_measure)m);
 	if (ret)
 		goto out_configs;
@@ -376,7 +381,7 @@ static void clear_comparison(struct report_config *c)
 	memset(c->within_noise, 0, sizeof(c->within_noise));
 	memset(c->untestable, 0, sizeof(c->untestable));
 	for (int ph = 0; ph < PH_COUNT; ph++)
-		for (int m = 0; m < RM_COUNT; m++)
+		for (int m = 0; m < RM_ALL; m++)
 			c->p_value[ph][m] = -1;
 	c->geomean = 0;
 	c->geomean_n = 0;
@@ -395,7 +400,7 @@ void report_compare(struct report_set *s, int base)
 			continue;
 		b = &s->configs[s->baseline];
 		for (int ph = 0; ph < PH_COUNT; ph++) {
-			for (int m = 0; m < RM_COUNT; m++) {
+			for (int m = 0; m < RM_ALL; m++) {
 				const struct report_stat *x = &c->stat[ph][m], *y = &b->stat[ph][m];
 				double r, p;
 

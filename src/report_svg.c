@@ -163,6 +163,15 @@ void report_display_pick(struct report_display *d, enum phase_id ph,
 			d->unit = "MiB/s";
 		}
 		break;
+	case RM_MIBS:
+		d->scale = max_raw >= 1024.0 ? 1 / 1024.0 : 1;
+		d->unit = max_raw >= 1024.0 ? "GiB/s" : "MiB/s";
+		break;
+	case RM_DEAD:
+		/* seconds, shown as the latencies are, from the same microseconds */
+		report_display_pick(d, ph, RM_LATENCY, max_raw * 1e6);
+		d->scale *= 1e6;
+		break;
 	case RM_CPU:
 		if (max_raw >= 1) {
 			d->scale = 1;
@@ -192,11 +201,18 @@ void report_display_pick(struct report_display *d, enum phase_id ph,
 /* The unit the readers store a measure in. */
 static const char *raw_unit(enum phase_id ph, enum report_measure m)
 {
-	if (m == RM_RATE)
+	switch (m) {
+	case RM_RATE:
 		return phase_unit_names(ph)->rate;
-	if (m == RM_CPU)
+	case RM_CPU:
 		return cpu_units[unit_index(ph)][0];
-	return "\xc2\xb5s";
+	case RM_MIBS:
+		return "MiB/s";
+	case RM_DEAD:
+		return "s";
+	default:
+		return "\xc2\xb5s";
+	}
 }
 
 static const char *measure_title(enum report_measure m)
@@ -206,6 +222,10 @@ static const char *measure_title(enum report_measure m)
 		return "throughput";
 	case RM_CPU:
 		return "CPU per unit of work";
+	case RM_MIBS:
+		return "data rate";
+	case RM_DEAD:
+		return "dead time (wall less user CPU)";
 	default:
 		return "latency (slowest operation)";
 	}
@@ -231,6 +251,8 @@ static bool is_baseline(const struct report_set *s, size_t i)
 
 static bool chart_has(const struct report_set *s, enum phase_id ph, enum report_measure m)
 {
+	if (!report_measure_applies(ph, m))
+		return false;
 	for (size_t i = 0; i < s->nconfigs; i++)
 		if (stat_ok(&s->configs[i].stat[ph][m]))
 			return true;
@@ -494,7 +516,7 @@ static void chart(FILE *out, const struct report_set *s, enum phase_id ph, enum 
 	fprintf(out, " \xe2\x80\x94 %s</text>\n", measure_title(m));
 	fputs("<text x=\"12\" y=\"38\" font-size=\"11\" fill=\"#555\">", out);
 	report_xml_text(out, d.unit);
-	fprintf(out, ", %s is better</text>\n", m == RM_RATE ? "higher" : "lower");
+	fprintf(out, ", %s is better</text>\n", report_higher_is_better(m) ? "higher" : "lower");
 
 	for (int k = 0; k * a.step <= a.top * (1 + 1e-9); k++) {
 		double y = ypos(k * a.step, &a);
@@ -523,7 +545,7 @@ static void chart(FILE *out, const struct report_set *s, enum phase_id ph, enum 
 
 struct grid {
 	bool row[PH_COUNT];
-	bool col[RM_COUNT];
+	bool col[RM_ALL];
 	int nrows, ncols;
 	int width, legend_y, charts_y, height;
 };
@@ -544,12 +566,12 @@ static void grid_plan(struct grid *g, const struct report_set *s, bool standalon
 
 	memset(g, 0, sizeof(*g));
 	for (int p = 0; p < PH_COUNT; p++)
-		for (int m = 0; m < RM_COUNT; m++)
+		for (int m = 0; m < RM_ALL; m++)
 			if (chart_has(s, (enum phase_id)p, (enum report_measure)m))
 				g->row[p] = g->col[m] = true;
 	for (int p = 0; p < PH_COUNT; p++)
 		g->nrows += g->row[p];
-	for (int m = 0; m < RM_COUNT; m++)
+	for (int m = 0; m < RM_ALL; m++)
 		g->ncols += g->col[m];
 	legend_cols = g->ncols > 0 ? g->ncols : 1;
 	g->width = 2 * MARGIN + legend_cols * CHART_W + (legend_cols - 1) * GAP;
@@ -610,12 +632,12 @@ static int svg_write(FILE *out, const struct report_set *s, bool standalone)
 
 		if (!g.row[p])
 			continue;
-		for (int m = 0; m < RM_COUNT; m++) {
+		for (int m = 0; m < RM_ALL; m++) {
 			if (!g.col[m])
 				continue;
 			if (chart_has(s, (enum phase_id)p, (enum report_measure)m))
 				chart(out, s, (enum phase_id)p, (enum report_measure)m, x, y);
-			else
+			else if (report_measure_applies((enum phase_id)p, (enum report_measure)m))
 				fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"#999\">%s: no %s values</text>\n",
 					x + 12, y + 24, phase_get((enum phase_id)p)->row_name,
 					measure_title((enum report_measure)m));

@@ -5,6 +5,8 @@
  * Without a baseline the figures are absolute (medians and spread of
  * the runs); with one they are ratios to the baseline, turned so that
  * above 1 is better, each marked with what Welch's t-test makes of it.
+ * Runs of clyde --tree add a second table to their block, the tree
+ * workloads, with two more measures: the tree's MiB/s and dead time.
  * Runs of clyde --profile add a table of what each phase cost: medians
  * of CPU per unit of work, in clyde and on the whole machine, and of
  * the device's amplification, always absolute.
@@ -20,7 +22,7 @@
 #include "phase.h"
 #include "report.h"
 
-#define TEXT_COLS	10
+#define TEXT_COLS	12
 #define CELL		48
 
 enum align { LEFT, RIGHT };
@@ -44,19 +46,44 @@ static const struct column ratio_cols[] = {
 	{ "Unit", LEFT },
 };
 
+/*
+ * The tree workloads: the same columns with MiB/s and dead time before
+ * the CPU (TREE_AT: the column they go in at), absolute or ratios.
+ */
+#define TREE_EXTRA	2
+#define TREE_AT_ABSOLUTE	6
+#define TREE_AT_RATIO	5
+
+static const struct column tree_absolute_cols[] = {
+	{ "Tree phase", LEFT }, { "Rate", RIGHT }, { "Unit", LEFT }, { "Min..Max", RIGHT },
+	{ "CV%", RIGHT }, { "n", RIGHT }, { "MiB/s", RIGHT }, { "Dead s", RIGHT },
+	{ "CPU s", RIGHT }, { "per", LEFT }, { "Latency us", RIGHT },
+};
+
+static const struct column tree_ratio_cols[] = {
+	{ "Tree phase", LEFT }, { "Rate", RIGHT }, { "Min..Max", RIGHT }, { "CV%", RIGHT },
+	{ "n", RIGHT }, { "MiB/s", RIGHT }, { "Dead", RIGHT }, { "CPU/unit", RIGHT },
+	{ "Latency", RIGHT }, { "Median rate", RIGHT }, { "Unit", LEFT },
+};
+
 /* The CPU cost of the phases that ran with --profile: medians, whether or not a baseline is set. */
 static const struct column cost_cols[] = {
 	{ "Phase", LEFT }, { "Clyde s", RIGHT }, { "Caused s", RIGHT }, { "per", LEFT },
 	{ "Outside%", RIGHT }, { "Write amp", RIGHT }, { "Read amp", RIGHT }, { "n", RIGHT },
 };
 
+typedef char row_t[TEXT_COLS][CELL];
+
+/* The row of phase ph in configuration k; false when the phase has nothing there. */
+typedef bool row_fn(row_t row, const struct report_set *s, size_t k, enum phase_id ph);
+
 struct table {
 	const struct column *cols;
 	unsigned ncols;
 	size_t width[TEXT_COLS];
+	row_fn *row;
+	int first, end;		/* the phases it has rows for: first..end - 1 */
 };
-
-typedef char row_t[TEXT_COLS][CELL];
 
 static const char *rate_unit(enum phase_id ph)
 {
@@ -201,20 +228,47 @@ static void ratio_row(row_t row, const struct report_set *s, size_t k, enum phas
 	snprintf(row[8], CELL, "%s", rate_unit(ph));
 }
 
-/* The row of phase ph in configuration k; false when the phase has nothing there. */
 static bool phase_row(row_t row, const struct report_set *s, size_t k, enum phase_id ph)
 {
 	const struct report_config *c = &s->configs[k];
+	bool any = c->hidden[ph];
 
 	memset(row, 0, sizeof(row_t));
-	if (!c->hidden[ph] && !c->stat[ph][RM_RATE].n && !c->stat[ph][RM_CPU].n &&
-	    !c->stat[ph][RM_LATENCY].n)
+	for (int m = 0; m < RM_ALL; m++)
+		any |= c->stat[ph][m].n > 0;
+	if (!any)
 		return false;
 	snprintf(row[0], CELL, "%s", phase_get(ph)->row_name);
 	if (s->baseline >= 0)
 		ratio_row(row, s, k, ph);
 	else
 		absolute_row(row, c, ph);
+	return true;
+}
+
+/* MiB/s with one decimal, dead seconds with three as clyde's own table has them; or their ratios. */
+static void tree_cell(char *buf, const struct report_set *s, size_t k, enum phase_id ph,
+		      enum report_measure m)
+{
+	const struct report_stat *st = &s->configs[k].stat[ph][m];
+
+	if (s->baseline >= 0)
+		ratio_cell(buf, s, k, ph, m, NULL);
+	else if (st->n)
+		snprintf(buf, CELL, m == RM_DEAD ? "%.3f" : "%.1f", st->median);
+}
+
+/* A tree phase's row: phase_row's cells, with MiB/s and dead time let in before the CPU. */
+static bool tree_row(row_t row, const struct report_set *s, size_t k, enum phase_id ph)
+{
+	int at = s->baseline >= 0 ? TREE_AT_RATIO : TREE_AT_ABSOLUTE;
+
+	if (!phase_row(row, s, k, ph))
+		return false;
+	memmove(row[at + TREE_EXTRA], row[at], (size_t)(TEXT_COLS - TREE_EXTRA - at) * CELL);
+	memset(row[at], 0, TREE_EXTRA * CELL);
+	tree_cell(row[at], s, k, ph, RM_MIBS);
+	tree_cell(row[at + 1], s, k, ph, RM_DEAD);
 	return true;
 }
 
@@ -225,8 +279,8 @@ static void measure(struct table *t, const struct report_set *s)
 	for (unsigned i = 0; i < t->ncols; i++)
 		t->width[i] = strlen(t->cols[i].head);
 	for (size_t k = 0; k < s->nconfigs; k++) {
-		for (int ph = 0; ph < PH_COUNT; ph++) {
-			if (!phase_row(row, s, k, (enum phase_id)ph))
+		for (int ph = t->first; ph < t->end; ph++) {
+			if (!t->row(row, s, k, (enum phase_id)ph))
 				continue;
 			for (unsigned i = 0; i < t->ncols; i++)
 				if (strlen(row[i]) > t->width[i])
@@ -465,7 +519,7 @@ static int print_costs(FILE *out, const struct report_set *s)
 	return 0;
 }
 
-static void print_legend(FILE *out, const struct report_set *s)
+static void print_legend(FILE *out, const struct report_set *s, bool trees)
 {
 	fprintf(out, "clyde-report: %zu run%s in %zu configuration%s", s->nruns, s->nruns == 1 ? "" : "s",
 		s->nconfigs, s->nconfigs == 1 ? "" : "s");
@@ -478,6 +532,10 @@ static void print_legend(FILE *out, const struct report_set *s)
 		      "CPU s: the median CPU seconds (user + system) per MiB, per 1000 seeks or per 1000 files.\n"
 		      "Latency us: the median of the runs' slowest operation, in microseconds.\n"
 		      "+++++ / +++: the phase was too short to measure in every run.\n", out);
+		if (trees)
+			fputs("Tree workloads (clyde --tree), in a table of their own: Rate in files/s (entries/s\n"
+			      "  for the walk); MiB/s: the tree's bytes over the phase's time; Dead s: the median\n"
+			      "  wall time less user CPU (system CPU and waiting), in seconds.\n", out);
 		return;
 	}
 	fprintf(out, "Baseline: [%d] %s\n", s->baseline + 1, s->configs[s->baseline].key);
@@ -486,6 +544,9 @@ static void print_legend(FILE *out, const struct report_set *s)
 	      "  Min..Max: the runs' lowest and highest rate over the baseline's median rate.\n"
 	      "Marks: ~ within the noise (Welch's t-test, p >= 0.05); unmarked: a difference\n"
 	      "  (Welch's t-test, p < 0.05); ? fewer than 2 runs on a side: cannot tell.\n", out);
+	if (trees)
+		fputs("Tree workloads (clyde --tree), in a table of their own: MiB/s and Dead (wall time\n"
+		      "  less user CPU) are ratios too: more MiB/s, less dead time is better.\n", out);
 }
 
 static void print_block_head(FILE *out, const struct report_set *s, size_t k)
@@ -531,24 +592,73 @@ static void print_geomeans(FILE *out, const struct report_set *s)
 	}
 }
 
+/* Whether table t has a row in configuration k. */
+static bool table_has(const struct table *t, const struct report_set *s, size_t k)
+{
+	row_t row;
+
+	for (int ph = t->first; ph < t->end; ph++)
+		if (t->row(row, s, k, (enum phase_id)ph))
+			return true;
+	return false;
+}
+
+static void print_table(FILE *out, const struct table *t, const struct report_set *s, size_t k)
+{
+	row_t row;
+
+	print_heads(out, t);
+	for (int ph = t->first; ph < t->end; ph++)
+		if (t->row(row, s, k, (enum phase_id)ph))
+			print_row(out, t, row);
+}
+
+/*
+ * The tree the configuration's runs made (one tree: its shape, scale and
+ * seed are in the key), as clyde's own text gives it: the directories
+ * under the root, which the JSON's dirs counts too.
+ */
+static void print_tree_head(FILE *out, const struct report_set *s, size_t k)
+{
+	const struct report_run *r = &s->runs[s->configs[k].first_run];
+
+	fprintf(out, "  Tree workloads: %.0f files, %.0f directories, %.1f MiB\n", r->tree_files,
+		r->tree_dirs, r->tree_bytes / (1024.0 * 1024.0));
+}
+
 int report_text(FILE *out, const struct report_set *s)
 {
-	struct table t = { .cols = absolute_cols, .ncols = sizeof(absolute_cols) / sizeof(absolute_cols[0]) };
-	row_t row;
+	bool base = s->baseline >= 0, trees = false;
+	struct table t = {
+		.cols = base ? ratio_cols : absolute_cols,
+		.ncols = base ? sizeof(ratio_cols) / sizeof(ratio_cols[0]) :
+			 sizeof(absolute_cols) / sizeof(absolute_cols[0]),
+		.row = phase_row, .first = 0, .end = PH_BONNIE_COUNT,
+	};
+	struct table tree = {
+		.cols = base ? tree_ratio_cols : tree_absolute_cols,
+		.ncols = base ? sizeof(tree_ratio_cols) / sizeof(tree_ratio_cols[0]) :
+			 sizeof(tree_absolute_cols) / sizeof(tree_absolute_cols[0]),
+		.row = tree_row, .first = PH_FIRST_TREE, .end = PH_COUNT,
+	};
 	int ret;
 
-	if (s->baseline >= 0) {
-		t.cols = ratio_cols;
-		t.ncols = sizeof(ratio_cols) / sizeof(ratio_cols[0]);
-	}
 	measure(&t, s);
-	print_legend(out, s);
+	measure(&tree, s);
+	for (size_t k = 0; k < s->nconfigs && !trees; k++)
+		trees = table_has(&tree, s, k);
+	print_legend(out, s, trees);
 	for (size_t k = 0; k < s->nconfigs; k++) {
+		bool has_tree = table_has(&tree, s, k);
+
 		print_block_head(out, s, k);
-		print_heads(out, &t);
-		for (int ph = 0; ph < PH_COUNT; ph++)
-			if (phase_row(row, s, k, (enum phase_id)ph))
-				print_row(out, &t, row);
+		/* a configuration of trees alone (clyde -s 0 -n 0 --tree) has no bonnie++ table */
+		if (!has_tree || table_has(&t, s, k))
+			print_table(out, &t, s, k);
+		if (has_tree) {
+			print_tree_head(out, s, k);
+			print_table(out, &tree, s, k);
+		}
 	}
 	ret = print_costs(out, s);
 	if (ret)

@@ -49,6 +49,8 @@ expect_plan freebsd --os freebsd --runs 2 --size 1G --mkfs suj=-j --mkfs zfs='-o
 	ufs suj=ufs ufs:noatime tmpfs zfs:atime=off -- -s 512m -n 8
 expect_plan dragonfly --os dragonfly --runs 2 --size 8g zfs hammer2 hammer2:noatime ufs tmpfs -- -f
 expect_plan netbsd --os netbsd --runs 2 --size 1G --baseline ffs:log ffs ffs:log ext2fs tmpfs zfs -- -s 256m
+# --tree: every run gets it, and the report reads the runs' JSON (the CSV has no tree phases)
+expect_plan linux-tree --os linux --runs 2 --size 1G --tree ports:0.1 ext4 tmpfs -- -s 0 -n 0 --engine=uring
 
 # the dry run makes nothing
 expect_eq "the dry runs made no work directory" "$(ls -d "$WORK" 2>/dev/null)" ""
@@ -108,6 +110,11 @@ usage_err "--baseline xfs is not one of the entries" --baseline xfs ext4 btrfs
 usage_err "CLYDE-ARGS may not hold -m: clyde-fsmatrix sets -d, -m and --json for each run" ext4 -- -s 16 -m x
 usage_err "CLYDE-ARGS may not hold --json=x.json: clyde-fsmatrix sets -d, -m and --json for each run" \
 	ext4 -- --json=x.json
+usage_err "--tree needs an argument" ext4 --tree
+for t in Ports ports: :0.1 ports:0.1:2 ports:x 'ports:1;x'; do
+	usage_err "--tree takes SHAPE[:SCALE] (e.g. ports or ports:0.1), not '$t'" --tree "$t" ext4
+done
+usage_err "CLYDE-ARGS may not hold --tree=source with --tree: give the tree once" --tree ports ext4 -- --tree=source
 if [ "$(uname -s)" = Linux ]; then
 	out=$(fsm --os freebsd ufs 2>&1)
 	expect_eq "--os without --dry-run: exit status" "$?" 1

@@ -4,7 +4,8 @@
 # 1.97, 1.96 and 1.03 CSV, clyde CSV and clyde JSON (/1 and /2) in one
 # report, with and without --baseline, checked field by field; stdin,
 # -o, the error paths and every documented exit status; the CPU cost
-# table of clyde --profile runs (clyde-result/3), in the text and the page.
+# table of clyde --profile runs (clyde-result/3), in the text and the page;
+# the tree workloads of clyde --tree runs (clyde-result/4).
 . "$TESTLIB"
 REPORT=${CLYDE_REPORT:-$(dirname "$CLYDE")/clyde-report}
 G=${REPORT_GOLDEN:-$(dirname "$TESTLIB")/report_golden}
@@ -226,6 +227,78 @@ if [ "$rc" = 0 ]; then
 	expect_eq "profile page: not known" "$(sed -n 7p "$W/prof.rows")" "2 tmpfsp|Block write|1|0.350|$DASH|GiB|$DASH|$DASH||"
 	if command -v python3 >/dev/null 2>&1; then
 		check "profile page parses as XML" python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$W/prof.html"
+	fi
+fi
+# 8. --tree (clyde-result/4): a table of the tree workloads per configuration
+T=$G/clyde-t4.json
+"$REPORT" "$T" >"$W/tree" 2>"$W/tree.err"
+expect_eq "tree: exit status" "$?" 0
+expect_eq "tree: nothing on stderr" "$(cat "$W/tree.err")" ""
+expect_eq "tree: head" "$(head -n 1 "$W/tree")" "clyde-report: 8 runs in 5 configurations"
+expect_eq "tree: another shape, scale or seed is another configuration" \
+	"$(grep '^\[' "$W/tree" | sed 's/: [0-9]* runs\{0,1\} (.*//' | tr '\n' '|')" \
+	"[1] ext4t --tree=ports:0.1|[2] xfst -n 1 --tree=ports:0.1|[3] ext4t --tree=ports:0.1 --tree-seed=7|\
+[4] ext4t --tree=ports:0.2|[5] plain -n 1|"
+expect_file_has "tree: the legend" "$W/tree" "  for the walk); MiB/s: the tree's bytes over the phase's time; Dead s: the median"
+expect_eq "tree: the tree, under the block head" "$(sed -n '/^\[4\]/{n;p;}' "$W/tree")" \
+	"  Tree workloads: 4000 files, 672 directories, 14.7 MiB"
+expect_eq "tree: header row" "$(sed -n '/^\[1\]/{n;n;p;}' "$W/tree")" \
+	"  Tree phase      Rate  Unit           Min..Max   CV%  n  MiB/s  Dead s    CPU s  per         Latency us"
+# cells: rate unit min..max CV% n MiB/s dead CPU per latency (README: elapsed = amount / rate,
+# dead = elapsed - user, user + sys = 0.32 elapsed, MiB/s = 7689133 bytes / elapsed / 2^20)
+expect_eq "tree: extract" "$(row 1 'Tree extract' "$W/tree")" "2000 files/s 1800..2200 10.0 3 7.3 0.980 0.160 1000 files 20000"
+expect_eq "tree: walk, 2336 entries" "$(row 1 'Tree walk' "$W/tree")" \
+	"100000 files/s 90000..110000 10.0 3 313.9 0.023 0.00320 1000 files 2000"
+expect_eq "tree: delete moves no bytes" "$(row 1 'Tree delete' "$W/tree")" "4000 files/s 3600..4400 10.0 3 0.980 0.0800 1000 files 60000"
+expect_eq "tree: its MiB/s cell is empty" \
+	"$(sed -n '/^\[1\]/,/^$/p' "$W/tree" | grep -E '^  Tree (phase|delete) ' | cut -c 59-63 | tr '\n' '|')" "MiB/s|     |"
+expect_eq "tree: the file tests and the tree in one block" "$(sed -n '/^\[2\]/,/^$/p' "$W/tree" | grep '^  ' |
+	awk -F '  +' '{ print $2 }' | tr '\n' '|')" "Phase|Seq create|Seq delete|Tree workloads: 2000 files, 336 directories, 7.3 MiB|\
+Tree phase|Tree extract|Tree copy|Tree walk|Tree read|Tree delete|"
+expect_eq "tree: file tests" "$(row 2 'Seq create' "$W/tree")" "4608 files/s 4096..5120 15.7 2 0.0537 1000 files 500"
+expect_eq "tree: two runs" "$(row 2 'Tree walk' "$W/tree")" "157500 files/s 150000..165000 6.7 2 494.4 0.013 0.00191 1000 files 1050"
+expect_eq "tree: no tree, no tree table" "$(sed -n '/^\[5\]/,$p' "$W/tree" | grep -c 'Tree')" 0
+"$REPORT" --baseline "ext4t --tree=ports:0.1" "$T" >"$W/tree-base" 2>"$W/tree.err"
+expect_eq "tree baseline: exit status" "$?" 0
+expect_file_has "tree baseline: the legend" "$W/tree-base" "  less user CPU) are ratios too: more MiB/s, less dead time is better."
+expect_eq "tree baseline: header row" "$(sed -n '/^\[1\]/{n;n;p;}' "$W/tree-base")" \
+	"  Tree phase     Rate    Min..Max   CV%  n  MiB/s   Dead  CPU/unit  Latency  Median rate  Unit"
+# ratios: MiB/s as the rate; dead 0.98 / median(0.9 x 0.5, 0.9 x 0.4545); CPU 0.160 / median(0.3 x ...)
+expect_eq "tree baseline: a difference" "$(row 2 'Tree extract' "$W/tree-base")" "2.10 2.00..2.20 6.7 2 2.10 2.28 2.23 1.90 4200 files/s"
+expect_eq "tree baseline: within the noise" "$(row 2 'Tree copy' "$W/tree-base")" "1.05~ 1.00..1.10 6.7 2 1.05~ 1.14~ 1.12~ 1.90 1050 files/s"
+expect_eq "tree baseline: worse" "$(row 2 'Tree read' "$W/tree-base")" "0.53 0.50..0.55 6.7 2 0.52 0.57 0.56 1.90 2625 files/s"
+expect_eq "tree baseline: one run" "$(row 4 'Tree extract' "$W/tree-base")" "0.80? - - 1 0.80? 0.40? 0.80? 0.80? 1600 files/s"
+expect_eq "tree baseline: geometric mean over the tree phases" "$(grep '^\[2\]' "$W/tree-base")" \
+	"[2] xfst -n 1 --tree=ports:0.1: 2 runs (clyde 0.1.0 JSON); geometric mean of rate ratios 1.42 over 5 phases"
+expect_eq "tree: golden" "$(diff "$G/tree.txt" "$W/tree")" ""
+expect_eq "tree baseline: golden" "$(diff "$G/tree-baseline.txt" "$W/tree-base")" ""
+# a tree phase needs its tree; an unknown schema is refused
+sed '13s/"tree": {.*},$/"tree": null,/' "$T" >"$W/notree.json"
+"$REPORT" "$W/notree.json" >"$W/notree" 2>"$W/notree.err"
+expect_eq "tree: a run without its tree skipped" "$(cat "$W/notree.err")" \
+"$W/notree.json:16: phase tree_extract ran, but the run has no \"tree\": skipped
+clyde-report: 1 malformed line skipped"
+expect_eq "tree: the others read" "$(grep '^\[1\]' "$W/notree")" "[1] ext4t --tree=ports:0.1: 2 runs (clyde 0.1.0 JSON)"
+sed 's|clyde-result/4|clyde-result/5|' "$T" | "$REPORT" >/dev/null 2>"$W/v5.err"
+expect_eq "tree: /5 refused" "$?" 3
+expect_eq "tree: /5 says so" "$(head -n 1 "$W/v5.err")" \
+	"-:1: a JSON document whose schema is not clyde-result/1, /2, /3 or /4: skipped"
+# the page: three tables of the tree phases; the charts have them
+"$REPORT" --baseline "ext4t --tree=ports:0.1" --html "$W/tree.html" --svg "$W/tree.svg" "$T" >/dev/null 2>"$W/err"
+rc=$?
+expect_match "tree: --html, --svg written, or not built yet (4)" "$rc" '^(0|4)$'
+if [ "$rc" = 0 ]; then
+	expect_eq "tree page: its tables" "$(grep -o '<caption>[^<]*tree workloads[^<]*</caption>' "$W/tree.html" |
+		sed 's/<[^>]*>//g' | tr '\n' '|')" "Throughput: tree workloads (median over the runs)|\
+Data rate: tree workloads (median over the runs)|Dead time: tree workloads, wall less user CPU (median over the runs)|"
+	expect_eq "tree page: a dead time" "$(sed -n '/<caption>Dead time/,/<\/table>/p' "$W/tree.html" | sed -n 4p |
+		sed 's|<span class="key">[^<]*</span>||; s|</t[dh]>|\||g; s|<[^>]*>||g')" \
+		"2 xfst|2|0.430×2.28|1.72×1.14~|13.4×1.71|687×0.57|0.286×3.42|"
+	# two file tests with three measures, five tree phases with five (delete: no MiB/s)
+	expect_eq "tree charts: the tree phases' measures" \
+		"$(grep -c '<g class="chart"' "$W/tree.svg") $(grep -c 'Tree [a-z]* — dead time' "$W/tree.svg")" "30 5"
+	if command -v python3 >/dev/null 2>&1; then
+		check "tree page parses as XML" python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$W/tree.html"
 	fi
 fi
 done_testing

@@ -123,6 +123,40 @@ static const char json_doc3[] =
 	"  ]\n"
 	"}\n";
 
+/*
+ * A clyde-result/4 document: one run of clyde -s 0 -n 0 --tree=source:0.5
+ * (cut to what the report reads, and a little of what it leaves), whose
+ * extract, walk and delete ran; delete moved no bytes.
+ */
+#define TREE_OBJECT "{\"shape\": \"source\", \"scale\": 0.5, \"seed\": 1, \"dirs\": 101, \"files\": 1000," \
+	" \"max_depth\": 6, \"bytes\": 52428800, \"hash\": \"00ff00ff00ff00ff\", \"io\": \"uring\", \"depth\": 8}"
+static const char json_doc4[] =
+	"{\n"
+	"  \"schema\": \"clyde-result/4\",\n"
+	"  \"clyde_version\": \"0.1.0\",\n"
+	"  \"runs\": [\n"
+	"    {\n"
+	"      \"name\": \"trees\",\n"
+	"      \"io\": {\"size_mib\": 0, \"chunk\": 8192, \"seeks\": 8192, \"seekers\": 5},\n"
+	"      \"files\": {\"number\": 0, \"max_size\": 0, \"min_size\": 0, \"dirs\": 1, \"chunk\": 8192},\n"
+	"      \"tree\": " TREE_OBJECT ",\n"
+	"      \"phases\": {\n"
+	"        \"putc\": {\"ran\": false},\n"
+	"        \"tree_extract\": {\"ran\": true, \"elapsed_s\": 2, \"amount\": 1000, \"rate\": 500,"
+	" \"cpu_user_s\": 0.1, \"cpu_sys_s\": 0.5, \"dead_s\": 1.9, \"max_latency_us\": 9000,"
+	" \"tree\": {\"files\": 1000, \"dirs\": 100, \"entries\": 0, \"bytes\": 52428800, \"mib_per_s\": 25,"
+	" \"ops\": {\"create\": {\"via_ring\": 1000, \"latency_us\": {\"count\": 1000, \"max\": 9000}}}}},\n"
+	"        \"tree_walk\": {\"ran\": true, \"elapsed_s\": 0.011, \"amount\": 1100, \"rate\": 100000,"
+	" \"cpu_user_s\": 0.001, \"cpu_sys_s\": 0.01, \"dead_s\": 0.01, \"max_latency_us\": 40,"
+	" \"tree\": {\"files\": 1000, \"dirs\": 100, \"entries\": 1100, \"bytes\": 52428800, \"mib_per_s\": 4545.45}},\n"
+	"        \"tree_delete\": {\"ran\": true, \"elapsed_s\": 4, \"amount\": 2000, \"rate\": 500,"
+	" \"cpu_user_s\": 0, \"cpu_sys_s\": 1, \"dead_s\": 4, \"max_latency_us\": 30000,"
+	" \"tree\": {\"files\": 2000, \"dirs\": 200, \"entries\": 0, \"bytes\": 0, \"mib_per_s\": 0}}\n"
+	"      }\n"
+	"    }\n"
+	"  ]\n"
+	"}\n";
+
 /* Reads text as one input named "t"; messages go to a buffer that msgs (may be NULL) receives. */
 static int read_text(struct report_set *s, const char *text, size_t len, char **msgs)
 {
@@ -372,11 +406,11 @@ static void test_malformed(struct report_set *s)
 	free(binary);
 
 	expect_read(s, "JSON cut", json_doc, 200, 0, 1, "t:1: JSON document: the input ends inside it");
-	EXPECT_TEXT(s, "JSON schema", "{\"schema\": \"other/1\", \"runs\": []}", 0, 1, "schema is not clyde-result/1, /2 or /3");
+	EXPECT_TEXT(s, "JSON schema", "{\"schema\": \"other/1\", \"runs\": []}", 0, 1, "schema is not clyde-result/1, /2, /3 or /4");
 	/* after a broken document, reading resumes at the next line that starts with '{' */
 	EXPECT_TEXT(s, "JSON not JSON", "{nope}\n1.97,x\n{\"schema\":1}", 0, 2,
 		    "t:1: JSON document: an object member without a name (line 1): skipped\n"
-		    "t:3: a JSON document whose schema is not clyde-result/1, /2 or /3: skipped\n");
+		    "t:3: a JSON document whose schema is not clyde-result/1, /2, /3 or /4: skipped\n");
 	EXPECT_TEXT(s, "JSON deep", "{\"a\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]}", 0, 1,
 		    "JSON document: nested too deep");
 	EXPECT_TEXT(s, "JSON huge number", "{\"schema\": 1e999}", 0, 1, "a number out of range");
@@ -403,24 +437,29 @@ static void test_malformed(struct report_set *s)
 	}
 }
 
-/* json_doc3 with its first "from" replaced by "to" (the same length or not). */
-static char *doc3_with(const char *from, const char *to)
+/* doc with its first "from" replaced by "to" (the same length or not). */
+static char *doc_with(const char *doc, const char *from, const char *to)
 {
-	const char *at = strstr(json_doc3, from);
+	const char *at = strstr(doc, from);
 	size_t head, n;
 	char *out;
 
 	if (!at)
 		return NULL;
-	head = (size_t)(at - json_doc3);
-	n = strlen(json_doc3) - strlen(from) + strlen(to);
+	head = (size_t)(at - doc);
+	n = strlen(doc) - strlen(from) + strlen(to);
 	out = malloc(n + 1);
 	if (!out)
 		return NULL;
-	memcpy(out, json_doc3, head);
+	memcpy(out, doc, head);
 	strcpy(out + head, to);
 	strcat(out, at + strlen(from));
 	return out;
+}
+
+static char *doc3_with(const char *from, const char *to)
+{
+	return doc_with(json_doc3, from, to);
 }
 
 static void test_json_profile(struct report_set *s)
@@ -531,6 +570,107 @@ static void test_json_profile(struct report_set *s)
 }
 
 /* Medians over a configuration's profiled runs: unknown figures left out, unprofiled runs not counted. */
+static void test_json_tree(struct report_set *s)
+{
+	static const struct {
+		const char *what, *from, *to, *message;
+	} bad[] = {
+		{ "tree phases without a tree", TREE_OBJECT, "null",
+		  "t:12: phase tree_extract ran, but the run has no \"tree\": skipped" },
+		{ "tree: a string for the scale", "\"scale\": 0.5", "\"scale\": \"0.5\"",
+		  "t:5: run: a \"tree\" that is not an object with shape, scale, seed, files, dirs and bytes: skipped" },
+		{ "tree: a shape with a blank", "\"shape\": \"source\"", "\"shape\": \"sou rce\"",
+		  "a \"tree\" that is not an object" },
+		{ "tree: a negative dead time", "\"dead_s\": 4", "\"dead_s\": -4",
+		  "t:14: phase tree_delete has a dead_s that is not a number of seconds: skipped" },
+		{ "tree: a null mib_per_s", "\"mib_per_s\": 25", "\"mib_per_s\": null",
+		  "has a tree that is not an object, or a mib_per_s" },
+	};
+	const struct report_run *r = read_one(s, json_doc4);
+	const struct report_config *c;
+	char *doc, *two;
+
+	if (r) {
+		CHECK_STR(r->key, "trees --tree=source:0.5");
+		CHECK_STR(r->tree, "source:0.5");
+		CHECK_STR(r->tree_seed, "1");
+		CHECK(r->tree_files == 1000 && r->tree_dirs == 101 && r->tree_bytes == 52428800, "the tree");
+		CHECK(!r->has[PH_PUTC][RM_RATE] && !r->has[PH_SEQ_CREATE][RM_RATE], "no bonnie++ phase");
+		CHECK(r->has[PH_TREE_EXTRACT][RM_RATE] && r->v[PH_TREE_EXTRACT][RM_RATE] == 500, "extract rate");
+		/* (0.1 + 0.5) s over 1000 files */
+		CHECK_NEAR(r->v[PH_TREE_EXTRACT][RM_CPU], 0.6, 1e-12);
+		CHECK(r->v[PH_TREE_EXTRACT][RM_LATENCY] == 9000, "extract latency");
+		CHECK(r->has[PH_TREE_EXTRACT][RM_DEAD] && r->v[PH_TREE_EXTRACT][RM_DEAD] == 1.9, "dead_s");
+		CHECK(r->has[PH_TREE_EXTRACT][RM_MIBS] && r->v[PH_TREE_EXTRACT][RM_MIBS] == 25, "mib_per_s");
+		CHECK(r->v[PH_TREE_WALK][RM_RATE] == 100000 && r->v[PH_TREE_WALK][RM_MIBS] == 4545.45, "walk");
+		CHECK_NEAR(r->v[PH_TREE_WALK][RM_CPU], 0.011 / 1100 * 1000, 1e-15);
+		CHECK(r->has[PH_TREE_DELETE][RM_DEAD] && r->v[PH_TREE_DELETE][RM_DEAD] == 4, "delete's dead time");
+		CHECK(!r->has[PH_TREE_DELETE][RM_MIBS], "delete moves no bytes: no MiB/s");
+		CHECK(!r->has[PH_TREE_COPY][RM_RATE] && !r->has[PH_TREE_READ][RM_DEAD], "copy and read did not run");
+	}
+	/* a tree's seed other than 1 is in the key; a null tree is none */
+	doc = doc_with(json_doc4, "\"seed\": 1,", "\"seed\": 1234567890123,");
+	r = doc ? read_one(s, doc) : NULL;
+	if (r)
+		CHECK_STR(r->key, "trees --tree=source:0.5 --tree-seed=1234567890123");
+	free(doc);
+	doc = doc_with(json_doc4, "\"tree_extract\"", "\"tree_extract_x\"");
+	two = doc ? doc_with(doc, "\"tree_walk\"", "\"tree_walk_x\"") : NULL;
+	free(doc);
+	doc = two ? doc_with(two, "\"tree_delete\"", "\"tree_delete_x\"") : NULL;
+	free(two);
+	two = doc ? doc_with(doc, TREE_OBJECT, "null") : NULL;
+	r = two ? read_one(s, two) : NULL;
+	if (r)
+		CHECK(!strcmp(r->key, "trees") && !r->tree[0], "tree null: no tree, key '%s'", r->key);
+	free(two);
+	free(doc);
+	/* a bad tree, or a tree phase without its tree, rejects the run */
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		doc = doc_with(json_doc4, bad[i].from, bad[i].to);
+		CHECK(doc != NULL, "%s", bad[i].what);
+		if (doc)
+			expect_read(s, bad[i].what, doc, strlen(doc), 0, 1, bad[i].message);
+		free(doc);
+	}
+
+	/* CSV stops at bonnie++'s twelve phases */
+	r = read_one(s, line_clyde);
+	for (int ph = PH_FIRST_TREE; r && ph < PH_COUNT; ph++)
+		for (int m = 0; m < RM_ALL; m++)
+			CHECK(!r->has[ph][m], "CSV: phase %d measure %d", ph, m);
+
+	/* two runs on one tree and one on another: two configurations; dead time and MiB/s compared */
+	doc = doc_with(json_doc4, "\"dead_s\": 1.9", "\"dead_s\": 0.95");
+	two = doc ? doc_with(doc, "\"mib_per_s\": 25", "\"mib_per_s\": 50") : NULL;
+	free(doc);
+	doc = doc_with(json_doc4, "\"scale\": 0.5", "\"scale\": 2");
+	report_set_free(s);
+	CHECK(two && doc && read_str(s, json_doc4) == 0 && read_str(s, two) == 0 && read_str(s, doc) == 0, "read");
+	free(two);
+	free(doc);
+	CHECK(report_group(s) == 0 && s->nconfigs == 2, "%zu configurations", s->nconfigs);
+	if (s->nconfigs == 2) {
+		CHECK_STR(s->configs[1].key, "trees --tree=source:2");
+		report_compare(s, 1);
+		c = &s->configs[0];
+		CHECK(c->runs == 2 && c->stat[PH_TREE_EXTRACT][RM_DEAD].n == 2, "two runs");
+		CHECK_NEAR(c->stat[PH_TREE_EXTRACT][RM_DEAD].median, 1.425, 1e-12);
+		CHECK_NEAR(c->stat[PH_TREE_EXTRACT][RM_MIBS].median, 37.5, 1e-12);
+		/* less dead time and more MiB/s are better: 1.9 / 1.425 and 37.5 / 25 */
+		CHECK_NEAR(c->ratio[PH_TREE_EXTRACT][RM_DEAD], 1.9 / 1.425, 1e-12);
+		CHECK_NEAR(c->ratio[PH_TREE_EXTRACT][RM_MIBS], 1.5, 1e-12);
+		CHECK(c->untestable[PH_TREE_EXTRACT][RM_DEAD] && c->untestable[PH_TREE_EXTRACT][RM_MIBS],
+		      "one run on the baseline's side: cannot tell");
+		CHECK(!c->has_ratio[PH_TREE_DELETE][RM_MIBS] && c->has_ratio[PH_TREE_DELETE][RM_DEAD], "delete");
+		CHECK(c->geomean_n == 3 && c->geomean == 1, "rate ratios of the three tree phases: %u, %g",
+		      c->geomean_n, c->geomean);
+	}
+	CHECK(report_higher_is_better(RM_MIBS) && !report_higher_is_better(RM_DEAD), "directions");
+	CHECK(report_measure_applies(PH_TREE_WALK, RM_DEAD) && !report_measure_applies(PH_SEEKS, RM_MIBS) &&
+	      report_measure_applies(PH_SEEKS, RM_LATENCY), "the tree phases' own measures");
+}
+
 static void test_profile_median(struct report_set *s)
 {
 	char *text = NULL, *b, *c, *out = NULL;
@@ -804,6 +944,7 @@ int main(void)
 	test_bonnie_197_103(&s);
 	test_json(&s);
 	test_json_profile(&s);
+	test_json_tree(&s);
 	test_profile_median(&s);
 	test_mixed_stream(&s);
 	test_malformed(&s);
