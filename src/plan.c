@@ -321,7 +321,7 @@ void plan_print(FILE *out, const struct run_plan *p, const struct clyde_options 
 		" directories%s%s\n", p->files, p->file_min, p->file_max, p->file_dirs,
 		p->files_note[0] ? "; " : "", p->files_note);
 	if (p->tree_shape)
-		fprintf(out, "tree: %s at scale %g, seed %" PRIu64 ", %s %u at a time\n",
+		fprintf(out, "tree: %s at scale %g seed %" PRIu64 "; %s %u at a time; not in the estimate\n",
 			p->tree_shape->name, p->tree_scale, p->tree_seed,
 			p->engine == &engine_uring ? "io_uring" : "system calls", p->tree_depth);
 	fputs("phases:", out);
