@@ -304,109 +304,164 @@ static int write_files(struct tree_run *r, uint32_t first, unsigned m)
 	return ret;
 }
 
+/* One file being read or copied. */
+struct file_io {
+	int in, out;
+	uint64_t size;		/* st_size at the stat */
+	uint64_t done;		/* bytes read (and written, for a copy) */
+	bool eof;
+};
+
 /*
- * Files [first, first + m) read through, or copied to the copy tree:
- * open (and create), then a chunk per file per round, then close.
+ * The copy writes what each read brought, in the ops after the depth
+ * reads, finishing short writes.
  */
-static int read_files(struct tree_run *r, uint32_t first, unsigned m, bool copy)
+static int write_reads(struct tree_run *r, unsigned n, struct file_io *f)
 {
-	const struct tree *t = r->t;
-	unsigned per = copy ? 2 : 1, n;
-	int fds[2 * m];
-	uint64_t done[m];
-	int ret;
+	int ret = 0;
 
-	for (unsigned i = 0; i < m; i++) {
-		set_op(&r->ops[i * per], TOP_OPEN, r->src_fd, t->files[first + i].path);
-		if (copy)
-			set_op(&r->ops[i * per + 1], TOP_CREATE, r->dst_fd, t->files[first + i].path);
-		done[i] = 0;
-	}
-	ret = issue(r, m * per);
-	for (unsigned i = 0; i < m * per; i++)
-		fds[i] = r->ops[i].res >= 0 ? (int)r->ops[i].res : -1;
 	while (!ret) {
-		n = 0;
-		for (unsigned i = 0; i < m; i++) {
-			const struct tree_file *f = &t->files[first + i];
-			struct tree_op *op = &r->ops[n];
+		unsigned w = 0;
 
-			if (done[i] >= f->size)
+		for (unsigned k = 0; k < n; k++) {
+			struct tree_op *rd = &r->ops[k], *op = &r->ops[r->io.depth + w];
+
+			if (rd->res <= 0)
 				continue;
-			set_op(op, TOP_READ, r->src_fd, f->path);
-			op->fd = fds[i * per];
-			op->buf = r->bufs + (size_t)n * TREE_CHUNK;
-			op->len = f->size - done[i] < TREE_CHUNK ? (size_t)(f->size - done[i]) : TREE_CHUNK;
-			op->off = done[i];
-			r->slot[n++] = i;
+			set_op(op, TOP_WRITE, r->dst_fd, rd->name);
+			op->fd = f[r->slot[k]].out;
+			op->buf = rd->buf;
+			op->len = (size_t)rd->res;
+			op->off = rd->off;
+			r->slot[r->io.depth + w++] = k;
 		}
-		if (!n)
+		if (!w)
 			break;
-		ret = issue(r, n);
-		for (unsigned k = 0; k < n && !ret; k++)
-			if (r->ops[k].res == 0)
-				ret = sample_fail(r->s, r->id, -EIO, "read %s/%s: %llu bytes, "
-						  "expected %llu", r->src_dir, r->ops[k].name,
-						  (unsigned long long)done[r->slot[k]],
-						  (unsigned long long)t->files[first + r->slot[k]].size);
-		/* The copy writes what was read, finishing short writes. */
-		while (!ret && copy && n) {
-			unsigned w = 0;
+		ret = r->io.ops->run(&r->io, &r->ops[r->io.depth], w);
+		if (ret)
+			return sample_fail(r->s, r->id, ret, "%s backend", r->io.ops->name);
+		for (unsigned k = 0; k < w; k++) {
+			struct tree_op *op = &r->ops[r->io.depth + k];
+			struct tree_op *rd = &r->ops[r->slot[r->io.depth + k]];
 
-			for (unsigned k = 0; k < n; k++) {
-				struct tree_op *rd = &r->ops[k];
-				struct tree_op *op = &r->ops[r->io.depth + w];
-
-				if (rd->res <= 0)
-					continue;
-				set_op(op, TOP_WRITE, r->dst_fd, rd->name);
-				op->fd = fds[r->slot[k] * per + 1];
-				op->buf = rd->buf;
-				op->len = (size_t)rd->res;
-				op->off = rd->off;
-				r->slot[r->io.depth + w++] = k;
-			}
-			if (!w)
-				break;
-			/* issue() runs ops from the start of the array: move the writes there after the reads are copied */
-			ret = r->io.ops->run(&r->io, &r->ops[r->io.depth], w);
-			if (ret) {
-				ret = sample_fail(r->s, r->id, ret, "%s backend", r->io.ops->name);
-				break;
-			}
-			for (unsigned k = 0; k < w; k++) {
-				struct tree_op *op = &r->ops[r->io.depth + k];
-				struct tree_op *rd = &r->ops[r->slot[r->io.depth + k]];
-
-				record(r, op);
-				if (op->res <= 0 && !ret)
+			record(r, op);
+			if (op->res <= 0) {
+				if (!ret)
 					ret = sample_fail(r->s, r->id, op->res ? (int)op->res : -EIO,
 							  "write %s/%s", r->dst_dir, op->name);
-				if (op->res > 0) {
-					/* what is left of this read goes in the next round */
-					rd->buf = (char *)rd->buf + op->res;
-					rd->off += (uint64_t)op->res;
-					rd->res -= op->res;
-					r->s->tree->bytes += (uint64_t)op->res;
-					done[r->slot[r->slot[r->io.depth + k]]] += (uint64_t)op->res;
-				}
+				continue;
 			}
-			if (!ret && clyde_stop_requested())
-				ret = sample_fail(r->s, r->id, -EINTR, "tree");
+			/* what is left of this read goes in the next round */
+			rd->buf = (char *)rd->buf + op->res;
+			rd->off += (uint64_t)op->res;
+			rd->res -= op->res;
+			f[r->slot[r->slot[r->io.depth + k]]].done += (uint64_t)op->res;
+			r->s->tree->bytes += (uint64_t)op->res;
 		}
-		for (unsigned k = 0; k < n && !ret && !copy; k++) {
-			done[r->slot[k]] += (uint64_t)r->ops[k].res;
+		if (!ret && clyde_stop_requested())
+			ret = sample_fail(r->s, r->id, -EINTR, "tree");
+	}
+	return ret;
+}
+
+/*
+ * One round of reads: a chunk of every file not finished. A read copies
+ * until a read returns 0, as cp does; a plain read stops at the size
+ * stat gave, as tar does, and a file that ends before it is an error.
+ */
+static int read_round(struct tree_run *r, const char *const *paths, unsigned m,
+		      struct file_io *f, bool copy, unsigned *n)
+{
+	int ret;
+
+	*n = 0;
+	for (unsigned i = 0; i < m; i++) {
+		struct tree_op *op = &r->ops[*n];
+		uint64_t left = f[i].size - f[i].done;
+
+		if (f[i].eof || (!copy && f[i].done >= f[i].size))
+			continue;
+		set_op(op, TOP_READ, r->src_fd, paths[i]);
+		op->fd = f[i].in;
+		op->buf = r->bufs + (size_t)*n * TREE_CHUNK;
+		op->len = copy || left > TREE_CHUNK ? TREE_CHUNK : (size_t)left;
+		op->off = f[i].done;
+		r->slot[(*n)++] = i;
+	}
+	if (!*n)
+		return 0;
+	ret = issue(r, *n);
+	for (unsigned k = 0; k < *n && !ret; k++) {
+		struct file_io *fi = &f[r->slot[k]];
+
+		if (r->ops[k].res == 0 && copy)
+			fi->eof = true;
+		else if (r->ops[k].res == 0)
+			ret = sample_fail(r->s, r->id, -EIO, "read %s/%s: it ends at %llu bytes; "
+					  "stat said %llu", r->src_dir, r->ops[k].name,
+					  (unsigned long long)fi->done, (unsigned long long)fi->size);
+		else if (!copy) {
+			fi->done += (uint64_t)r->ops[k].res;
 			r->s->tree->bytes += (uint64_t)r->ops[k].res;
 		}
 	}
-	if (ret) {
-		close_all(fds, m * per);
-		return ret;
+	return ret;
+}
+
+/*
+ * m files (m <= depth) read through, or copied to the copy tree, as tar c
+ * and cp -r do: stat, open (and create the copy), a chunk per file per
+ * round, close.
+ */
+static int read_files(struct tree_run *r, const char *const *paths, unsigned m, bool copy)
+{
+	unsigned per = copy ? 2 : 1, n;
+	struct file_io f[m];
+	int ret;
+
+	for (unsigned i = 0; i < m; i++) {
+		set_op(&r->ops[i], TOP_STAT, r->src_fd, paths[i]);
+		f[i] = (struct file_io){ .in = -1, .out = -1 };
 	}
-	for (unsigned i = 0; i < m * per; i++) {
-		set_op(&r->ops[i], TOP_CLOSE, i % per ? r->dst_fd : r->src_fd,
-		       t->files[first + i / per].path);
-		r->ops[i].fd = fds[i];
+	ret = issue(r, m);
+	for (unsigned i = 0; i < m && !ret; i++) {
+		f[i].size = r->ops[i].size;
+		if (!S_ISREG(r->ops[i].mode))
+			ret = sample_fail(r->s, r->id, -EIO, "%s/%s is not a regular file",
+					  r->src_dir, paths[i]);
+	}
+	if (ret)
+		return ret;
+	for (unsigned i = 0; i < m; i++) {
+		set_op(&r->ops[i * per], TOP_OPEN, r->src_fd, paths[i]);
+		if (copy)
+			set_op(&r->ops[i * per + 1], TOP_CREATE, r->dst_fd, paths[i]);
+	}
+	ret = issue(r, m * per);
+	for (unsigned i = 0; i < m; i++) {
+		f[i].in = r->ops[i * per].res >= 0 ? (int)r->ops[i * per].res : -1;
+		if (copy)
+			f[i].out = r->ops[i * per + 1].res >= 0 ? (int)r->ops[i * per + 1].res : -1;
+	}
+	for (n = 1; !ret && n;) {
+		ret = read_round(r, paths, m, f, copy, &n);
+		if (!ret && copy && n)
+			ret = write_reads(r, n, f);
+	}
+	for (unsigned i = 0; i < m; i++) {
+		set_op(&r->ops[i * per], TOP_CLOSE, r->src_fd, paths[i]);
+		r->ops[i * per].fd = f[i].in;
+		if (copy) {
+			set_op(&r->ops[i * per + 1], TOP_CLOSE, r->dst_fd, paths[i]);
+			r->ops[i * per + 1].fd = f[i].out;
+		}
+	}
+	if (ret) {
+		for (unsigned i = 0; i < m; i++) {
+			close_fd(&f[i].in);
+			close_fd(&f[i].out);
+		}
+		return ret;
 	}
 	ret = issue(r, m * per);
 	r->s->tree->files += m;
@@ -418,16 +473,6 @@ typedef int (*files_fn)(struct tree_run *r, uint32_t first, unsigned m);
 static int write_batch(struct tree_run *r, uint32_t first, unsigned m)
 {
 	return write_files(r, first, m);
-}
-
-static int copy_batch(struct tree_run *r, uint32_t first, unsigned m)
-{
-	return read_files(r, first, m, true);
-}
-
-static int read_batch(struct tree_run *r, uint32_t first, unsigned m)
-{
-	return read_files(r, first, m, false);
 }
 
 /* Files [first, end) in batches; a test may pause after the first. */
@@ -447,8 +492,8 @@ static int files_in_batches(struct tree_run *r, uint32_t first, uint32_t end, fi
 }
 
 /*
- * Make the directories in root and run fn over every file: one at a
- * time in walk order (tar x, cp -r), or with a deeper backend, the
+ * Extract: make the directories in root and write every file, one at a
+ * time in the archive's order (tar x), or with a deeper backend, the
  * directories a level at a time and then the files.
  */
 static int populate(struct tree_run *r, int root, files_fn fn)
@@ -538,29 +583,6 @@ out:
 	return ret;
 }
 
-int phase_tree_copy(struct worker *w, struct phase_sample *s)
-{
-	struct tree_run r;
-	int ret = run_prepare(&r, w, s, PH_TREE_COPY);
-
-	if (!ret)
-		ret = open_root(&r, w->tree_dir, false, &r.src_fd);
-	if (!ret)
-		ret = open_root(&r, w->copy_dir, true, &r.dst_fd);
-	if (ret)
-		goto out;
-	w->trees->copied = true;
-	sample_start(w, s);
-	ret = populate(&r, r.dst_fd, copy_batch);
-	if (!ret)
-		ret = close_sync(&r, r.dst_fd, r.dst_dir);
-	s->amount = (double)s->tree->files;
-out:
-	sample_stop(w, s);
-	run_release(&r);
-	return ret;
-}
-
 static bool is_dot(const char *name)
 {
 	return name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]));
@@ -571,7 +593,46 @@ struct listing {
 	char *names;
 	size_t len, cap;
 	unsigned count;
+	unsigned char *types;	/* d_type of each, DT_UNKNOWN where the filesystem gives none */
+	unsigned types_cap;
 };
+
+static int listing_add(struct listing *l, const char *name, unsigned char type)
+{
+	size_t n = strlen(name) + 1;
+
+	if (l->len + n > l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 4096;
+		char *p;
+
+		while (cap < l->len + n)
+			cap *= 2;
+		p = realloc(l->names, cap);
+		if (!p)
+			return -ENOMEM;
+		l->names = p;
+		l->cap = cap;
+	}
+	if (l->count == l->types_cap) {
+		unsigned cap = l->types_cap ? l->types_cap * 2 : 64;
+		unsigned char *t = realloc(l->types, cap);
+
+		if (!t)
+			return -ENOMEM;
+		l->types = t;
+		l->types_cap = cap;
+	}
+	memcpy(l->names + l->len, name, n);
+	l->len += n;
+	l->types[l->count++] = type;
+	return 0;
+}
+
+static void listing_free(struct listing *l)
+{
+	free(l->names);
+	free(l->types);
+}
 
 static int list_dir(struct tree_run *r, int dfd, const char *path, struct listing *l)
 {
@@ -591,27 +652,12 @@ static int list_dir(struct tree_run *r, int dfd, const char *path, struct listin
 		return sample_fail(r->s, r->id, -errno, "opendir %s/%s", r->src_dir, path);
 	}
 	while ((de = readdir(dir))) {
-		size_t n = strlen(de->d_name) + 1;
-
 		if (is_dot(de->d_name))
 			continue;
-		if (l->len + n > l->cap) {
-			size_t cap = l->cap ? l->cap * 2 : 4096;
-			char *p;
-
-			while (cap < l->len + n)
-				cap *= 2;
-			p = realloc(l->names, cap);
-			if (!p) {
-				closedir(dir);
-				return sample_fail(r->s, r->id, -ENOMEM, "listing");
-			}
-			l->names = p;
-			l->cap = cap;
+		if (listing_add(l, de->d_name, de->d_type)) {
+			closedir(dir);
+			return sample_fail(r->s, r->id, -ENOMEM, "listing");
 		}
-		memcpy(l->names + l->len, de->d_name, n);
-		l->len += n;
-		l->count++;
 	}
 	closedir(dir);
 	hist_record(&ts->list, now_ns() - t0);
@@ -700,7 +746,338 @@ int phase_tree_walk(struct worker *w, struct phase_sample *s)
 	s->amount = (double)s->tree->entries;
 out:
 	sample_stop(w, s);
-	free(l.names);
+	listing_free(&l);
+	run_release(&r);
+	return ret;
+}
+
+/* ---- copy, read and delete find the tree by listing it, as cp, tar and rm do ---- */
+
+enum found_kind {
+	FOUND_ENTER,	/* a directory, before its entries */
+	FOUND_FILE,
+	FOUND_LEAVE,	/* a directory, after its entries */
+};
+
+struct found;
+typedef int (*found_fn)(struct tree_run *r, enum found_kind k, const char *path, struct found *f);
+
+/*
+ * What discover found, kept when the backend batches (depth > 1): every
+ * path in one block, in the order met. With psync each one is acted on
+ * at once instead, in the commands' order.
+ */
+struct found {
+	bool keep;
+	found_fn act;
+	int root;		/* the tree's root descriptor */
+	char *names;
+	size_t len, cap;
+	size_t *off;
+	unsigned char *kind;
+	size_t n, n_cap;
+};
+
+static void found_free(struct found *f)
+{
+	free(f->names);
+	free(f->off);
+	free(f->kind);
+}
+
+static int found_add(struct tree_run *r, enum found_kind k, const char *path, struct found *f)
+{
+	size_t n = strlen(path) + 1;
+
+	if (f->len + n > f->cap) {
+		size_t cap = f->cap ? f->cap * 2 : 65536;
+		char *p;
+
+		while (cap < f->len + n)
+			cap *= 2;
+		p = realloc(f->names, cap);
+		if (!p)
+			return sample_fail(r->s, r->id, -ENOMEM, "listing");
+		f->names = p;
+		f->cap = cap;
+	}
+	if (f->n == f->n_cap) {
+		size_t cap = f->n_cap ? f->n_cap * 2 : 1024;
+		size_t *o = realloc(f->off, cap * sizeof(*o));
+		unsigned char *kd = o ? realloc(f->kind, cap) : NULL;
+
+		if (o)
+			f->off = o;
+		if (!o || !kd)
+			return sample_fail(r->s, r->id, -ENOMEM, "listing");
+		f->kind = kd;
+		f->n_cap = cap;
+	}
+	memcpy(f->names + f->len, path, n);
+	f->off[f->n] = f->len;
+	f->kind[f->n++] = (unsigned char)k;
+	f->len += n;
+	return 0;
+}
+
+static int found_one(struct tree_run *r, enum found_kind k, const char *path, struct found *f)
+{
+	return f->keep ? found_add(r, k, path, f) : f->act(r, k, path, f);
+}
+
+static const char *found_path(const struct found *f, size_t i)
+{
+	return f->names + f->off[i];
+}
+
+#define TREE_PATH_MAX 8192
+
+/*
+ * Depth first from path (relative to root, "" for the root): list the
+ * directory (readdir order), then each entry in that order, entering a
+ * subdirectory where its entry is met, as fts (rm, find) and cp's own
+ * recursion do. An entry of unknown type is stat'ed to tell.
+ */
+static int discover(struct tree_run *r, int root, const char *path, struct found *f)
+{
+	struct listing l = { 0 };
+	char sub[TREE_PATH_MAX];
+	const char *name;
+	int dfd, ret;
+
+	dfd = path[0] ? openat(root, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+		      : dup(root);
+	if (dfd < 0)
+		return sample_fail(r->s, r->id, -errno, "open %s/%s", root_name(r, root), path);
+	ret = list_dir(r, dfd, path, &l);
+	close(dfd);
+	if (!ret)
+		ret = found_one(r, FOUND_ENTER, path, f);
+	name = l.names;
+	for (unsigned i = 0; i < l.count && !ret; i++, name += strlen(name) + 1) {
+		unsigned char type = l.types[i];
+		struct stat st;
+
+		if (snprintf(sub, sizeof(sub), "%s%s%s", path, path[0] ? "/" : "", name) >=
+		    (int)sizeof(sub)) {
+			ret = sample_fail(r->s, r->id, -ENAMETOOLONG, "%s/%s", root_name(r, root), path);
+			break;
+		}
+		if (type == DT_UNKNOWN) {
+			if (fstatat(root, sub, &st, AT_SYMLINK_NOFOLLOW)) {
+				ret = sample_fail(r->s, r->id, -errno, "stat %s/%s", root_name(r, root), sub);
+				break;
+			}
+			type = S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;
+		}
+		ret = type == DT_DIR ? discover(r, root, sub, f) : found_one(r, FOUND_FILE, sub, f);
+	}
+	if (!ret)
+		ret = found_one(r, FOUND_LEAVE, path, f);
+	listing_free(&l);
+	return ret;
+}
+
+/* Paths of one kind from a listing kept, in order: files, or directories but the root. */
+static const char **found_select(const struct found *f, enum found_kind k, size_t *n)
+{
+	const char **v = malloc((f->n + 1) * sizeof(*v));
+
+	*n = 0;
+	for (size_t i = 0; v && i < f->n; i++)
+		if (f->kind[i] == k && found_path(f, i)[0])
+			v[(*n)++] = found_path(f, i);
+	return v;
+}
+
+static unsigned path_depth(const char *p)
+{
+	unsigned d = 1;
+
+	for (; *p; p++)
+		d += *p == '/';
+	return d;
+}
+
+static int cmp_depth_up(const void *a, const void *b)
+{
+	unsigned x = path_depth(*(const char *const *)a), y = path_depth(*(const char *const *)b);
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * One kind of operation on each path, depth at a time; with by_level, a
+ * batch never holds two depths, so mkdir finds its parent made and rmdir
+ * its children gone.
+ */
+static int each_path(struct tree_run *r, enum tree_op_kind kind, int root, const char **v,
+		     size_t n, bool by_level)
+{
+	unsigned m = 0;
+	int ret = 0;
+
+	for (size_t i = 0; i < n && !ret; i++) {
+		set_op(&r->ops[m++], kind, root, v[i]);
+		if (m < r->io.depth && i + 1 < n &&
+		    (!by_level || path_depth(v[i]) == path_depth(v[i + 1])))
+			continue;
+		ret = issue(r, m);
+		if (kind == TOP_UNLINK)
+			r->s->tree->files += m;
+		else
+			r->s->tree->dirs += m;
+		m = 0;
+	}
+	return ret;
+}
+
+/* Files through read_files, depth at a time; a test may pause after the first batch. */
+static int files_through(struct tree_run *r, const char **v, size_t n, bool copy)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < n && !ret; i += r->io.depth) {
+		unsigned m = n - i < r->io.depth ? (unsigned)(n - i) : r->io.depth;
+
+		ret = read_files(r, v + i, m, copy);
+		if (i == 0)
+			test_pause_point(r->id);
+	}
+	return ret;
+}
+
+/* psync: cp -r, one entry at a time as it is met. */
+static int copy_one(struct tree_run *r, enum found_kind k, const char *path, struct found *f)
+{
+	(void)f;
+	if (k == FOUND_FILE) {
+		int ret = read_files(r, &path, 1, true);
+
+		if (r->s->tree->files == 1)
+			test_pause_point(r->id);
+		return ret;
+	}
+	if (k != FOUND_ENTER || !path[0])
+		return 0;
+	set_op(&r->ops[0], TOP_MKDIR, r->dst_fd, path);
+	r->s->tree->dirs++;
+	return issue(r, 1);
+}
+
+/* psync: tar c, one file at a time as it is met. */
+static int read_one(struct tree_run *r, enum found_kind k, const char *path, struct found *f)
+{
+	(void)f;
+	return k == FOUND_FILE ? read_files(r, &path, 1, false) : 0;
+}
+
+/* psync: rm -rf, each file as it is met, each directory once it is empty. */
+static int remove_one(struct tree_run *r, enum found_kind k, const char *path, struct found *f)
+{
+	if (k == FOUND_ENTER || (k == FOUND_LEAVE && !path[0]))
+		return 0;
+	set_op(&r->ops[0], k == FOUND_FILE ? TOP_UNLINK : TOP_RMDIR, f->root, path);
+	if (k == FOUND_FILE)
+		r->s->tree->files++;
+	else
+		r->s->tree->dirs++;
+	return issue(r, 1);
+}
+
+/*
+ * A batching backend: the whole tree listed first, then its directories
+ * made a level at a time (copy), its files depth at a time, or (delete)
+ * its files unlinked and its directories removed deepest level first.
+ */
+static int act_on_found(struct tree_run *r, struct found *f)
+{
+	int root = f->root;
+	size_t nfiles, ndirs;
+	const char **files = found_select(f, FOUND_FILE, &nfiles);
+	const char **dirs = found_select(f, FOUND_ENTER, &ndirs);
+	int ret = 0;
+
+	if (!files || !dirs) {
+		ret = sample_fail(r->s, r->id, -ENOMEM, "listing");
+		goto out;
+	}
+	switch (r->id) {
+	case PH_TREE_COPY:
+		qsort(dirs, ndirs, sizeof(*dirs), cmp_depth_up);
+		ret = each_path(r, TOP_MKDIR, r->dst_fd, dirs, ndirs, true);
+		if (!ret)
+			ret = files_through(r, files, nfiles, true);
+		break;
+	case PH_TREE_READ:
+		ret = files_through(r, files, nfiles, false);
+		break;
+	default:
+		ret = each_path(r, TOP_UNLINK, root, files, nfiles, false);
+		qsort(dirs, ndirs, sizeof(*dirs), cmp_depth_up);
+		for (size_t i = 0; i < ndirs / 2; i++) {
+			const char *t = dirs[i];
+
+			dirs[i] = dirs[ndirs - 1 - i];
+			dirs[ndirs - 1 - i] = t;
+		}
+		if (!ret)
+			ret = each_path(r, TOP_RMDIR, root, dirs, ndirs, true);
+		break;
+	}
+out:
+	free(files);
+	free(dirs);
+	return ret;
+}
+
+/* Copy, read or delete the tree at root, found by listing it. */
+static int through_tree(struct tree_run *r, int root, found_fn act)
+{
+	struct found f = { .keep = r->io.depth > 1, .act = act, .root = root };
+	int ret;
+
+	ret = discover(r, root, "", &f);
+	if (!ret && f.keep)
+		ret = act_on_found(r, &f);
+	found_free(&f);
+	return ret;
+}
+
+/* What copy and read found must be the tree: as many files and bytes. */
+static int check_found(struct tree_run *r, uint64_t files, uint64_t bytes)
+{
+	const struct tree_sample *ts = r->s->tree;
+
+	if (ts->files == files && ts->bytes == bytes)
+		return 0;
+	return sample_fail(r->s, r->id, -EIO, "%s found %llu files of %llu bytes in %s; the tree "
+			   "has %llu of %llu", phase_name(r->id), (unsigned long long)ts->files,
+			   (unsigned long long)ts->bytes, r->src_dir, (unsigned long long)files,
+			   (unsigned long long)bytes);
+}
+
+int phase_tree_copy(struct worker *w, struct phase_sample *s)
+{
+	struct tree_run r;
+	int ret = run_prepare(&r, w, s, PH_TREE_COPY);
+
+	if (!ret)
+		ret = open_root(&r, w->tree_dir, false, &r.src_fd);
+	if (!ret)
+		ret = open_root(&r, w->copy_dir, true, &r.dst_fd);
+	if (ret)
+		goto out;
+	w->trees->copied = true;
+	sample_start(w, s);
+	ret = through_tree(&r, r.src_fd, copy_one);
+	if (!ret)
+		ret = close_sync(&r, r.dst_fd, r.dst_dir);
+	if (!ret)
+		ret = check_found(&r, r.t->nfiles, r.t->bytes);
+	s->amount = (double)s->tree->files;
+out:
+	sample_stop(w, s);
 	run_release(&r);
 	return ret;
 }
@@ -715,60 +1092,14 @@ int phase_tree_read(struct worker *w, struct phase_sample *s)
 	if (ret)
 		goto out;
 	sample_start(w, s);
-	ret = files_in_batches(&r, 0, r.t->nfiles, read_batch);
+	ret = through_tree(&r, r.src_fd, read_one);
 	sample_stop(w, s);
+	if (!ret)
+		ret = check_found(&r, r.t->nfiles, r.t->bytes);
 	s->amount = (double)s->tree->files;
 out:
 	sample_stop(w, s);
 	run_release(&r);
-	return ret;
-}
-
-/* Unlink files [first, end) of the tree at root, depth at a time. */
-static int unlink_files(struct tree_run *r, int root, uint32_t first, uint32_t end)
-{
-	int ret = 0;
-
-	for (uint32_t i = first; i < end && !ret;) {
-		unsigned n = 0;
-
-		for (; i < end && n < r->io.depth; i++)
-			set_op(&r->ops[n++], TOP_UNLINK, root, r->t->files[i].path);
-		ret = issue(r, n);
-		r->s->tree->files += n;
-	}
-	return ret;
-}
-
-/* rm -rf of one tree: bottom-up. One at a time: each directory's files, then it. */
-static int remove_tree(struct tree_run *r, int root)
-{
-	const struct tree *t = r->t;
-	int ret = 0;
-
-	if (r->io.depth == 1) {
-		for (uint32_t d = t->ndirs; d-- > 0 && !ret;) {
-			ret = unlink_files(r, root, r->file_first[d], r->file_first[d + 1]);
-			if (!ret && d) {
-				set_op(&r->ops[0], TOP_RMDIR, root, t->dirs[d].path);
-				ret = issue(r, 1);
-				r->s->tree->dirs++;
-			}
-		}
-		return ret;
-	}
-	ret = unlink_files(r, root, 0, t->nfiles);
-	for (uint32_t k = t->ndirs, n = 0, level = 0; !ret && k-- > 1;) {
-		const struct tree_dir *d = &t->dirs[t->by_depth[k]];
-
-		set_op(&r->ops[n++], TOP_RMDIR, root, d->path);
-		r->s->tree->dirs++;
-		level = d->depth;
-		if (n == r->io.depth || k == 1 || t->dirs[t->by_depth[k - 1]].depth != level) {
-			ret = issue(r, n);
-			n = 0;
-		}
-	}
 	return ret;
 }
 
@@ -792,9 +1123,9 @@ int phase_tree_delete(struct worker *w, struct phase_sample *s)
 	if (ret)
 		goto out;
 	sample_start(w, s);
-	ret = remove_tree(&r, r.src_fd);
+	ret = through_tree(&r, r.src_fd, remove_one);
 	if (!ret && r.dst_fd >= 0)
-		ret = remove_tree(&r, r.dst_fd);
+		ret = through_tree(&r, r.dst_fd, remove_one);
 	if (!ret) {
 		set_op(&r.ops[roots++], TOP_RMDIR, r.top_fd, base_name(w->tree_dir));
 		if (r.dst_fd >= 0)
@@ -806,6 +1137,10 @@ int phase_tree_delete(struct worker *w, struct phase_sample *s)
 		w->trees->extracted = w->trees->copied = false;
 		ret = close_sync(&r, -1, w->b->workdir);
 	}
+	if (!ret && s->tree->files != (uint64_t)r.t->nfiles * (r.dst_fd >= 0 ? 2 : 1))
+		ret = sample_fail(s, r.id, -EIO, "removed %llu files; the trees had %llu",
+				  (unsigned long long)s->tree->files,
+				  (unsigned long long)r.t->nfiles * (r.dst_fd >= 0 ? 2 : 1));
 	s->amount = (double)s->tree->files;
 out:
 	sample_stop(w, s);
