@@ -19,18 +19,7 @@
 
 #include "engine.h"
 #include "signals.h"
-
-struct uring_setup_try {
-	unsigned flags;
-	const char *name;
-};
-
-/* From the best down; DEFER_TASKRUN needs SINGLE_ISSUER and a waiting reaper. */
-static const struct uring_setup_try setup_tries[] = {
-	{ IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN, "SINGLE_ISSUER|DEFER_TASKRUN" },
-	{ IORING_SETUP_COOP_TASKRUN, "COOP_TASKRUN" },
-	{ 0, "no setup flags" },
-};
+#include "uring_ring.h"
 
 struct uring {
 	struct io_uring ring;
@@ -42,36 +31,14 @@ struct uring {
 	struct io_uring_cqe **cqes;
 };
 
-static int ring_init(struct io_uring *ring, unsigned depth, const char **name)
-{
-	int ret = -EINVAL;
-
-	for (size_t i = 0; i < sizeof(setup_tries) / sizeof(setup_tries[0]); i++) {
-		ret = io_uring_queue_init(depth, ring, setup_tries[i].flags);
-		if (!ret) {
-			*name = setup_tries[i].name;
-			return 0;
-		}
-		/* Only an unknown flag is worth another try. */
-		if (ret != -EINVAL)
-			return ret;
-	}
-	return ret;
-}
-
 static int uring_probe(unsigned depth, char *desc, size_t len)
 {
 	struct io_uring ring;
 	const char *name = "";
-	int ret = ring_init(&ring, depth, &name);
+	int ret = uring_ring_init(&ring, depth, &name);
 
 	if (ret) {
-		const char *why = ret == -ENOSYS ? "the kernel has no io_uring (ENOSYS)"
-			: ret == -EPERM ? "io_uring is refused (EPERM: kernel.io_uring_disabled or a seccomp filter)"
-			: ret == -ENOMEM ? "no memory for the ring (ENOMEM: RLIMIT_MEMLOCK?)"
-			: strerror(-ret);
-
-		snprintf(desc, len, "%s", why);
+		snprintf(desc, len, "%s", uring_ring_failure(ret));
 		return ret;
 	}
 	io_uring_queue_exit(&ring);
@@ -97,7 +64,7 @@ static int uring_setup(struct engine *e, const struct engine_params *p)
 		ret = -ENOMEM;
 		goto out_free;
 	}
-	ret = ring_init(&u->ring, u->depth, &name);
+	ret = uring_ring_init(&u->ring, u->depth, &name);
 	if (ret)
 		goto out_free;
 	/* Buffered writes go to io-wq workers; more of them than CPUs only thrash. */

@@ -20,6 +20,7 @@
 #include "signals.h"
 #include "timing.h"
 #include "tree.h"
+#include "uring_ring.h"
 
 #define TREE_URING_MAX_DEPTH	1024u
 /* The most one read or write moves in Linux (MAX_RW_COUNT); more is short anyway. */
@@ -43,18 +44,6 @@ static const unsigned char kind_opcode[TOP_KINDS] = {
 #define OPEN_FLAGS	(O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
 #define STAT_MASK	(STATX_TYPE | STATX_MODE | STATX_SIZE)
 
-struct uring_setup_try {
-	unsigned flags;
-	const char *name;
-};
-
-/* From the best down; DEFER_TASKRUN needs SINGLE_ISSUER and a waiting reaper. */
-static const struct uring_setup_try setup_tries[] = {
-	{ IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN, "SINGLE_ISSUER|DEFER_TASKRUN" },
-	{ IORING_SETUP_COOP_TASKRUN, "COOP_TASKRUN" },
-	{ 0, "no setup flags" },
-};
-
 struct tree_uring {
 	struct io_uring ring;
 	unsigned depth;
@@ -63,37 +52,6 @@ struct tree_uring {
 	/* TOP_STAT's answers, one per slot of a batch */
 	struct statx *stx;
 };
-
-static int ring_init(struct io_uring *ring, unsigned entries, const char **name)
-{
-	int ret = -EINVAL;
-
-	for (size_t i = 0; i < sizeof(setup_tries) / sizeof(setup_tries[0]); i++) {
-		ret = io_uring_queue_init(entries, ring, setup_tries[i].flags);
-		if (!ret) {
-			*name = setup_tries[i].name;
-			return 0;
-		}
-		/* Only an unknown flag is worth another try. */
-		if (ret != -EINVAL)
-			return ret;
-	}
-	return ret;
-}
-
-static const char *ring_failure(int err)
-{
-	switch (err) {
-	case -ENOSYS:
-		return "the kernel has no io_uring (ENOSYS)";
-	case -EPERM:
-		return "io_uring is refused (EPERM: kernel.io_uring_disabled or a seccomp filter)";
-	case -ENOMEM:
-		return "no memory for the ring (ENOMEM: RLIMIT_MEMLOCK?)";
-	default:
-		return strerror(-err);
-	}
-}
 
 /* Append " name" for each kind in mask to desc at *pos; "none" when empty. */
 static void append_kinds(char *desc, size_t len, size_t *pos, unsigned mask)
@@ -151,9 +109,9 @@ static int uring_setup(struct tree_io *io, unsigned depth, char *desc, size_t le
 		goto out_free;
 	}
 	u->depth = depth;
-	ret = ring_init(&u->ring, depth, &flags);
+	ret = uring_ring_init(&u->ring, depth, &flags);
 	if (ret) {
-		snprintf(desc, len, "%s", ring_failure(ret));
+		snprintf(desc, len, "%s", uring_ring_failure(ret));
 		goto out_free;
 	}
 	/* No probe (before Linux 5.6): nothing is known to work, all go as plain calls. */
