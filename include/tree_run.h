@@ -18,6 +18,8 @@
 
 /* Bytes per read or write: cp's buffer size on Linux. */
 #define TREE_CHUNK (128u << 10)
+/* What tar x and tar c move a file's data in: GNU tar's record, 20 blocks of 512. */
+#define TREE_TAR_CHUNK 10240u
 
 /* The longest path below a tree's root clyde builds. */
 #define TREE_PATH_MAX 8192
@@ -38,6 +40,7 @@ struct tree_run {
 	bool io_ready;
 	struct tree_op *ops;
 	uint32_t *slot;		/* the file each op of a batch is for */
+	size_t chunk;		/* bytes per read or write: tar's record, or cp's buffer */
 	char *wbuf;		/* extract's data, TREE_CHUNK bytes */
 	char *bufs;		/* one TREE_CHUNK buffer per op in flight */
 	uint32_t *file_first;	/* index in t->files of each directory's first file */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * The files' data: written by extract, read by read, read and written by
- * copy, a TREE_CHUNK piece per file per round, so a batch of files moves
+ * copy, a piece per file per round (tar's record for extract and read,
+ * cp's buffer for copy), so a batch of files moves
  * together through a queued backend.
  */
 #include "config.h"
@@ -55,7 +56,7 @@ int tree_write_files(struct tree_run *r, uint32_t first, unsigned m)
 			tree_set_op(op, TOP_WRITE, r->src_fd, f->path);
 			op->fd = fds[i];
 			op->buf = r->wbuf;
-			op->len = f->size - done[i] < TREE_CHUNK ? (size_t)(f->size - done[i]) : TREE_CHUNK;
+			op->len = f->size - done[i] < r->chunk ? (size_t)(f->size - done[i]) : r->chunk;
 			op->off = done[i];
 			r->slot[n++] = i;
 		}
@@ -163,7 +164,7 @@ static int read_round(struct tree_run *r, const char *const *paths, unsigned m,
 		tree_set_op(op, TOP_READ, r->src_fd, paths[i]);
 		op->fd = f[i].in;
 		op->buf = r->bufs + (size_t)*n * TREE_CHUNK;
-		op->len = copy || left > TREE_CHUNK ? TREE_CHUNK : (size_t)left;
+		op->len = copy || left > r->chunk ? r->chunk : (size_t)left;
 		op->off = f[i].done;
 		r->slot[(*n)++] = i;
 	}

@@ -99,6 +99,7 @@ int tree_run_prepare(struct tree_run *r, struct worker *w, struct phase_sample *
 	s->tree->ring_kinds = r->io.ring_kinds;
 	r->ops = calloc(r->io.depth * 2, sizeof(*r->ops));
 	r->slot = calloc(r->io.depth * 2, sizeof(*r->slot));
+	r->chunk = id == PH_TREE_COPY ? TREE_CHUNK : TREE_TAR_CHUNK;
 	r->wbuf = malloc(TREE_CHUNK);
 	r->bufs = malloc((size_t)r->io.depth * TREE_CHUNK);
 	r->file_first = malloc(((size_t)t->ndirs + 1) * sizeof(*r->file_first));

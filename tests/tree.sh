@@ -75,12 +75,12 @@ for s in source:0.02 mixed:0.02 ports:0.05; do
 done
 
 # 2. whole runs, checked against the listing
-# stats LISTING: "DIRS FILES BYTES DEPTH CHUNKS", CHUNKS the 128 KiB reads
-# (or writes) of a whole tree
+# stats LISTING: "DIRS FILES BYTES DEPTH CHUNKS RECORDS": the 128 KiB reads
+# (or writes) of a whole tree, as cp does them, and its 10240-byte ones, as tar
 stats() {
 	awk '$1 == "d" { d++; n = split($2, a, "/"); if (n > m) m = n }
-		$1 == "f" { f++; b += $3; c += int(($3 + 131071) / 131072) }
-		END { printf "%d %d %d %d %d\n", d, f, b, m, c }' "$1"
+		$1 == "f" { f++; b += $3; c += int(($3 + 131071) / 131072); t += int(($3 + 10239) / 10240) }
+		END { printf "%d %d %d %d %d %d\n", d, f, b, m, c, t }' "$1"
 }
 # check_run OUT JSON WORKERS IO DEPTH RUNSEED NAME TREESEED HASH "$(stats LISTING)":
 # the JSON and the text, field by field
@@ -89,7 +89,7 @@ check_run() {
 import json, re, sys
 out, jpath, W, io, depth, runseed, name, seed, H, st, shape, scale, version, kernel = sys.argv[1:]
 W, depth, seed, runseed, scale = int(W), int(depth), int(seed), int(runseed), float(scale)
-D, F, B, M, CH = (int(x) for x in st.split())
+D, F, B, M, CH, TR = (int(x) for x in st.split())
 problems = []
 def need(cond, what):
     if not cond:
@@ -126,13 +126,13 @@ else:
 
 TREE = ["tree_extract", "tree_copy", "tree_walk", "tree_read", "tree_delete"]
 want = {
-    "tree_extract": (F, D, 0, B, F, {"mkdir": D, "create": F, "write": CH, "close": F}),
+    "tree_extract": (F, D, 0, B, F, {"mkdir": D, "create": F, "write": TR, "close": F}),
     # copy, read and delete list every directory, as cp, tar and rm do; cp
     # reads each file to its end (one more read each), tar stats it first
     "tree_copy": (F, D, 0, B, F, {"mkdir": D, "stat": F, "create": F, "open": F, "write": CH,
                                   "read": CH + F, "close": 2 * F, "list": D + 1}),
     "tree_walk": (F, D, F + D, B, F + D, {"stat": F + D, "list": D + 1}),
-    "tree_read": (F, 0, 0, B, F, {"stat": F, "open": F, "read": CH, "close": F, "list": D + 1}),
+    "tree_read": (F, 0, 0, B, F, {"stat": F, "open": F, "read": TR, "close": F, "list": D + 1}),
     # both trees, and their two roots
     "tree_delete": (2 * F, 2 * (D + 1), 0, 0, 2 * F, {"unlink": 2 * F, "rmdir": 2 * (D + 1),
                                                       "list": 2 * (D + 1)}),
