@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#ifndef CLYDE_CLUSTER_H
+#define CLYDE_CLUSTER_H
+
+/*
+ * Many clients at once (issue 13, work in progress): clyde started by
+ * mpirun runs one client per rank. cluster_mpi.c when configure found
+ * Open MPI, cluster_none.c otherwise: a single process, rank 0 of 1.
+ * MPI is initialised only when the process was started by mpirun, so an
+ * MPI build run alone behaves exactly as a build without MPI.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Start: MPI_Init only under mpirun (its environment says so). 0 or -errno with why. */
+int cluster_init(int *argc, char ***argv, char *why, size_t len);
+void cluster_finish(void);
+
+/* Under mpirun with MPI initialised. */
+bool cluster_active(void);
+int cluster_rank(void);
+int cluster_size(void);
+/* This rank's host name. */
+const char *cluster_host(void);
+
+/*
+ * The meeting before and after every phase: every rank brings its own
+ * status (0 or -errno) and leaves knowing the lowest failing rank
+ * (*failed, -1 when none) and its error and message, broadcast from it.
+ * 0, or -errno when MPI itself failed.
+ */
+int cluster_meet(int status, const char *msg, int *failed, int *failed_err,
+		 char *failed_msg, size_t len);
+
+/*
+ * CLOCK_MONOTONIC seconds of this rank minus rank 0's at the same moment,
+ * measured at a barrier (MPI_Wtime taken right after it on every rank):
+ * add to rank 0's clock to get this one's. 0 on a single process.
+ */
+double cluster_clock_offset(void);
+
+/*
+ * Gather len bytes from every rank on rank 0 (all = size * len bytes on
+ * rank 0, unused elsewhere); sum n uint64 counters onto rank 0
+ * (histogram buckets). 0 or -errno.
+ */
+int cluster_gather(const void *mine, size_t len, void *all);
+int cluster_sum_u64(const uint64_t *mine, uint64_t *sum, size_t n);
+
+/* Stop every rank now (mpirun kills the job); for a failure past cleanup. */
+void cluster_abort(int status);
+
+#endif
