@@ -36,8 +36,9 @@ int cluster_meet(int status, const char *msg, int *failed, int *failed_err,
 
 /*
  * CLOCK_MONOTONIC seconds of this rank minus rank 0's at the same moment,
- * measured at a barrier (MPI_Wtime taken right after it on every rank):
- * add to rank 0's clock to get this one's. 0 on a single process.
+ * measured at a barrier (now_ns() taken right after it on every rank; of
+ * three rounds, the one whose following barrier was quickest): add to
+ * rank 0's clock to get this one's. 0 on a single process. Collective.
  */
 double cluster_clock_offset(void);
 
@@ -49,7 +50,7 @@ double cluster_clock_offset(void);
 int cluster_gather(const void *mine, size_t len, void *all);
 int cluster_sum_u64(const uint64_t *mine, uint64_t *sum, size_t n);
 
-/* Stop every rank now (mpirun kills the job); for a failure past cleanup. */
+/* Stop every rank now (mpirun kills the job), exit code status; for a failure past cleanup. */
 void cluster_abort(int status);
 
 #endif
