@@ -65,6 +65,10 @@ struct prof_dev_counters {
 	uint64_t wr_ios;
 	uint64_t wr_bytes;
 	uint64_t busy_ms;
+	/* Discards (TRIM): Linux 4.18 and later; unknown on the BSDs. */
+	bool discard_known;
+	uint64_t discard_ios;
+	uint64_t discard_bytes;
 };
 
 /* What the sampler measures: resolved once, before the first phase. */

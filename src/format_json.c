@@ -180,6 +180,11 @@ static void json_profile_device(FILE *out, const struct phase_profile *pp,
 		fprintf(out, ", \"read_ios\": %" PRIu64 ", \"read_bytes\": %" PRIu64
 			", \"write_ios\": %" PRIu64 ", \"write_bytes\": %" PRIu64,
 			pp->dev.rd_ios, pp->dev.rd_bytes, pp->dev.wr_ios, pp->dev.wr_bytes);
+		if (pp->dev.discard_known)
+			fprintf(out, ", \"discard_ios\": %" PRIu64 ", \"discard_bytes\": %" PRIu64,
+				pp->dev.discard_ios, pp->dev.discard_bytes);
+		else
+			fputs(", \"discard_ios\": null, \"discard_bytes\": null", out);
 		json_known(out, "busy_s", (double)pp->dev.busy_ms / 1e3);
 		json_known(out, "write_amplification", d->write_amp);
 		json_known(out, "read_amplification", d->read_amp);

@@ -198,8 +198,8 @@ static void device_table(FILE *out, const struct run_result *r, const struct pha
 	fputs(" (", out);
 	format_put_field(out, dv->via);
 	fputs(")\n", out);
-	fprintf(out, "%-18s %9s %10s %9s %10s %8s %7s %7s\n", "Phase", "reads", "read MiB",
-		"writes", "write MiB", "busy s", "WA", "RA");
+	fprintf(out, "%-18s %9s %10s %9s %10s %9s %9s %8s %7s %7s\n", "Phase", "reads",
+		"read MiB", "writes", "write MiB", "discards", "disc MiB", "busy s", "WA", "RA");
 	FOR_PROFILED(r, i, p) {
 		const struct phase_profile *pp = &p->profile;
 		struct profile_derived d;
@@ -210,9 +210,15 @@ static void device_table(FILE *out, const struct run_result *r, const struct pha
 			fprintf(out, " %9s (the device's counters could not be read)\n", "-");
 			continue;
 		}
-		fprintf(out, " %9" PRIu64 " %10.1f %9" PRIu64 " %10.1f %8.3f", pp->dev.rd_ios,
+		fprintf(out, " %9" PRIu64 " %10.1f %9" PRIu64 " %10.1f", pp->dev.rd_ios,
 			(double)pp->dev.rd_bytes / (1 << 20), pp->dev.wr_ios,
-			(double)pp->dev.wr_bytes / (1 << 20), (double)pp->dev.busy_ms / 1e3);
+			(double)pp->dev.wr_bytes / (1 << 20));
+		if (pp->dev.discard_known)
+			fprintf(out, " %9" PRIu64 " %9.1f", pp->dev.discard_ios,
+				(double)pp->dev.discard_bytes / (1 << 20));
+		else
+			fprintf(out, " %9s %9s", "-", "-");
+		fprintf(out, " %8.3f", (double)pp->dev.busy_ms / 1e3);
 		cell(out, 7, 2, d.write_amp);
 		cell(out, 7, 2, d.read_amp);
 		fputc('\n', out);

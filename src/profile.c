@@ -186,15 +186,22 @@ int prof_parse_task_stat(const char *line, struct prof_task *t)
 
 int prof_parse_diskstat(const char *line, struct prof_dev_counters *c)
 {
-	unsigned long long v[10];
+	unsigned long long v[14];
+	int n;
 
 	/*
 	 * reads merged sectors ticks writes merged sectors ticks in_flight
-	 * io_ticks ...; sectors are 512 bytes whatever the device's own.
+	 * io_ticks time_in_queue, then (Linux 4.18) discards merged sectors
+	 * ticks; sectors are 512 bytes whatever the device's own.
 	 */
-	if (sscanf(line, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1],
-		   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]) != 10)
+	n = sscanf(line, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+		   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10],
+		   &v[11], &v[12], &v[13]);
+	if (n < 10)
 		return -EINVAL;
+	c->discard_known = n >= 14;
+	c->discard_ios = c->discard_known ? v[11] : 0;
+	c->discard_bytes = c->discard_known ? v[13] * 512 : 0;
 	c->rd_ios = v[0];
 	c->rd_bytes = v[2] * 512;
 	c->wr_ios = v[4];
@@ -389,8 +396,13 @@ void profile_compute(const struct profiler *p, const struct prof_snapshot *a,
 	out->devs = p->devs;
 	if (p->devs.state == PROF_DEV_MEASURED && a->dev_valid && b->dev_valid) {
 		out->dev_valid = true;
+		out->dev.discard_known = true;
 		for (unsigned d = 0; d < p->devs.count; d++) {
 			const struct prof_dev_counters *x = &a->dev[d], *y = &b->dev[d];
+
+			out->dev.discard_known &= x->discard_known && y->discard_known;
+			out->dev.discard_ios += delta(x->discard_ios, y->discard_ios, &back);
+			out->dev.discard_bytes += delta(x->discard_bytes, y->discard_bytes, &back);
 
 			out->dev.rd_ios += delta(x->rd_ios, y->rd_ios, &back);
 			out->dev.rd_bytes += delta(x->rd_bytes, y->rd_bytes, &back);

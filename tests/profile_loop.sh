@@ -80,7 +80,7 @@ for mode in journal ordered; do
 	expect_eq "ext4 data=$mode: the loop device is measured" \
 		"$(field "$W/e.json" put_block 'p["device"]["names"]')" "['$(basename "$LOOP")']"
 	expect_match "ext4 data=$mode: the device table" "$(grep -A2 '^Profile device:' "$W/e.out" | tail -n 1)" \
-		'^Per-char write|^Block write +[0-9]+ +[0-9.]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +-$'
+		'^Per-char write|^Block write +[0-9]+ +[0-9.]+ +[0-9]+ +[0-9.]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +-$'
 	detach
 done
 

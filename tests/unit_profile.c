@@ -78,6 +78,13 @@ static void test_parse_disk(void)
 				   "173495304    49438    21539   135195\n", &c), "diskstat");
 	CHECK(c.rd_ios == 1208843 && c.rd_bytes == 487867804ull * 512 && c.wr_ios == 694633 &&
 	      c.wr_bytes == 597066149ull * 512 && c.busy_ms == 430056, "fields");
+	/* fields 12 to 15: discards, merged, sectors, ticks (Linux 4.18) */
+	CHECK(c.discard_known && c.discard_ios == 126735 && c.discard_bytes == 173495304ull * 512,
+	      "discards: %d %llu %llu", c.discard_known, (unsigned long long)c.discard_ios,
+	      (unsigned long long)c.discard_bytes);
+	/* a kernel before 4.18: eleven fields, discards unknown, not 0 */
+	CHECK(!prof_parse_diskstat("10 0 80 5 20 0 160 9 0 14 14\n", &c) && !c.discard_known &&
+	      c.rd_bytes == 80 * 512 && c.busy_ms == 14, "eleven fields");
 	CHECK(prof_parse_diskstat("1 2 3\n", &c) == -EINVAL, "short line refused");
 }
 
@@ -179,8 +186,10 @@ static void test_compute(void)
 	a.perf[PERF_TASK_CLOCK] = 1000;
 	b.perf[PERF_TASK_CLOCK] = 600001000;
 	a.dev_valid = b.dev_valid = true;
-	a.dev[0] = (struct prof_dev_counters){ 1, 512, 10, 1 << 20, 5 };
-	b.dev[0] = (struct prof_dev_counters){ 1, 512, 30, 3 << 20, 505 };
+	a.dev[0] = (struct prof_dev_counters){ .rd_ios = 1, .rd_bytes = 512, .wr_ios = 10,
+					       .wr_bytes = 1 << 20, .busy_ms = 5 };
+	b.dev[0] = (struct prof_dev_counters){ .rd_ios = 1, .rd_bytes = 512, .wr_ios = 30,
+					       .wr_bytes = 3 << 20, .busy_ms = 505 };
 	a.cost_cpu = 0.001;
 	b.cost_cpu = 0.002;
 
@@ -231,6 +240,8 @@ static void test_compute(void)
 	      "cycles not exposed");
 	CHECK(out.dev_valid && out.dev.wr_bytes == 2 << 20 && out.dev.wr_ios == 20 &&
 	      out.dev.busy_ms == 500 && out.dev.rd_bytes == 0, "device deltas");
+	/* counters without the discard fields: the phase's discards are unknown, not 0 */
+	CHECK(!out.dev.discard_known, "discards unknown");
 
 	/* Without the process list: caused is unknown, never a guess. */
 	b.tasks_valid = false;
