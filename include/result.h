@@ -5,6 +5,7 @@
 #include "clyde.h"
 #include "fsinfo.h"
 #include "profile.h"
+#include "histogram.h"
 #include "tree.h"
 
 struct topo_model;
@@ -79,6 +80,8 @@ struct phase_result {
 	struct phase_profile profile;
 	/* --tree phases only */
 	struct phase_tree tree;
+	/* Every operation's latency, all workers (allocated; for the ranks' merge). */
+	struct histogram *hist;
 	/* Each worker's part; NULL when there is none to show (allocated, see run_result_release). */
 	unsigned nworkers;
 	struct worker_result *workers;

@@ -35,6 +35,8 @@
 #include "signals.h"
 #include "size.h"
 #include "sysinfo.h"
+#include "cluster.h"
+#include "cluster_result.h"
 #include "topology.h"
 #include "tree.h"
 #include "workdir.h"
@@ -53,6 +55,7 @@ struct session {
 	struct profiler prof;	/* --profile */
 	struct topo_model model;	/* the machine */
 	struct place_plan place;	/* where each worker runs */
+	double clock_offset;	/* under mpirun: this rank's clock minus rank 0's, seconds */
 };
 
 static void print_version(void)
@@ -280,6 +283,12 @@ static int run_once(struct session *s, uint32_t seed, uint32_t run, struct run_r
 		return CLYDE_EXIT_DIR;
 	}
 	ret = bench_run(&b, res);
+	if (!ret && cluster_active()) {
+		ret = cluster_combine(res, s->clock_offset);
+		if (ret)
+			snprintf(b.errmsg, sizeof(b.errmsg), "cannot combine the ranks' results: %s",
+				 strerror(-ret));
+	}
 	rr = workdir_remove(b.workdir);
 	if (rr)
 		fprintf(stderr, "clyde: warning: could not remove all of %s: %s\n",
@@ -430,14 +439,16 @@ static int run_all(struct session *s, const struct format_opts *fo)
 {
 	const struct clyde_options *o = &s->opt;
 	bool json_stdout = o->json && !strcmp(o->json, "-");
-	FILE *text = o->quiet || o->repeats_given || json_stdout ? stderr : stdout;
-	FILE *csv = json_stdout ? NULL : stdout;
-	FILE *json = open_json(o->json);
+	/* under mpirun only rank 0 reports, for all ranks */
+	bool reporter = cluster_rank() == 0;
+	FILE *text = !reporter ? stderr : o->quiet || o->repeats_given || json_stdout ? stderr : stdout;
+	FILE *csv = json_stdout || !reporter ? NULL : stdout;
+	FILE *json = reporter ? open_json(o->json) : NULL;
 	struct run_result *runs = calloc(o->repeats, sizeof(*runs));
 	int status = CLYDE_EXIT_OK;
 	uint32_t done = 0;
 
-	if (!runs || (o->json && !json)) {
+	if (!runs || (o->json && reporter && !json)) {
 		if (!runs)
 			fprintf(stderr, "clyde: out of memory\n");
 		status = runs ? CLYDE_EXIT_USAGE : CLYDE_EXIT_IO;
@@ -541,6 +552,10 @@ int main(int argc, char **argv)
 	int status;
 
 	memset(&s, 0, sizeof(s));
+	if (cluster_init(&argc, &argv, err, sizeof(err))) {
+		fprintf(stderr, "clyde: MPI: %s\n", err);
+		return CLYDE_EXIT_ENGINE;
+	}
 	options_defaults(&s.opt);
 	if (options_parse(&s.opt, argc, argv, err, sizeof(err)))
 		return usage_error(err);
@@ -570,5 +585,9 @@ int main(int argc, char **argv)
 		plan_print(stdout, &s.plan, &s.opt);
 		return CLYDE_EXIT_OK;
 	}
-	return run_all(&s, &fo);
+	if (cluster_active())
+		s.clock_offset = cluster_clock_offset();
+	status = run_all(&s, &fo);
+	cluster_finish();
+	return status;
 }

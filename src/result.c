@@ -44,6 +44,8 @@ void run_result_release(struct run_result *r)
 {
 	for (int i = 0; i < PH_COUNT; i++) {
 		free(r->phase[i].workers);
+		free(r->phase[i].hist);
+		r->phase[i].hist = NULL;
 		r->phase[i].workers = NULL;
 		r->phase[i].nworkers = 0;
 	}

@@ -14,6 +14,7 @@
 
 #include "bench.h"
 #include "cache.h"
+#include "cluster.h"
 #include "phase.h"
 #include "phase_clock.h"
 #include "placement.h"
@@ -181,6 +182,27 @@ static int phase_sync(const struct bench *b, unsigned index, enum phase_id id,
 	}
 }
 
+/*
+ * Under mpirun every rank meets here with its status; when one failed,
+ * the others stop too, naming it. ret unchanged without MPI.
+ */
+static int cluster_check(struct bench *b, int ret)
+{
+	char msg[sizeof(b->errmsg) - 40];
+	int failed, err;
+
+	if (!cluster_active())
+		return ret;
+	if (cluster_meet(ret, ret ? b->errmsg : "", &failed, &err, msg, sizeof(msg))) {
+		snprintf(b->errmsg, sizeof(b->errmsg), "the ranks could not meet (MPI failed)");
+		return ret ? ret : -EIO;
+	}
+	if (failed < 0 || ret)
+		return ret;
+	snprintf(b->errmsg, sizeof(b->errmsg), "stopped: rank %d failed: %s", failed, msg);
+	return -ECANCELED;
+}
+
 static int setup_workers(struct bench *b, struct worker *workers)
 {
 	const struct run_plan *p = b->plan;
@@ -346,6 +368,10 @@ static void fill_phase_result(struct phase_result *pr, const struct phase_sample
 	pr->cpu_sys = clock->cpu1.sys - clock->cpu0.sys;
 	pr->cpu_window = (double)(clock->t1 - clock->t0) / 1e9;
 	latency_of(&total->hist, pr->latency_q, &pr->max_latency, &pr->latency_count);
+	free(pr->hist);
+	pr->hist = malloc(sizeof(*pr->hist));
+	if (pr->hist)
+		memcpy(pr->hist, &total->hist, sizeof(*pr->hist));
 	pr->flush = (double)total->flush_ns / 1e9;
 	pr->mismatches = total->mismatches;
 	pr->amount = total->amount;
@@ -382,6 +408,7 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 	int ret;
 
 	ret = phase_sync(b, (*b->sync_count)++, d->id, b->errmsg, sizeof(b->errmsg));
+	ret = cluster_check(b, ret);
 	if (ret)
 		return ret;
 	if (d->reads_file)
@@ -430,7 +457,8 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 out:
 	free(total.tree);
 	phase_clock_destroy(&clock);
-	return ret;
+	/* every rank ends the phase together, a failure anywhere stopping all */
+	return cluster_check(b, ret);
 }
 
 /* The worst residency before any read, and what it says of the cache mode. */
@@ -517,7 +545,7 @@ int bench_run(struct bench *b, struct run_result *res)
 			free_workers(b, workers);
 		return -ENOMEM;
 	}
-	ret = tree_make(b, res, &tree);
+	ret = cluster_check(b, tree_make(b, res, &tree));
 	for (int i = 0; i < PH_COUNT && !ret; i++) {
 		const struct phase_def *d = phase_get((enum phase_id)i);
 
