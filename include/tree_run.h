@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "bench.h"
+#include "name_pool.h"
 #include "tree.h"
 
 /* Bytes per read or write: cp's buffer size on Linux. */
@@ -51,14 +52,6 @@ struct tree_run {
 	const char *dst_dir;
 };
 
-/* Names of a directory's entries, as readdir gives them: one block, NUL-separated. */
-struct listing {
-	char *names;
-	size_t len, cap;
-	unsigned count;
-	unsigned char *types;	/* d_type of each, DT_UNKNOWN where the filesystem gives none */
-	unsigned types_cap;
-};
 
 struct tree_state *tree_state_of(struct worker *w);
 /* The directory a root's ops are relative to, for messages. */
@@ -78,8 +71,7 @@ int tree_issue(struct tree_run *r, unsigned n);
 void tree_set_op(struct tree_op *op, enum tree_op_kind kind, int dirfd, const char *name);
 /* The sync that closes extract, copy and delete, inside the timing. */
 int tree_close_sync(struct tree_run *r, int root, const char *dir);
-int tree_list_dir(struct tree_run *r, int dfd, const char *path, struct listing *l);
-void tree_listing_free(struct listing *l);
+int tree_list_dir(struct tree_run *r, int dfd, const char *path, struct name_pool *l);
 
 /* tree_data.c */
 /*

@@ -122,16 +122,14 @@ out:
 }
 
 /* stat what a listing names, in its order; count files, directories and bytes. */
-static int stat_listing(struct tree_run *r, int dfd, const char *path, const struct listing *l)
+static int stat_listing(struct tree_run *r, int dfd, const char *path, const struct name_pool *l)
 {
 	struct tree_sample *ts = r->s->tree;
-	const char *name = l->names;
 	unsigned n = 0;
 	int ret = 0;
 
-	for (unsigned i = 0; i < l->count && !ret; i++) {
-		tree_set_op(&r->ops[n++], TOP_STAT, dfd, name);
-		name += strlen(name) + 1;
+	for (size_t i = 0; i < l->count && !ret; i++) {
+		tree_set_op(&r->ops[n++], TOP_STAT, dfd, name_pool_get(l, i));
 		if (n < r->io.depth && i + 1 < l->count)
 			continue;
 		ret = r->io.ops->run(&r->io, r->ops, n);
@@ -165,7 +163,7 @@ static int stat_listing(struct tree_run *r, int dfd, const char *path, const str
  */
 int phase_tree_walk(struct worker *w, struct phase_sample *s)
 {
-	struct listing l = { 0 };
+	struct name_pool l = { 0 };
 	struct tree_run r;
 	const struct tree *t;
 	int ret = tree_run_prepare(&r, w, s, PH_TREE_WALK);
@@ -203,7 +201,7 @@ int phase_tree_walk(struct worker *w, struct phase_sample *s)
 	s->amount = (double)s->tree->entries;
 out:
 	sample_stop(w, s);
-	tree_listing_free(&l);
+	name_pool_free(&l);
 	tree_run_release(&r);
 	return ret;
 }

@@ -228,44 +228,8 @@ static bool is_dot(const char *name)
 	return name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]));
 }
 
-static int listing_add(struct listing *l, const char *name, unsigned char type)
-{
-	size_t n = strlen(name) + 1;
-
-	if (l->len + n > l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 4096;
-		char *p;
-
-		while (cap < l->len + n)
-			cap *= 2;
-		p = realloc(l->names, cap);
-		if (!p)
-			return -ENOMEM;
-		l->names = p;
-		l->cap = cap;
-	}
-	if (l->count == l->types_cap) {
-		unsigned cap = l->types_cap ? l->types_cap * 2 : 64;
-		unsigned char *t = realloc(l->types, cap);
-
-		if (!t)
-			return -ENOMEM;
-		l->types = t;
-		l->types_cap = cap;
-	}
-	memcpy(l->names + l->len, name, n);
-	l->len += n;
-	l->types[l->count++] = type;
-	return 0;
-}
-
-void tree_listing_free(struct listing *l)
-{
-	free(l->names);
-	free(l->types);
-}
-
-int tree_list_dir(struct tree_run *r, int dfd, const char *path, struct listing *l)
+/* The names of a directory's entries (each tagged with its d_type), as readdir gives them. */
+int tree_list_dir(struct tree_run *r, int dfd, const char *path, struct name_pool *l)
 {
 	struct tree_sample *ts = r->s->tree;
 	uint64_t t0 = now_ns();
@@ -273,8 +237,7 @@ int tree_list_dir(struct tree_run *r, int dfd, const char *path, struct listing 
 	struct dirent *de;
 	DIR *dir;
 
-	l->len = 0;
-	l->count = 0;
+	name_pool_reset(l);
 	if (fd < 0)
 		return sample_fail(r->s, r->id, -errno, "dup");
 	dir = fdopendir(fd);
@@ -285,7 +248,7 @@ int tree_list_dir(struct tree_run *r, int dfd, const char *path, struct listing 
 	while ((de = readdir(dir))) {
 		if (is_dot(de->d_name))
 			continue;
-		if (listing_add(l, de->d_name, de->d_type)) {
+		if (name_pool_add(l, de->d_name, de->d_type)) {
 			closedir(dir);
 			return sample_fail(r->s, r->id, -ENOMEM, "listing");
 		}
