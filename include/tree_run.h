@@ -64,9 +64,12 @@ void tree_run_release(struct tree_run *r);
 int tree_open_root(struct tree_run *r, const char *dir, bool make, int *fd);
 void tree_record(struct tree_run *r, const struct tree_op *op);
 /*
- * Run n ops as one batch and tree_record them; the first failure is the
- * phase's, named by its operation and path. 0 or -errno.
+ * Run n ops as one batch and record them; the first failure is the
+ * phase's, named by its operation and path (under dir, or the root its
+ * dirfd is). 0 or -errno.
  */
+int tree_issue_ops(struct tree_run *r, struct tree_op *ops, unsigned n, const char *dir);
+/* tree_issue_ops of r's first n ops, named under their roots. */
 int tree_issue(struct tree_run *r, unsigned n);
 void tree_set_op(struct tree_op *op, enum tree_op_kind kind, int dirfd, const char *name);
 /* The sync that closes extract, copy and delete, inside the timing. */

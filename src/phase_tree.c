@@ -125,24 +125,20 @@ out:
 static int stat_listing(struct tree_run *r, int dfd, const char *path, const struct name_pool *l)
 {
 	struct tree_sample *ts = r->s->tree;
+	char dir[WORKPATH_MAX + TREE_PATH_MAX];
 	unsigned n = 0;
 	int ret = 0;
 
+	snprintf(dir, sizeof(dir), "%s%s%s", r->src_dir, path[0] ? "/" : "", path);
 	for (size_t i = 0; i < l->count && !ret; i++) {
 		tree_set_op(&r->ops[n++], TOP_STAT, dfd, name_pool_get(l, i));
 		if (n < r->io.depth && i + 1 < l->count)
 			continue;
-		ret = r->io.ops->run(&r->io, r->ops, n);
-		if (ret)
-			return sample_fail(r->s, r->id, ret, "%s backend", r->io.ops->name);
+		ret = tree_issue_ops(r, r->ops, n, dir);
 		for (unsigned k = 0; k < n && !ret; k++) {
 			const struct tree_op *op = &r->ops[k];
 
-			tree_record(r, op);
-			if (op->res < 0) {
-				ret = sample_fail(r->s, r->id, (int)op->res, "stat %s/%s%s%s", r->src_dir,
-						  path, path[0] ? "/" : "", op->name);
-			} else if (S_ISDIR(op->mode)) {
+			if (S_ISDIR(op->mode)) {
 				ts->dirs++;
 			} else {
 				ts->files++;
@@ -151,8 +147,6 @@ static int stat_listing(struct tree_run *r, int dfd, const char *path, const str
 			ts->entries++;
 		}
 		n = 0;
-		if (!ret && clyde_stop_requested())
-			ret = sample_fail(r->s, r->id, -EINTR, "tree");
 	}
 	return ret;
 }

@@ -139,31 +139,33 @@ void tree_record(struct tree_run *r, const struct tree_op *op)
 	sample_latency(r->s, op->t_start, op->t_end);
 }
 
-/*
- * Run n ops as one batch and tree_record them; the first failure is the
- * phase's, named by its operation and path. 0 or -errno.
- */
-int tree_issue(struct tree_run *r, unsigned n)
+int tree_issue_ops(struct tree_run *r, struct tree_op *ops, unsigned n, const char *dir)
 {
 	int ret = 0;
 
 	/* a copy's opens and closes come two per file: at most depth at once */
 	for (unsigned i = 0; i < n && !ret; i += r->io.depth)
-		ret = r->io.ops->run(&r->io, r->ops + i, n - i < r->io.depth ? n - i : r->io.depth);
+		ret = r->io.ops->run(&r->io, ops + i, n - i < r->io.depth ? n - i : r->io.depth);
 	if (ret)
 		return sample_fail(r->s, r->id, ret, "%s backend", r->io.ops->name);
 	for (unsigned i = 0; i < n; i++)
-		tree_record(r, &r->ops[i]);
+		tree_record(r, &ops[i]);
 	for (unsigned i = 0; i < n; i++) {
-		const struct tree_op *op = &r->ops[i];
+		const struct tree_op *op = &ops[i];
 
 		if (op->res < 0)
 			return sample_fail(r->s, r->id, (int)op->res, "%s %s/%s",
-					   tree_op_name(op->kind), tree_root_name(r, op->dirfd), op->name);
+					   tree_op_name(op->kind),
+					   dir ? dir : tree_root_name(r, op->dirfd), op->name);
 	}
 	if (clyde_stop_requested())
 		return sample_fail(r->s, r->id, -EINTR, "tree");
 	return 0;
+}
+
+int tree_issue(struct tree_run *r, unsigned n)
+{
+	return tree_issue_ops(r, r->ops, n, NULL);
 }
 
 void tree_set_op(struct tree_op *op, enum tree_op_kind kind, int dirfd, const char *name)
