@@ -29,6 +29,7 @@
 struct tree_state {
 	bool extracted;
 	bool copied;
+	bool copy_cached;	/* the copy's pages not yet evicted: only copy writes them */
 };
 
 /* One phase on one worker. */

@@ -211,7 +211,7 @@ int phase_tree_copy(struct worker *w, struct phase_sample *s)
 		ret = tree_open_root(&r, w->copy_dir, true, &r.dst_fd);
 	if (ret)
 		goto out;
-	w->trees->copied = true;
+	w->trees->copied = w->trees->copy_cached = true;
 	sample_start(w, s);
 	ret = tree_through(&r, r.src_fd);
 	if (!ret)

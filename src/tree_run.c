@@ -270,8 +270,10 @@ int tree_evict(const struct worker *w, char *err, size_t errlen)
 	for (int copy = 0; copy < 2 && !ret; copy++) {
 		const char *root = copy ? w->copy_dir : w->tree_dir;
 
-		if (!w->trees || !(copy ? w->trees->copied : w->trees->extracted))
+		if (!w->trees || !(copy ? w->trees->copy_cached : w->trees->extracted))
 			continue;
+		/* the copy is only written once: evicted then, never again */
+		w->trees->copy_cached &= !copy;
 		for (uint32_t i = 0; i < t->nfiles && !ret; i++) {
 			snprintf(path, sizeof(path), "%s/%s", root, t->files[i].path);
 			ret = cache_evict_file(path);
