@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "bench.h"
+#include "name_pool.h"
 #include "tree.h"
 
 /* Bytes per read or write: cp's buffer size on Linux. */
@@ -28,6 +29,7 @@
 struct tree_state {
 	bool extracted;
 	bool copied;
+	bool copy_cached;	/* the copy's pages not yet evicted: only copy writes them */
 };
 
 /* One phase on one worker. */
@@ -51,14 +53,6 @@ struct tree_run {
 	const char *dst_dir;
 };
 
-/* Names of a directory's entries, as readdir gives them: one block, NUL-separated. */
-struct listing {
-	char *names;
-	size_t len, cap;
-	unsigned count;
-	unsigned char *types;	/* d_type of each, DT_UNKNOWN where the filesystem gives none */
-	unsigned types_cap;
-};
 
 struct tree_state *tree_state_of(struct worker *w);
 /* The directory a root's ops are relative to, for messages. */
@@ -71,15 +65,17 @@ void tree_run_release(struct tree_run *r);
 int tree_open_root(struct tree_run *r, const char *dir, bool make, int *fd);
 void tree_record(struct tree_run *r, const struct tree_op *op);
 /*
- * Run n ops as one batch and tree_record them; the first failure is the
- * phase's, named by its operation and path. 0 or -errno.
+ * Run n ops as one batch and record them; the first failure is the
+ * phase's, named by its operation and path (under dir, or the root its
+ * dirfd is). 0 or -errno.
  */
+int tree_issue_ops(struct tree_run *r, struct tree_op *ops, unsigned n, const char *dir);
+/* tree_issue_ops of r's first n ops, named under their roots. */
 int tree_issue(struct tree_run *r, unsigned n);
 void tree_set_op(struct tree_op *op, enum tree_op_kind kind, int dirfd, const char *name);
 /* The sync that closes extract, copy and delete, inside the timing. */
 int tree_close_sync(struct tree_run *r, int root, const char *dir);
-int tree_list_dir(struct tree_run *r, int dfd, const char *path, struct listing *l);
-void tree_listing_free(struct listing *l);
+int tree_list_dir(struct tree_run *r, int dfd, const char *path, struct name_pool *l);
 
 /* tree_data.c */
 /*

@@ -122,29 +122,23 @@ out:
 }
 
 /* stat what a listing names, in its order; count files, directories and bytes. */
-static int stat_listing(struct tree_run *r, int dfd, const char *path, const struct listing *l)
+static int stat_listing(struct tree_run *r, int dfd, const char *path, const struct name_pool *l)
 {
 	struct tree_sample *ts = r->s->tree;
-	const char *name = l->names;
+	char dir[WORKPATH_MAX + TREE_PATH_MAX];
 	unsigned n = 0;
 	int ret = 0;
 
-	for (unsigned i = 0; i < l->count && !ret; i++) {
-		tree_set_op(&r->ops[n++], TOP_STAT, dfd, name);
-		name += strlen(name) + 1;
+	snprintf(dir, sizeof(dir), "%s%s%s", r->src_dir, path[0] ? "/" : "", path);
+	for (size_t i = 0; i < l->count && !ret; i++) {
+		tree_set_op(&r->ops[n++], TOP_STAT, dfd, name_pool_get(l, i));
 		if (n < r->io.depth && i + 1 < l->count)
 			continue;
-		ret = r->io.ops->run(&r->io, r->ops, n);
-		if (ret)
-			return sample_fail(r->s, r->id, ret, "%s backend", r->io.ops->name);
+		ret = tree_issue_ops(r, r->ops, n, dir);
 		for (unsigned k = 0; k < n && !ret; k++) {
 			const struct tree_op *op = &r->ops[k];
 
-			tree_record(r, op);
-			if (op->res < 0) {
-				ret = sample_fail(r->s, r->id, (int)op->res, "stat %s/%s%s%s", r->src_dir,
-						  path, path[0] ? "/" : "", op->name);
-			} else if (S_ISDIR(op->mode)) {
+			if (S_ISDIR(op->mode)) {
 				ts->dirs++;
 			} else {
 				ts->files++;
@@ -153,8 +147,6 @@ static int stat_listing(struct tree_run *r, int dfd, const char *path, const str
 			ts->entries++;
 		}
 		n = 0;
-		if (!ret && clyde_stop_requested())
-			ret = sample_fail(r->s, r->id, -EINTR, "tree");
 	}
 	return ret;
 }
@@ -165,7 +157,7 @@ static int stat_listing(struct tree_run *r, int dfd, const char *path, const str
  */
 int phase_tree_walk(struct worker *w, struct phase_sample *s)
 {
-	struct listing l = { 0 };
+	struct name_pool l = { 0 };
 	struct tree_run r;
 	const struct tree *t;
 	int ret = tree_run_prepare(&r, w, s, PH_TREE_WALK);
@@ -203,7 +195,7 @@ int phase_tree_walk(struct worker *w, struct phase_sample *s)
 	s->amount = (double)s->tree->entries;
 out:
 	sample_stop(w, s);
-	tree_listing_free(&l);
+	name_pool_free(&l);
 	tree_run_release(&r);
 	return ret;
 }
@@ -219,7 +211,7 @@ int phase_tree_copy(struct worker *w, struct phase_sample *s)
 		ret = tree_open_root(&r, w->copy_dir, true, &r.dst_fd);
 	if (ret)
 		goto out;
-	w->trees->copied = true;
+	w->trees->copied = w->trees->copy_cached = true;
 	sample_start(w, s);
 	ret = tree_through(&r, r.src_fd);
 	if (!ret)

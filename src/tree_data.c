@@ -117,19 +117,15 @@ static int write_reads(struct tree_run *r, unsigned n, struct file_io *f)
 		}
 		if (!w)
 			break;
-		ret = r->io.ops->run(&r->io, &r->ops[r->io.depth], w);
-		if (ret)
-			return sample_fail(r->s, r->id, ret, "%s backend", r->io.ops->name);
-		for (unsigned k = 0; k < w; k++) {
+		ret = tree_issue_ops(r, &r->ops[r->io.depth], w, NULL);
+		for (unsigned k = 0; k < w && !ret; k++) {
 			struct tree_op *op = &r->ops[r->io.depth + k];
 			struct tree_op *rd = &r->ops[r->slot[r->io.depth + k]];
 
-			tree_record(r, op);
-			if (op->res <= 0) {
-				if (!ret)
-					ret = sample_fail(r->s, r->id, op->res ? (int)op->res : -EIO,
-							  "write %s/%s", r->dst_dir, op->name);
-				continue;
+			if (op->res == 0) {
+				ret = sample_fail(r->s, r->id, -EIO, "write %s/%s: wrote nothing",
+						  r->dst_dir, op->name);
+				break;
 			}
 			/* what is left of this read goes in the next round */
 			rd->buf = (char *)rd->buf + op->res;
@@ -138,8 +134,6 @@ static int write_reads(struct tree_run *r, unsigned n, struct file_io *f)
 			f[r->slot[r->slot[r->io.depth + k]]].done += (uint64_t)op->res;
 			r->s->tree->bytes += (uint64_t)op->res;
 		}
-		if (!ret && clyde_stop_requested())
-			ret = sample_fail(r->s, r->id, -EINTR, "tree");
 	}
 	return ret;
 }

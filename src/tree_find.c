@@ -36,63 +36,15 @@ struct found {
 	bool keep;
 	found_fn act;
 	int root;		/* the tree's root descriptor */
-	char *names;
-	size_t len, cap;
-	size_t *off;
-	unsigned char *kind;
-	size_t n, n_cap;
+	struct name_pool kept;	/* tagged with their found_kind */
 };
-
-static void found_free(struct found *f)
-{
-	free(f->names);
-	free(f->off);
-	free(f->kind);
-}
-
-static int found_add(struct tree_run *r, enum found_kind k, const char *path, struct found *f)
-{
-	size_t n = strlen(path) + 1;
-
-	if (f->len + n > f->cap) {
-		size_t cap = f->cap ? f->cap * 2 : 65536;
-		char *p;
-
-		while (cap < f->len + n)
-			cap *= 2;
-		p = realloc(f->names, cap);
-		if (!p)
-			return sample_fail(r->s, r->id, -ENOMEM, "listing");
-		f->names = p;
-		f->cap = cap;
-	}
-	if (f->n == f->n_cap) {
-		size_t cap = f->n_cap ? f->n_cap * 2 : 1024;
-		size_t *o = realloc(f->off, cap * sizeof(*o));
-		unsigned char *kd = o ? realloc(f->kind, cap) : NULL;
-
-		if (o)
-			f->off = o;
-		if (!o || !kd)
-			return sample_fail(r->s, r->id, -ENOMEM, "listing");
-		f->kind = kd;
-		f->n_cap = cap;
-	}
-	memcpy(f->names + f->len, path, n);
-	f->off[f->n] = f->len;
-	f->kind[f->n++] = (unsigned char)k;
-	f->len += n;
-	return 0;
-}
 
 static int found_one(struct tree_run *r, enum found_kind k, const char *path, struct found *f)
 {
-	return f->keep ? found_add(r, k, path, f) : f->act(r, k, path, f);
-}
-
-static const char *found_path(const struct found *f, size_t i)
-{
-	return f->names + f->off[i];
+	if (!f->keep)
+		return f->act(r, k, path, f);
+	return name_pool_add(&f->kept, path, (unsigned char)k)
+	       ? sample_fail(r->s, r->id, -ENOMEM, "listing") : 0;
 }
 
 /*
@@ -103,9 +55,8 @@ static const char *found_path(const struct found *f, size_t i)
  */
 static int discover(struct tree_run *r, int root, const char *path, struct found *f)
 {
-	struct listing l = { 0 };
+	struct name_pool l = { 0 };
 	char sub[TREE_PATH_MAX];
-	const char *name;
 	int dfd, ret;
 
 	dfd = path[0] ? openat(root, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
@@ -116,9 +67,9 @@ static int discover(struct tree_run *r, int root, const char *path, struct found
 	close(dfd);
 	if (!ret)
 		ret = found_one(r, FOUND_ENTER, path, f);
-	name = l.names;
-	for (unsigned i = 0; i < l.count && !ret; i++, name += strlen(name) + 1) {
-		unsigned char type = l.types[i];
+	for (size_t i = 0; i < l.count && !ret; i++) {
+		const char *name = name_pool_get(&l, i);
+		unsigned char type = l.tag[i];
 		struct stat st;
 
 		if (snprintf(sub, sizeof(sub), "%s%s%s", path, path[0] ? "/" : "", name) >=
@@ -137,19 +88,20 @@ static int discover(struct tree_run *r, int root, const char *path, struct found
 	}
 	if (!ret)
 		ret = found_one(r, FOUND_LEAVE, path, f);
-	tree_listing_free(&l);
+	name_pool_free(&l);
 	return ret;
 }
 
 /* Paths of one kind from a listing kept, in order: files, or directories but the root. */
 static const char **found_select(const struct found *f, enum found_kind k, size_t *n)
 {
-	const char **v = malloc((f->n + 1) * sizeof(*v));
+	const struct name_pool *p = &f->kept;
+	const char **v = malloc((p->count + 1) * sizeof(*v));
 
 	*n = 0;
-	for (size_t i = 0; v && i < f->n; i++)
-		if (f->kind[i] == k && found_path(f, i)[0])
-			v[(*n)++] = found_path(f, i);
+	for (size_t i = 0; v && i < p->count; i++)
+		if (p->tag[i] == k && name_pool_get(p, i)[0])
+			v[(*n)++] = name_pool_get(p, i);
 	return v;
 }
 
@@ -304,7 +256,7 @@ int tree_through(struct tree_run *r, int root)
 	ret = discover(r, root, "", &f);
 	if (!ret && f.keep)
 		ret = act_on_found(r, &f);
-	found_free(&f);
+	name_pool_free(&f.kept);
 	return ret;
 }
 

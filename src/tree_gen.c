@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "name_pool.h"
 #include "rng.h"
 #include "tree.h"
 
@@ -164,32 +165,14 @@ static bool name_set_add(struct name_set *s, uint32_t dir, const char *name)
 	return true;
 }
 
-/* A growing buffer of NUL-terminated names; offsets until it stops moving. */
-struct strbuf {
-	char *p;
-	size_t len, cap;
-};
-
-static int strbuf_add(struct strbuf *b, const char *s, size_t *off)
+/* Add a path; *off says where it starts (the block moves until it is done). */
+static int pool_add(struct name_pool *p, const char *s, size_t *off)
 {
-	size_t n = strlen(s) + 1;
+	int ret = name_pool_add(p, s, 0);
 
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 65536;
-		char *p;
-
-		while (cap < b->len + n)
-			cap *= 2;
-		p = realloc(b->p, cap);
-		if (!p)
-			return -ENOMEM;
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, s, n);
-	*off = b->len;
-	b->len += n;
-	return 0;
+	if (!ret)
+		*off = p->off[p->count - 1];
+	return ret;
 }
 
 /* Work state of one generation. */
@@ -338,7 +321,7 @@ static void join_path(char *out, size_t len, const char *dir, const char *name)
 
 /* Depth-first preorder: directories, and each one's files right after it. */
 static int lay_out(const struct tree_shape *sh, struct rng *sizes, struct rng *names,
-		   struct gen *g, struct name_set *used, struct tree *t, struct strbuf *sb,
+		   struct gen *g, struct name_set *used, struct tree *t, struct name_pool *sb,
 		   size_t *dir_off, size_t *file_off)
 {
 	uint32_t *stack = malloc(((size_t)g->ndirs + 1) * sizeof(uint32_t));
@@ -361,9 +344,9 @@ static int lay_out(const struct tree_shape *sh, struct rng *sizes, struct rng *n
 		d->parent = c ? order_of[g->parent[c]] : 0;
 		d->depth = g->depth[c];
 		d->nfiles = g->nfiles[c];
-		ppath = c ? sb->p + dir_off[d->parent] : "";
+		ppath = c ? sb->names + dir_off[d->parent] : "";
 		join_path(path, sizeof(path), ppath, g->dname[c]);
-		ret = strbuf_add(sb, c ? path : "", &dir_off[nd]);
+		ret = pool_add(sb, c ? path : "", &dir_off[nd]);
 		for (uint32_t f = 0; f < g->nfiles[c] && !ret; f++, nf++) {
 			unsigned len = (unsigned)round_at_least(
 				tree_dist_sample(&sh->name_len, unit(names)), 1);
@@ -375,8 +358,8 @@ static int lay_out(const struct tree_shape *sh, struct rng *sizes, struct rng *n
 			while (!name_set_add(used, c, name) && (len < NAME_MAX_GEN ? ++len : len));
 			t->files[nf].dir = (uint32_t)nd;
 			t->files[nf].size = round_at_least(tree_dist_sample(&sh->file_size, unit(sizes)), 0);
-			join_path(path, sizeof(path), sb->p + dir_off[nd], name);
-			ret = strbuf_add(sb, path, &file_off[nf]);
+			join_path(path, sizeof(path), sb->names + dir_off[nd], name);
+			ret = pool_add(sb, path, &file_off[nf]);
 		}
 		nd++;
 		/* children pushed in reverse, so the first created is walked first */
@@ -456,7 +439,7 @@ int tree_generate(const struct tree_shape *shape, double scale, uint64_t seed, s
 {
 	struct rng r_dirs, r_depth, r_names, r_sizes;
 	struct name_set used = { 0 };
-	struct strbuf sb = { 0 };
+	struct name_pool sb = { 0 };
 	struct gen g = { 0 };
 	size_t *dir_off = NULL, *file_off = NULL;
 	double want = shape->files * scale;
@@ -500,9 +483,9 @@ int tree_generate(const struct tree_shape *shape, double scale, uint64_t seed, s
 	ret = lay_out(shape, &r_sizes, &r_names, &g, &used, t, &sb, dir_off, file_off);
 	if (ret)
 		goto out;
-	t->names = sb.p;
+	t->names = sb.names;
 	t->names_len = sb.len;
-	sb.p = NULL;
+	sb.names = NULL;
 	for (uint32_t i = 0; i < t->ndirs; i++) {
 		t->dirs[i].path = t->names + dir_off[i];
 		if (t->dirs[i].depth > t->max_depth)
@@ -524,7 +507,7 @@ int tree_generate(const struct tree_shape *shape, double scale, uint64_t seed, s
 out:
 	gen_free(&g);
 	free(used.slot);
-	free(sb.p);
+	name_pool_free(&sb);
 	free(dir_off);
 	free(file_off);
 	if (ret)

@@ -139,31 +139,33 @@ void tree_record(struct tree_run *r, const struct tree_op *op)
 	sample_latency(r->s, op->t_start, op->t_end);
 }
 
-/*
- * Run n ops as one batch and tree_record them; the first failure is the
- * phase's, named by its operation and path. 0 or -errno.
- */
-int tree_issue(struct tree_run *r, unsigned n)
+int tree_issue_ops(struct tree_run *r, struct tree_op *ops, unsigned n, const char *dir)
 {
 	int ret = 0;
 
 	/* a copy's opens and closes come two per file: at most depth at once */
 	for (unsigned i = 0; i < n && !ret; i += r->io.depth)
-		ret = r->io.ops->run(&r->io, r->ops + i, n - i < r->io.depth ? n - i : r->io.depth);
+		ret = r->io.ops->run(&r->io, ops + i, n - i < r->io.depth ? n - i : r->io.depth);
 	if (ret)
 		return sample_fail(r->s, r->id, ret, "%s backend", r->io.ops->name);
 	for (unsigned i = 0; i < n; i++)
-		tree_record(r, &r->ops[i]);
+		tree_record(r, &ops[i]);
 	for (unsigned i = 0; i < n; i++) {
-		const struct tree_op *op = &r->ops[i];
+		const struct tree_op *op = &ops[i];
 
 		if (op->res < 0)
 			return sample_fail(r->s, r->id, (int)op->res, "%s %s/%s",
-					   tree_op_name(op->kind), tree_root_name(r, op->dirfd), op->name);
+					   tree_op_name(op->kind),
+					   dir ? dir : tree_root_name(r, op->dirfd), op->name);
 	}
 	if (clyde_stop_requested())
 		return sample_fail(r->s, r->id, -EINTR, "tree");
 	return 0;
+}
+
+int tree_issue(struct tree_run *r, unsigned n)
+{
+	return tree_issue_ops(r, r->ops, n, NULL);
 }
 
 void tree_set_op(struct tree_op *op, enum tree_op_kind kind, int dirfd, const char *name)
@@ -228,44 +230,8 @@ static bool is_dot(const char *name)
 	return name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]));
 }
 
-static int listing_add(struct listing *l, const char *name, unsigned char type)
-{
-	size_t n = strlen(name) + 1;
-
-	if (l->len + n > l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 4096;
-		char *p;
-
-		while (cap < l->len + n)
-			cap *= 2;
-		p = realloc(l->names, cap);
-		if (!p)
-			return -ENOMEM;
-		l->names = p;
-		l->cap = cap;
-	}
-	if (l->count == l->types_cap) {
-		unsigned cap = l->types_cap ? l->types_cap * 2 : 64;
-		unsigned char *t = realloc(l->types, cap);
-
-		if (!t)
-			return -ENOMEM;
-		l->types = t;
-		l->types_cap = cap;
-	}
-	memcpy(l->names + l->len, name, n);
-	l->len += n;
-	l->types[l->count++] = type;
-	return 0;
-}
-
-void tree_listing_free(struct listing *l)
-{
-	free(l->names);
-	free(l->types);
-}
-
-int tree_list_dir(struct tree_run *r, int dfd, const char *path, struct listing *l)
+/* The names of a directory's entries (each tagged with its d_type), as readdir gives them. */
+int tree_list_dir(struct tree_run *r, int dfd, const char *path, struct name_pool *l)
 {
 	struct tree_sample *ts = r->s->tree;
 	uint64_t t0 = now_ns();
@@ -273,8 +239,7 @@ int tree_list_dir(struct tree_run *r, int dfd, const char *path, struct listing 
 	struct dirent *de;
 	DIR *dir;
 
-	l->len = 0;
-	l->count = 0;
+	name_pool_reset(l);
 	if (fd < 0)
 		return sample_fail(r->s, r->id, -errno, "dup");
 	dir = fdopendir(fd);
@@ -285,7 +250,7 @@ int tree_list_dir(struct tree_run *r, int dfd, const char *path, struct listing 
 	while ((de = readdir(dir))) {
 		if (is_dot(de->d_name))
 			continue;
-		if (listing_add(l, de->d_name, de->d_type)) {
+		if (name_pool_add(l, de->d_name, de->d_type)) {
 			closedir(dir);
 			return sample_fail(r->s, r->id, -ENOMEM, "listing");
 		}
@@ -305,8 +270,10 @@ int tree_evict(const struct worker *w, char *err, size_t errlen)
 	for (int copy = 0; copy < 2 && !ret; copy++) {
 		const char *root = copy ? w->copy_dir : w->tree_dir;
 
-		if (!w->trees || !(copy ? w->trees->copied : w->trees->extracted))
+		if (!w->trees || !(copy ? w->trees->copy_cached : w->trees->extracted))
 			continue;
+		/* the copy is only written once: evicted then, never again */
+		w->trees->copy_cached &= !copy;
 		for (uint32_t i = 0; i < t->nfiles && !ret; i++) {
 			snprintf(path, sizeof(path), "%s/%s", root, t->files[i].path);
 			ret = cache_evict_file(path);

@@ -6,12 +6,7 @@
 # left: no mount, no loop device, no image, no directory. Then a study
 # stopped by SIGINT in its second run: it cleans up and exits 130.
 . "$TESTLIB"
-need_root
-[ "$(uname -s)" = Linux ] || skip "loop devices: Linux only"
-for p in losetup mkfs.ext2 mkfs.ext4 truncate; do
-	command -v $p >/dev/null 2>&1 || skip "$p not found"
-done
-losetup -f >/dev/null 2>&1 || skip "no free loop device"
+need_loops mkfs.ext2 mkfs.ext4
 
 TDIR=$(cd "$(dirname "$TESTLIB")" && pwd)
 FSMATRIX=${FSMATRIX:-$TDIR/../src/clyde-fsmatrix}

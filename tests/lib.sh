@@ -30,6 +30,17 @@ need_root() {
 	[ "$(id -u)" = 0 ] || skip "needs root"
 }
 
+# need_loops CMD...: root, Linux, a free loop device and these commands
+# (losetup and truncate always), or skip
+need_loops() {
+	need_root
+	[ "$(uname -s)" = Linux ] || skip "loop devices: Linux only"
+	for p in losetup truncate "$@"; do
+		command -v "$p" >/dev/null 2>&1 || skip "$p not found"
+	done
+	losetup -f >/dev/null 2>&1 || skip "no free loop device"
+}
+
 ok() {
 	T_CHECKS=$((T_CHECKS + 1))
 }

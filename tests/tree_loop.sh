@@ -7,13 +7,8 @@
 # is left. Then a tree that fits once but not twice: the copy fails with
 # ENOSPC (exit 3, said), and both trees are removed.
 . "$TESTLIB"
-need_root
-[ "$(uname -s)" = Linux ] || skip "loop devices: Linux only"
+need_loops mkfs.ext4
 command -v python3 >/dev/null || skip "python3 is needed to read the JSON"
-for p in losetup mkfs.ext4 truncate; do
-	command -v $p >/dev/null 2>&1 || skip "$p not found"
-done
-losetup -f >/dev/null 2>&1 || skip "no free loop device"
 
 scratch_dir
 W=$SCRATCH
