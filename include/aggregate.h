@@ -3,7 +3,7 @@
 #define CLYDE_AGGREGATE_H
 
 /*
- * One figure for many clients (issue 13, work in progress): each rank's
+ * One figure for many clients: each rank's
  * part of a phase, its clock aligned to rank 0's, combined as IOR and
  * elbencho do: the aggregate rate over first start to last end, and
  * beside it the stonewall view at the moment the first rank finished.
@@ -13,6 +13,7 @@
 #include <stdbool.h>
 
 #include "histogram.h"
+#include "timeline.h"
 
 struct rank_phase {
 	bool ran;
@@ -54,6 +55,14 @@ int aggregate_phase(const struct rank_phase *r, unsigned n, struct aggregate *ou
  * (offset = rank 0's clock minus the rank's, read at one barrier).
  */
 void rank_phase_align(struct rank_phase *r, double offset_s);
+
+/*
+ * A rank's work done by when_s (its own CLOCK_MONOTONIC seconds), from
+ * its completions over time: all of amount once it had ended (t_end_s),
+ * else amount in the share of its operations done by then; -1 when no
+ * operation was timed to tell.
+ */
+double rank_amount_by(const struct timeline *done, double amount, double t_end_s, double when_s);
 
 /* The percentile q (0..1) of the ranks' merged histograms, in seconds: never an average of percentiles. */
 double aggregate_quantile(const struct histogram *merged, double q);

@@ -8,6 +8,7 @@
 #include "engine.h"
 #include "histogram.h"
 #include "progress.h"
+#include "timeline.h"
 #include "plan.h"
 #include "result.h"
 #include "tree.h"
@@ -22,6 +23,7 @@
 
 struct phase_clock;
 struct profiler;
+struct stonewall;
 struct place_plan;
 
 /* One run's settings, shared read-only by every worker. */
@@ -35,6 +37,9 @@ struct bench {
 	struct profiler *profiler;	/* --profile; NULL without */
 	const struct place_plan *placement;	/* where each worker runs */
 	const struct tree *tree;	/* --tree: the generated tree; NULL without */
+	struct stonewall *stonewall;	/* the running phase's --stonewall; NULL without */
+	/* --mpi-read-other: the private directory of the rank whose files the read phases read */
+	char read_dir[WORKDIR_MAX];
 	char errmsg[1024];	/* why bench_run failed */
 };
 
@@ -46,6 +51,9 @@ struct worker {
 	const struct bench *b;
 	unsigned index;
 	char io_path[WORKPATH_MAX];
+	/* The big file the read phases read: io_path, or another rank's (--mpi-read-other). */
+	char read_path[WORKPATH_MAX];
+	uint64_t file_bytes;	/* what the big file holds now: --stonewall may cut it short */
 	char files_dir[WORKPATH_MAX];
 	struct file_set *files;
 	/* --tree: the tree and its copy, made by extract and copy */
@@ -83,6 +91,7 @@ struct phase_sample {
 	uint64_t count;		/* seeks done (the seek phase) */
 	uint64_t mismatches;	/* --verify: units that differed */
 	struct histogram hist;	/* every operation's latency */
+	struct timeline done;	/* when they completed */
 	int err;		/* 0 or -errno */
 	char msg[768];
 	/* The shared clock: 0 not started, 1 started, 2 stopped. */
@@ -111,6 +120,7 @@ void tree_sample_merge(struct phase_sample *total, const struct tree_sample *t);
 static inline void sample_latency(struct phase_sample *s, uint64_t t0, uint64_t t1)
 {
 	hist_record(&s->hist, t1 - t0);
+	timeline_record(&s->done, s->start_ns, t1);
 	progress_tick();
 }
 
@@ -165,5 +175,8 @@ int io_open_flags(const struct bench *b, int access);
  * it, or -errno with b->errmsg saying where.
  */
 int bench_run(struct bench *b, struct run_result *res);
+
+/* The worst residency before any read, and what it says of the cache mode (again after the ranks' merge). */
+void bench_cache_outcome(const struct run_plan *p, struct run_result *res);
 
 #endif

@@ -3,7 +3,7 @@
 #define CLYDE_CLUSTER_H
 
 /*
- * Many clients at once (issue 13, work in progress): clyde started by
+ * Many clients at once: clyde started by
  * mpirun runs one client per rank. cluster_mpi.c when configure found
  * Open MPI, cluster_none.c otherwise: a single process, rank 0 of 1.
  * MPI is initialised only when the process was started by mpirun, so an
@@ -25,14 +25,21 @@ int cluster_size(void);
 /* This rank's host name. */
 const char *cluster_host(void);
 
+/* Who failed, as every rank learns it at a meeting. */
+struct cluster_failure {
+	int rank;		/* the lowest failing rank; -1 when none failed */
+	int err;		/* its status: -errno or an exit code */
+	char host[64];
+	char msg[448];
+};
+
 /*
  * The meeting before and after every phase: every rank brings its own
- * status (0 or -errno) and leaves knowing the lowest failing rank
- * (*failed, -1 when none) and its error and message, broadcast from it.
- * 0, or -errno when MPI itself failed.
+ * status (0, -errno or an exit code) and message, and leaves knowing the
+ * lowest failing rank, its host and message, broadcast from it. 0, or
+ * -errno when MPI itself failed.
  */
-int cluster_meet(int status, const char *msg, int *failed, int *failed_err,
-		 char *failed_msg, size_t len);
+int cluster_meet(int status, const char *msg, struct cluster_failure *f);
 
 /*
  * CLOCK_MONOTONIC seconds of this rank minus rank 0's at the same moment,
@@ -49,8 +56,19 @@ double cluster_clock_offset(void);
  */
 int cluster_gather(const void *mine, size_t len, void *all);
 int cluster_sum_u64(const uint64_t *mine, uint64_t *sum, size_t n);
+/* Every rank gets every rank's len bytes (all = size * len bytes). 0 or -errno. */
+int cluster_allgather(const void *mine, size_t len, void *all);
+/* Rank 0's len bytes to every rank. 0 or -errno. */
+int cluster_bcast(void *buf, size_t len);
+/* In place on every rank: the smallest of each value, the largest of each counter. */
+int cluster_min_f64(double *v, size_t n);
+int cluster_max_u64(uint64_t *v, size_t n);
 
 /* Stop every rank now (mpirun kills the job), exit code status; for a failure past cleanup. */
 void cluster_abort(int status);
+
+/* The single process's part of each call (cluster_local.c): no MPI, or not under mpirun. */
+const char *local_host(void);
+void local_meet(int status, const char *msg, struct cluster_failure *f);
 
 #endif

@@ -30,6 +30,8 @@ void format_json(FILE *out, const struct run_result *runs, unsigned count,
 void format_latency_table(FILE *out, const struct run_result *r);
 /* --tree: the tree phases and their operations' latency; nothing without --tree. */
 void format_tree_table(FILE *out, const struct run_result *r);
+/* Under mpirun: the aggregate's views, the ranks' spread, each host's CPU; nothing alone. */
+void format_cluster_table(FILE *out, const struct run_result *r);
 void format_cpu_table(FILE *out, const struct run_result *r);
 /* --ceilings: each phase as a fraction of what the machine allows. */
 void format_ceilings_table(FILE *out, const struct run_result *r);

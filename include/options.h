@@ -83,6 +83,8 @@ struct clyde_options {
 	const char *tree;	/* --tree=SHAPE[:SCALE] */
 	uint64_t tree_seed;	/* --tree-seed */
 	bool tree_list;		/* --tree-list: print the tree and stop */
+	double stonewall_s;	/* --stonewall; 0 off */
+	int read_other;		/* --mpi-read-other; 0 off */
 	bool warmup;
 	bool plan_only;		/* --plan */
 	bool help;
@@ -98,6 +100,9 @@ struct clyde_options {
 #define MAX_FILES		4096u		/* x1024 files */
 #define MAX_FILE_SIZE		(1ll << 30)
 #define MAX_FILE_DIRS		100000u
+#define MIN_STONEWALL_S		0.01
+#define MAX_STONEWALL_S		1e6
+#define MAX_READ_OTHER		1000000
 #define MAX_REPEATS		100000u
 #define MAX_CONCURRENCY		256u
 #define MAX_SEM_PROCS		1000

@@ -57,6 +57,9 @@ struct run_plan {
 	uint64_t tree_seed;
 	unsigned tree_depth;		/* operations in flight: 1 (psync), --iodepth or 32 (uring) */
 
+	double stonewall_s;		/* --stonewall; 0 off */
+	int read_other;			/* --mpi-read-other; 0 off */
+
 	bool run[PH_COUNT];
 	/* bonnie++'s +++++ for a phase under 0.5 s: only where the user set the count. */
 	bool plus_when_short[PH_COUNT];

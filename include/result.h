@@ -2,10 +2,12 @@
 #ifndef CLYDE_RESULT_H
 #define CLYDE_RESULT_H
 
+#include "aggregate.h"
 #include "clyde.h"
 #include "fsinfo.h"
 #include "profile.h"
 #include "histogram.h"
+#include "timeline.h"
 #include "tree.h"
 
 struct topo_model;
@@ -82,6 +84,10 @@ struct phase_result {
 	struct phase_tree tree;
 	/* Every operation's latency, all workers (allocated; for the ranks' merge). */
 	struct histogram *hist;
+	/* When they completed, all workers (allocated; for the stonewall view). */
+	struct timeline *done;
+	/* --stonewall: the amount done when its deadline struck; -1 when the phase ended first. */
+	double at_deadline;
 	/* Each worker's part; NULL when there is none to show (allocated, see run_result_release). */
 	unsigned nworkers;
 	struct worker_result *workers;
@@ -160,11 +166,48 @@ struct run_env {
 	bool resident_known;
 	bool resident_worst_tree;	/* the worst was a tree's files, not the I/O file */
 	char cache_outcome[192];	/* "0.0% resident before reads", or the failure */
+	double stonewall_s;	/* --stonewall; 0 off */
 	/* How clyde chose the counts the user left open. */
 	bool seeks_timed;
 	bool files_calibrated;
 	char size_note[192];
 	char files_note[192];
+};
+
+/* Under mpirun: one rank's part of one phase, sent to rank 0 as it stands. */
+struct rank_result {
+	struct rank_phase p;	/* times in rank 0's clock */
+	double latency_q[4];	/* seconds at latency_quantiles[] */
+	double max_latency;
+	uint64_t latency_count;
+	uint64_t min_ns;
+	double flush;
+	double resident_pct;	/* -1 unknown */
+	uint64_t mismatches;
+	uint64_t tree_files;	/* tree phases: what it found or made */
+	uint64_t tree_dirs;
+	uint64_t tree_entries;
+	uint64_t tree_bytes;
+	double at_deadline;	/* --stonewall: amount done at the deadline; -1 not reached */
+};
+
+/* Under mpirun: every rank's part of a phase and their aggregate. */
+struct cluster_phase {
+	struct aggregate agg;
+	struct rank_result *rank;	/* one per rank (allocated) */
+};
+
+/* Under mpirun, on rank 0: who took part and what each did. */
+struct cluster_run {
+	unsigned ranks;
+	unsigned hosts;
+	char (*host)[64];	/* the distinct hosts, in rank order of first appearance */
+	unsigned *rank_host;	/* each rank's index in host[] */
+	double *offset;		/* each rank's clock minus rank 0's, seconds */
+	unsigned workers;	/* -c of each rank */
+	int read_other;		/* --mpi-read-other; 0 off */
+	double stonewall_s;	/* --stonewall; 0 off */
+	struct cluster_phase phase[PH_COUNT];
 };
 
 struct run_result {
@@ -173,7 +216,12 @@ struct run_result {
 	uint64_t mismatches;	/* --verify: bytes that differed */
 	struct phase_result phase[PH_COUNT];
 	struct run_tree tree;
+	struct cluster_run *cluster;	/* under mpirun on rank 0; NULL otherwise (allocated) */
 };
+
+/* A host's CPU seconds in a phase: the sum over its ranks. */
+void cluster_host_cpu(const struct cluster_run *c, int phase, unsigned host, double *user,
+		      double *sys);
 
 /* More than this percent resident before a read: the drop failed. */
 #define RESIDENT_TOLERANCE_PCT 5.0

@@ -69,3 +69,12 @@ double aggregate_quantile(const struct histogram *merged, double q)
 {
 	return (double)hist_quantile(merged, q) / 1e9;
 }
+
+double rank_amount_by(const struct timeline *done, double amount, double t_end_s, double when_s)
+{
+	if (when_s >= t_end_s)
+		return amount;
+	if (!done || !done->total || when_s <= 0)
+		return -1;
+	return amount * timeline_ops_by(done, (uint64_t)(when_s * 1e9)) / (double)done->total;
+}

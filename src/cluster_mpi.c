@@ -19,19 +19,12 @@
 #include "cluster.h"
 #include "timing.h"
 
-/* The failing rank's error and message, broadcast from it in one piece. */
-struct meet_failure {
-	int err;
-	char msg[508];
-};
-
 /* Barrier samples for the clock offset; the quickest is kept. */
 #define CLOCK_ROUNDS 3
 
 static bool active;
 static int my_rank;
 static int n_ranks = 1;
-static char host[256];
 
 /* Started by mpirun (Open MPI sets OMPI_COMM_WORLD_SIZE) or a PMI(x) launcher. */
 static bool launched(void)
@@ -101,51 +94,33 @@ int cluster_size(void)
 
 const char *cluster_host(void)
 {
-	if (!host[0]) {
-		if (gethostname(host, sizeof(host) - 1) || !host[0])
-			snprintf(host, sizeof(host), "unknown");
-		host[sizeof(host) - 1] = '\0';
-	}
-	return host;
+	return local_host();
 }
 
-int cluster_meet(int status, const char *msg, int *failed, int *failed_err,
-		 char *failed_msg, size_t len)
+int cluster_meet(int status, const char *msg, struct cluster_failure *f)
 {
-	struct meet_failure f;
 	int key = status ? my_rank : INT_MAX;
 	int low = key;
 	int r;
 
-	*failed = -1;
-	*failed_err = 0;
-	if (failed_msg && len)
-		failed_msg[0] = '\0';
-	if (active) {
-		/* the lowest failing rank; INT_MAX when every rank is well */
-		r = mpi_errno(MPI_Allreduce(&key, &low, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
-		if (r)
-			return r;
-	}
-	if (low == INT_MAX)
+	if (!active) {
+		local_meet(status, msg, f);
 		return 0;
-
-	memset(&f, 0, sizeof(f));
-	if (low == my_rank) {
-		f.err = status;
-		snprintf(f.msg, sizeof(f.msg), "%s", msg ? msg : "");
 	}
-	if (active) {
-		r = mpi_errno(MPI_Bcast(&f, (int)sizeof(f), MPI_BYTE, low, MPI_COMM_WORLD));
-		if (r)
-			return r;
-		f.msg[sizeof(f.msg) - 1] = '\0';
-	}
-	*failed = low;
-	*failed_err = f.err;
-	if (failed_msg && len)
-		snprintf(failed_msg, len, "%s", f.msg);
-	return 0;
+	memset(f, 0, sizeof(*f));
+	f->rank = -1;
+	/* the lowest failing rank; INT_MAX when every rank is well */
+	r = mpi_errno(MPI_Allreduce(&key, &low, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+	if (r || low == INT_MAX)
+		return r;
+	if (low == my_rank)
+		local_meet(status, msg, f);
+	/* its status, host and message in one piece */
+	r = mpi_errno(MPI_Bcast(f, (int)sizeof(*f), MPI_BYTE, low, MPI_COMM_WORLD));
+	f->rank = low;
+	f->host[sizeof(f->host) - 1] = '\0';
+	f->msg[sizeof(f->msg) - 1] = '\0';
+	return r;
 }
 
 /*
@@ -195,6 +170,48 @@ int cluster_gather(const void *mine, size_t len, void *all)
 		return -EOVERFLOW;
 	return mpi_errno(MPI_Gather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE, 0,
 				    MPI_COMM_WORLD));
+}
+
+int cluster_allgather(const void *mine, size_t len, void *all)
+{
+	if (!active) {
+		if (len)
+			memmove(all, mine, len);
+		return 0;
+	}
+	if (len > INT_MAX)
+		return -EOVERFLOW;
+	return mpi_errno(MPI_Allgather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE,
+				       MPI_COMM_WORLD));
+}
+
+int cluster_bcast(void *buf, size_t len)
+{
+	if (!active || !len)
+		return 0;
+	if (len > INT_MAX)
+		return -EOVERFLOW;
+	return mpi_errno(MPI_Bcast(buf, (int)len, MPI_BYTE, 0, MPI_COMM_WORLD));
+}
+
+int cluster_min_f64(double *v, size_t n)
+{
+	if (!active || !n)
+		return 0;
+	if (n > INT_MAX)
+		return -EOVERFLOW;
+	return mpi_errno(MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_DOUBLE, MPI_MIN,
+				       MPI_COMM_WORLD));
+}
+
+int cluster_max_u64(uint64_t *v, size_t n)
+{
+	if (!active || !n)
+		return 0;
+	if (n > INT_MAX)
+		return -EOVERFLOW;
+	return mpi_errno(MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T, MPI_MAX,
+				       MPI_COMM_WORLD));
 }
 
 int cluster_sum_u64(const uint64_t *mine, uint64_t *sum, size_t n)

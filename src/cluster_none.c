@@ -5,14 +5,10 @@
  */
 #include "config.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cluster.h"
-
-static char host[256];
 
 int cluster_init(int *argc, char ***argv, char *why, size_t len)
 {
@@ -44,21 +40,12 @@ int cluster_size(void)
 
 const char *cluster_host(void)
 {
-	if (!host[0]) {
-		if (gethostname(host, sizeof(host) - 1) || !host[0])
-			snprintf(host, sizeof(host), "unknown");
-		host[sizeof(host) - 1] = '\0';
-	}
-	return host;
+	return local_host();
 }
 
-int cluster_meet(int status, const char *msg, int *failed, int *failed_err,
-		 char *failed_msg, size_t len)
+int cluster_meet(int status, const char *msg, struct cluster_failure *f)
 {
-	*failed = status ? 0 : -1;
-	*failed_err = status;
-	if (failed_msg && len)
-		snprintf(failed_msg, len, "%s", status && msg ? msg : "");
+	local_meet(status, msg, f);
 	return 0;
 }
 
@@ -74,10 +61,36 @@ int cluster_gather(const void *mine, size_t len, void *all)
 	return 0;
 }
 
+int cluster_allgather(const void *mine, size_t len, void *all)
+{
+	return cluster_gather(mine, len, all);
+}
+
 int cluster_sum_u64(const uint64_t *mine, uint64_t *sum, size_t n)
 {
 	if (n)
 		memmove(sum, mine, n * sizeof(*sum));
+	return 0;
+}
+
+int cluster_bcast(void *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+	return 0;
+}
+
+int cluster_min_f64(double *v, size_t n)
+{
+	(void)v;
+	(void)n;
+	return 0;
+}
+
+int cluster_max_u64(uint64_t *v, size_t n)
+{
+	(void)v;
+	(void)n;
 	return 0;
 }
 

@@ -26,7 +26,17 @@
  * "workers" (each worker's part and where it ran); per run "topology"
  * and "placement". /1 and /2 fields are unchanged.
  */
-#define JSON_SCHEMA "clyde-result/4"
+/*
+ * clyde-result/4 added the tree workloads: per run "tree", and the
+ * tree_* phases with their "tree" object.
+ */
+/*
+ * clyde-result/5 added many clients under mpirun: per run "cluster"
+ * (null alone: the ranks, hosts and clock offsets), per phase "cluster"
+ * (the aggregate's views and every rank's part) and, with --stonewall,
+ * "stonewall". /1 to /4 fields are unchanged.
+ */
+#define JSON_SCHEMA "clyde-result/5"
 
 static void json_string(FILE *out, const char *s)
 {
@@ -51,6 +61,14 @@ static void json_number(FILE *out, double v)
 }
 
 /* A number, or null where the figure is unknown (negative). */
+static void json_known_or_null(FILE *out, bool known, double v)
+{
+	if (known)
+		json_number(out, v);
+	else
+		fputs("null", out);
+}
+
 static void json_known(FILE *out, const char *key, double v)
 {
 	if (key)
@@ -317,6 +335,120 @@ static void json_workers(FILE *out, const struct phase_result *p)
 	fputc(']', out);
 }
 
+/* What --stonewall's limit found done, this process's or all ranks'. */
+static void json_stonewall(FILE *out, const struct run_result *r, const struct phase_result *p,
+			   double seconds)
+{
+	fputs(", \"stonewall\": {\"seconds\": ", out);
+	json_number(out, seconds);
+	fputs(", \"amount_at_limit\": ", out);
+	if (p->at_deadline < 0 && !r->cluster) {
+		fputs("null", out);
+	} else if (r->cluster) {
+		const struct cluster_phase *cp = &r->cluster->phase[p - r->phase];
+		double sum = 0;
+		bool hit = cp->rank != NULL;
+
+		for (unsigned k = 0; hit && k < r->cluster->ranks; k++) {
+			hit = cp->rank[k].at_deadline >= 0;
+			sum += cp->rank[k].at_deadline;
+		}
+		if (hit)
+			json_number(out, sum);
+		else
+			fputs("null", out);
+	} else {
+		json_number(out, p->at_deadline);
+	}
+	fputc('}', out);
+}
+
+/* Under mpirun: the aggregate's views and every rank's part of the phase. */
+static void json_cluster_phase(FILE *out, const struct cluster_run *c, enum phase_id id)
+{
+	const struct cluster_phase *cp = &c->phase[id];
+	const struct aggregate *a = &cp->agg;
+
+	fprintf(out, ", \"cluster\": {\"ranks\": %u, \"first_start_s\": %.6f, \"last_start_s\": "
+		"%.6f, \"first_end_s\": %.6f, \"last_end_s\": %.6f, \"rate\": ", a->ranks,
+		a->first_start, a->last_start, a->first_end, a->last_end);
+	json_number(out, a->rate);
+	fputs(", \"stonewall_amount\": ", out);
+	json_known_or_null(out, a->stonewall_known, a->stonewall_amount);
+	fputs(", \"stonewall_rate\": ", out);
+	json_known_or_null(out, a->stonewall_known, a->stonewall_rate);
+	fputs(", \"sum_of_rates\": ", out);
+	json_number(out, a->sum_of_rates);
+	fputs(", \"hosts\": [", out);
+	for (unsigned h = 0; h < c->hosts; h++) {
+		double user, sys;
+
+		cluster_host_cpu(c, id, h, &user, &sys);
+		fprintf(out, "%s{\"host\": ", h ? ", " : "");
+		json_string(out, c->host[h]);
+		fputs(", \"cpu_user_s\": ", out);
+		json_number(out, user);
+		fputs(", \"cpu_sys_s\": ", out);
+		json_number(out, sys);
+		fputc('}', out);
+	}
+	fputs("], \"ranks_detail\": [", out);
+	for (unsigned k = 0; k < c->ranks; k++) {
+		const struct rank_result *rr = &cp->rank[k];
+		double len = rr->p.t_end - rr->p.t_start;
+
+		fprintf(out, "%s{\"rank\": %u, \"host\": ", k ? ", " : "", k);
+		json_string(out, c->host[c->rank_host[k]]);
+		fprintf(out, ", \"start_s\": %.6f, \"end_s\": %.6f, \"amount\": ", rr->p.t_start,
+			rr->p.t_end);
+		json_number(out, rr->p.amount);
+		fputs(", \"rate\": ", out);
+		json_number(out, len > 0 ? rr->p.amount / len : 0);
+		fputs(", \"amount_at_first_end\": ", out);
+		json_known_or_null(out, rr->p.amount_at_first_end >= 0, rr->p.amount_at_first_end);
+		fputs(", \"cpu_user_s\": ", out);
+		json_number(out, rr->p.cpu_user);
+		fputs(", \"cpu_sys_s\": ", out);
+		json_number(out, rr->p.cpu_sys);
+		fputs(", \"flush_s\": ", out);
+		json_number(out, rr->flush);
+		if (rr->at_deadline >= 0 || c->stonewall_s > 0) {
+			fputs(", \"amount_at_limit\": ", out);
+			json_known_or_null(out, rr->at_deadline >= 0, rr->at_deadline);
+		}
+		json_latency(out, rr->latency_count, rr->latency_q, rr->max_latency);
+		fputc('}', out);
+	}
+	fputs("]}", out);
+}
+
+/* The ranks of the run under mpirun, or null alone. */
+static void json_cluster(FILE *out, const struct cluster_run *c)
+{
+	fputs(",\n      \"cluster\": ", out);
+	if (!c) {
+		fputs("null", out);
+		return;
+	}
+	fprintf(out, "{\"ranks\": %u, \"workers_per_rank\": %u, \"read_other\": %d, "
+		"\"stonewall_s\": ", c->ranks, c->workers, c->read_other);
+	json_number(out, c->stonewall_s);
+	fputs(", \"hosts\": [", out);
+	for (unsigned h = 0; h < c->hosts; h++) {
+		fputs(h ? ", " : "", out);
+		json_string(out, c->host[h]);
+	}
+	fputs("], \"rank_hosts\": [", out);
+	for (unsigned k = 0; k < c->ranks; k++) {
+		fputs(k ? ", " : "", out);
+		json_string(out, c->host[c->rank_host[k]]);
+	}
+	fputs("], \"clock_offsets_s\": [", out);
+	for (unsigned k = 0; k < c->ranks; k++)
+		fprintf(out, "%s%.9f", k ? ", " : "", c->offset[k]);
+	fputs("]}", out);
+}
+
 static void json_topology(FILE *out, const struct topo_model *m)
 {
 	fputs(",\n      \"topology\": ", out);
@@ -465,6 +597,11 @@ static void json_phase(FILE *out, const struct run_result *r, enum phase_id id)
 		json_workers(out, p);
 	if (p->tree.valid)
 		json_tree_phase(out, p);
+	if (r->env.stonewall_s > 0 && (phase_get(id)->family == FAMILY_PERCHAR ||
+					 phase_get(id)->family == FAMILY_BLOCK))
+		json_stonewall(out, r, p, r->env.stonewall_s);
+	if (r->cluster && r->cluster->phase[id].rank)
+		json_cluster_phase(out, r->cluster, id);
 	if (ceiling > 0) {
 		fputs(", \"ceiling_fraction\": ", out);
 		json_number(out, phase_rate(p) / ceiling);
@@ -548,6 +685,7 @@ static void json_run(FILE *out, const struct run_result *r, const struct format_
 	json_topology(out, e->topo);
 	json_placement(out, e);
 	json_tree(out, &r->tree);
+	json_cluster(out, r->cluster);
 	fputs(",\n      \"ceilings\": ", out);
 	if (e->ceil_syscall_ns > 0) {
 		fputs("{\"syscall_ns\": ", out);

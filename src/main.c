@@ -224,6 +224,7 @@ static void fill_result_labels(const struct session *s, uint32_t seed, struct ru
 	e->ceil_copy_bps = s->ceil.copy_bytes_per_s;
 	e->warmup = o->warmup;
 	e->seeks_timed = pl->seeks_timed;
+	e->stonewall_s = pl->stonewall_s;
 	e->files_calibrated = pl->files_calibrated;
 	copy_field(e->size_note, sizeof(e->size_note), pl->size_note);
 	copy_field(e->files_note, sizeof(e->files_note), pl->files_note);
@@ -254,6 +255,57 @@ static uint64_t verify_key(uint32_t seed, uint32_t run)
 	return z ^ (z >> 31);
 }
 
+/*
+ * Under mpirun the ranks go on together or not at all: each brings its
+ * status (0 or an exit code) and its message. A rank that failed prints
+ * its own message and keeps its status; the others stop with 3, rank 0
+ * naming the failing rank, its host and message. Alone: status as is,
+ * its message printed (when say) if it failed.
+ */
+static int ranks_agree(int status, const char *msg, bool say)
+{
+	struct cluster_failure f;
+
+	if (status && say)
+		fprintf(stderr, "clyde: %s\n", msg);
+	if (!cluster_active())
+		return status;
+	if (cluster_meet(status, msg, &f)) {
+		fprintf(stderr, "clyde: the ranks could not meet (MPI failed)\n");
+		return status ? status : CLYDE_EXIT_ENGINE;
+	}
+	if (status || f.rank < 0)
+		return status;
+	if (cluster_rank() == 0)
+		fprintf(stderr, "clyde: stopped: rank %d on %s failed: %s\n", f.rank, f.host, f.msg);
+	return CLYDE_EXIT_IO;
+}
+
+/*
+ * --mpi-read-other: every rank learns every rank's private directory and
+ * reads from that of rank + K. Collective under mpirun; 0 or -errno.
+ */
+static int read_other_dir(const struct session *s, struct bench *b)
+{
+	int n = cluster_size(), ret;
+	char *all;
+
+	if (!s->plan.read_other || !cluster_active())
+		return 0;
+	all = calloc((size_t)n, sizeof(b->workdir));
+	if (!all)
+		return -ENOMEM;
+	ret = cluster_allgather(b->workdir, sizeof(b->workdir), all);
+	if (!ret)
+		memcpy(b->read_dir, all + (size_t)((cluster_rank() + s->plan.read_other) % n) *
+		       sizeof(b->workdir), sizeof(b->read_dir));
+	else
+		snprintf(b->errmsg, sizeof(b->errmsg), "cannot learn the other ranks' directories: %s",
+			 strerror(-ret));
+	free(all);
+	return ret;
+}
+
 /* One run in a fresh private directory, which is removed whatever happens. */
 static int run_once(struct session *s, uint32_t seed, uint32_t run, struct run_result *res)
 {
@@ -271,23 +323,34 @@ static int run_once(struct session *s, uint32_t seed, uint32_t run, struct run_r
 
 	ret = workdir_create(s->opt.dir, b.workdir, sizeof(b.workdir));
 	if (ret) {
-		fprintf(stderr, "clyde: cannot create a private directory in %s: %s\n",
-			s->opt.dir, strerror(-ret));
-		return CLYDE_EXIT_DIR;
+		snprintf(b.errmsg, sizeof(b.errmsg), "cannot create a private directory in %s: %s",
+			 s->opt.dir, strerror(-ret));
+		b.workdir[0] = '\0';
+	} else {
+		ret = probe_io_modes(b.workdir, s->opt.direct, s->opt.cache == CACHE_UNCACHED,
+				     b.errmsg, sizeof(b.errmsg));
 	}
-	ret = probe_io_modes(b.workdir, s->opt.direct, s->opt.cache == CACHE_UNCACHED,
-			     b.errmsg, sizeof(b.errmsg));
+	/* every rank has its directory, or none goes on */
+	ret = ranks_agree(ret ? CLYDE_EXIT_DIR : 0, b.errmsg, true);
 	if (ret) {
-		workdir_remove(b.workdir);
-		fprintf(stderr, "clyde: %s\n", b.errmsg);
-		return CLYDE_EXIT_DIR;
+		if (b.workdir[0])
+			workdir_remove(b.workdir);
+		return ret;
 	}
-	ret = bench_run(&b, res);
+	ret = read_other_dir(s, &b);
+	if (!ret)
+		ret = bench_run(&b, res);
 	if (!ret && cluster_active()) {
 		ret = cluster_combine(res, s->clock_offset);
 		if (ret)
 			snprintf(b.errmsg, sizeof(b.errmsg), "cannot combine the ranks' results: %s",
 				 strerror(-ret));
+		else if (res->cluster) {
+			res->cluster->read_other = s->plan.read_other;
+			res->cluster->stonewall_s = s->plan.stonewall_s;
+			/* the worst rank's residency now */
+			bench_cache_outcome(&s->plan, res);
+		}
 	}
 	rr = workdir_remove(b.workdir);
 	if (rr)
@@ -298,7 +361,9 @@ static int run_once(struct session *s, uint32_t seed, uint32_t run, struct run_r
 		return CLYDE_EXIT_SIGNAL;
 	}
 	if (ret) {
-		fprintf(stderr, "clyde: %s; removed %s\n", b.errmsg, b.workdir);
+		/* another rank's failure: rank 0 names it, the others stay quiet */
+		if (ret != -ECANCELED || cluster_rank() == 0)
+			fprintf(stderr, "clyde: %s; removed %s\n", b.errmsg, b.workdir);
 		return CLYDE_EXIT_IO;
 	}
 	return CLYDE_EXIT_OK;
@@ -429,6 +494,40 @@ static FILE *open_json(const char *path)
 	return f;
 }
 
+/* One run's tables, context and CSV line, where run_all sends them. */
+static void report_run(const struct session *s, const struct format_opts *fo,
+		       const struct run_result *r, uint32_t done, FILE *text, FILE *csv)
+{
+	const struct clyde_options *o = &s->opt;
+
+	format_context(stderr, r);
+	/* Placement matters with several workers or a placement asked for. */
+	if (o->concurrency > 1 || s->place.any_binding)
+		format_placement(stderr, r);
+	/* under mpirun the worst of every rank's residency, said once */
+	warn_about_outcome(s, r);
+	if (o->repeats == 1)
+		format_table(text, r, fo);
+	format_tree_table(text, r);
+	format_cluster_table(text, r);
+	if (o->latency_table)
+		format_latency_table(text, r);
+	if (o->cpu_table)
+		format_cpu_table(text, r);
+	if (o->ceilings)
+		format_ceilings_table(text, r);
+	if (o->profile)
+		format_profile_tables(text, r);
+	if (r->mismatches)
+		fprintf(stderr, "clyde: verify: %llu mismatches in run %u\n",
+			(unsigned long long)r->mismatches, done + 1);
+	fflush(text);
+	if (csv) {
+		format_csv(csv, r, fo);
+		fflush(csv);
+	}
+}
+
 /*
  * Every -x run, each in its own private directory. stdout carries what
  * bonnie++'s does: the table (and the extra tables asked for) then the
@@ -441,7 +540,7 @@ static int run_all(struct session *s, const struct format_opts *fo)
 	bool json_stdout = o->json && !strcmp(o->json, "-");
 	/* under mpirun only rank 0 reports, for all ranks */
 	bool reporter = cluster_rank() == 0;
-	FILE *text = !reporter ? stderr : o->quiet || o->repeats_given || json_stdout ? stderr : stdout;
+	FILE *text = o->quiet || o->repeats_given || json_stdout ? stderr : stdout;
 	FILE *csv = json_stdout || !reporter ? NULL : stdout;
 	FILE *json = reporter ? open_json(o->json) : NULL;
 	struct run_result *runs = calloc(o->repeats, sizeof(*runs));
@@ -452,8 +551,11 @@ static int run_all(struct session *s, const struct format_opts *fo)
 		if (!runs)
 			fprintf(stderr, "clyde: out of memory\n");
 		status = runs ? CLYDE_EXIT_USAGE : CLYDE_EXIT_IO;
-		goto out;
 	}
+	/* open_json said why; the other ranks must not start without rank 0 */
+	status = ranks_agree(status, !runs ? "out of memory" : "cannot write the --json file", false);
+	if (status)
+		goto out;
 	if (o->warmup) {
 		/* Counted nowhere: it only brings caches and allocators to a steady state. */
 		fprintf(stderr, "clyde: warm-up run (not counted)\n");
@@ -468,33 +570,17 @@ static int run_all(struct session *s, const struct format_opts *fo)
 		uint32_t seed = done == 0 || o->seed_given || o->seed_file
 				? s->first_seed : rng_system_seed();
 
+		/* every rank draws the same */
+		if (cluster_bcast(&seed, sizeof(seed))) {
+			fprintf(stderr, "clyde: MPI: cannot share the seed\n");
+			status = CLYDE_EXIT_ENGINE;
+			goto out;
+		}
 		status = run_once(s, seed, done, &runs[done]);
 		if (status)
 			goto out;
-		format_context(stderr, &runs[done]);
-		/* Placement matters with several workers or a placement asked for. */
-		if (o->concurrency > 1 || s->place.any_binding)
-			format_placement(stderr, &runs[done]);
-		warn_about_outcome(s, &runs[done]);
-		if (o->repeats == 1)
-			format_table(text, &runs[done], fo);
-		format_tree_table(text, &runs[done]);
-		if (o->latency_table)
-			format_latency_table(text, &runs[done]);
-		if (o->cpu_table)
-			format_cpu_table(text, &runs[done]);
-		if (o->ceilings)
-			format_ceilings_table(text, &runs[done]);
-		if (o->profile)
-			format_profile_tables(text, &runs[done]);
-		if (runs[done].mismatches)
-			fprintf(stderr, "clyde: verify: %llu mismatches in run %u\n",
-				(unsigned long long)runs[done].mismatches, done + 1);
-		fflush(text);
-		if (csv) {
-			format_csv(csv, &runs[done], fo);
-			fflush(csv);
-		}
+		if (reporter)
+			report_run(s, fo, &runs[done], done, text, csv);
 		if (clyde_stop_requested()) {
 			fprintf(stderr, "clyde: stopped by signal %d after run %u\n",
 				clyde_stop_signal(), done + 1);
@@ -502,7 +588,7 @@ static int run_all(struct session *s, const struct format_opts *fo)
 			goto out;
 		}
 	}
-	if (o->repeats > 1)
+	if (o->repeats > 1 && reporter)
 		format_summary(stderr, runs, done);
 	if (json)
 		format_json(json, runs, done, fo);
@@ -544,7 +630,72 @@ static int tree_list_command(const struct clyde_options *o)
 	return fflush(stdout) ? CLYDE_EXIT_IO : CLYDE_EXIT_OK;
 }
 
-int main(int argc, char **argv)
+/*
+ * Under mpirun every rank runs rank 0's plan (the counts it calibrated)
+ * with rank 0's seed, so all do the same work and --verify and
+ * --mpi-read-other find the same data in every rank's file.
+ */
+static int share_plan(struct session *s)
+{
+	struct run_plan *p = &s->plan;
+	struct {
+		uint64_t file_bytes;
+		uint64_t perchar_bytes;
+		uint32_t seeks;
+		uint32_t files;
+		uint32_t seed;
+		bool seeks_timed;
+		bool files_calibrated;
+		double estimate_seconds;
+		char size_note[sizeof(p->size_note)];
+		char files_note[sizeof(p->files_note)];
+	} w;
+
+	memset(&w, 0, sizeof(w));
+	w.file_bytes = p->file_bytes;
+	w.perchar_bytes = p->perchar_bytes;
+	w.seeks = p->seeks;
+	w.files = p->files;
+	w.seed = s->first_seed;
+	w.seeks_timed = p->seeks_timed;
+	w.files_calibrated = p->files_calibrated;
+	w.estimate_seconds = p->estimate_seconds;
+	memcpy(w.size_note, p->size_note, sizeof(w.size_note));
+	memcpy(w.files_note, p->files_note, sizeof(w.files_note));
+	if (cluster_bcast(&w, sizeof(w)))
+		return -EIO;
+	p->file_bytes = w.file_bytes;
+	p->perchar_bytes = w.perchar_bytes;
+	p->seeks = w.seeks;
+	p->files = w.files;
+	s->first_seed = w.seed;
+	p->seeks_timed = w.seeks_timed;
+	p->files_calibrated = w.files_calibrated;
+	p->estimate_seconds = w.estimate_seconds;
+	memcpy(p->size_note, w.size_note, sizeof(w.size_note));
+	memcpy(p->files_note, w.files_note, sizeof(w.files_note));
+	return 0;
+}
+
+/* The cluster's own conditions, once the ranks are known. */
+static int check_cluster(const struct session *s, char *err, size_t errlen)
+{
+	int n = cluster_size();
+
+	if (s->opt.read_other && s->opt.read_other % n == 0) {
+		snprintf(err, errlen, "--mpi-read-other=%d: with %d rank%s each would read its own "
+			 "file; run under mpirun with a rank count that %d is not a multiple of",
+			 s->opt.read_other, n, n == 1 ? "" : "s", s->opt.read_other);
+		return CLYDE_EXIT_USAGE;
+	}
+	if (cluster_active() && s->opt.sync != SYNC_NONE) {
+		snprintf(err, errlen, "-y: under mpirun the ranks already start each phase together");
+		return CLYDE_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int clyde_main(int argc, char **argv)
 {
 	struct format_opts fo = { 0 };
 	struct session s;
@@ -552,10 +703,6 @@ int main(int argc, char **argv)
 	int status;
 
 	memset(&s, 0, sizeof(s));
-	if (cluster_init(&argc, &argv, err, sizeof(err))) {
-		fprintf(stderr, "clyde: MPI: %s\n", err);
-		return CLYDE_EXIT_ENGINE;
-	}
 	options_defaults(&s.opt);
 	if (options_parse(&s.opt, argc, argv, err, sizeof(err)))
 		return usage_error(err);
@@ -575,19 +722,42 @@ int main(int argc, char **argv)
 		fprintf(stderr, "clyde: cannot install signal handlers: %s\n", strerror(errno));
 		return CLYDE_EXIT_IO;
 	}
+	status = check_cluster(&s, err, sizeof(err));
+	if (status)
+		return usage_error(err);
+	/* rank 0 alone speaks of progress; the others' text would only repeat it */
+	if (cluster_rank() != 0)
+		s.opt.quiet = true;
 	status = prepare(&s, err, sizeof(err));
-	if (status) {
-		fprintf(stderr, "clyde: %s\n", err);
+	status = ranks_agree(status, err, true);
+	if (status)
 		return status;
+	if (cluster_active() && share_plan(&s)) {
+		fprintf(stderr, "clyde: MPI: cannot share rank 0's plan\n");
+		return CLYDE_EXIT_ENGINE;
 	}
 	fo.exact = s.opt.exact;
 	if (s.opt.plan_only) {
-		plan_print(stdout, &s.plan, &s.opt);
+		if (cluster_rank() == 0)
+			plan_print(stdout, &s.plan, &s.opt);
 		return CLYDE_EXIT_OK;
 	}
 	if (cluster_active())
 		s.clock_offset = cluster_clock_offset();
-	status = run_all(&s, &fo);
+	return run_all(&s, &fo);
+}
+
+int main(int argc, char **argv)
+{
+	char err[256];
+	int status;
+
+	if (cluster_init(&argc, &argv, err, sizeof(err))) {
+		fprintf(stderr, "clyde: MPI: %s\n", err);
+		return CLYDE_EXIT_ENGINE;
+	}
+	status = clyde_main(argc, argv);
+	/* every rank has cleaned up before any exits, so mpirun kills none mid-way */
 	cluster_finish();
 	return status;
 }

@@ -44,6 +44,8 @@ enum long_only {
 	OPT_TREE,
 	OPT_TREE_SEED,
 	OPT_TREE_LIST,
+	OPT_STONEWALL,
+	OPT_MPI_READ_OTHER,
 };
 
 static const struct option long_opts[] = {
@@ -73,6 +75,8 @@ static const struct option long_opts[] = {
 	{ "tree", required_argument, NULL, OPT_TREE },
 	{ "tree-seed", required_argument, NULL, OPT_TREE_SEED },
 	{ "tree-list", no_argument, NULL, OPT_TREE_LIST },
+	{ "stonewall", required_argument, NULL, OPT_STONEWALL },
+	{ "mpi-read-other", required_argument, NULL, OPT_MPI_READ_OTHER },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -106,6 +110,33 @@ static int parse_tree_seed(struct clyde_options *o, const char *arg, char *err, 
 	if (!*arg || *end || errno || arg[0] == '-')
 		return fail(err, errlen, "--tree-seed: '%s' is not a number from 0 to "
 			    "18446744073709551615", arg);
+	return 0;
+}
+
+static int parse_stonewall(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+{
+	char *end;
+
+	errno = 0;
+	o->stonewall_s = strtod(arg, &end);
+	if (!*arg || *end || errno || !(o->stonewall_s >= MIN_STONEWALL_S) ||
+	    o->stonewall_s > MAX_STONEWALL_S)
+		return fail(err, errlen, "--stonewall: '%s' is not a number of seconds from %g to %g",
+			    arg, MIN_STONEWALL_S, MAX_STONEWALL_S);
+	return 0;
+}
+
+static int parse_read_other(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (!*arg || *end || errno || v < 1 || v > MAX_READ_OTHER)
+		return fail(err, errlen, "--mpi-read-other: '%s' is not a rank offset from 1 to %d",
+			    arg, MAX_READ_OTHER);
+	o->read_other = (int)v;
 	return 0;
 }
 
@@ -543,6 +574,10 @@ static int parse_option(struct clyde_options *o, int c, char *arg, char *err, si
 	case OPT_TREE_LIST:
 		o->tree_list = true;
 		return 0;
+	case OPT_STONEWALL:
+		return parse_stonewall(o, arg, err, errlen);
+	case OPT_MPI_READ_OTHER:
+		return parse_read_other(o, arg, err, errlen);
 	case OPT_PERCHAR:
 		if (!strcmp(arg, "syscall"))
 			o->perchar = PERCHAR_SYSCALL;
@@ -615,6 +650,7 @@ void options_usage(FILE *out)
 "             [--bind=none|core|numa] [--cpus=LIST] [--numa-node=N|device]\n"
 "             [--mem-policy=local|interleave|bind:N]\n"
 "             [--tree=ports|source|mixed[:SCALE]] [--tree-seed=N] [--tree-list]\n"
+"             [--stonewall=SECONDS] [--mpi-read-other=K]\n"
 "\n"
 "A bonnie++ 2.00a-compatible file system benchmark.\n"
 "\n"
@@ -714,13 +750,27 @@ void options_usage(FILE *out)
 "                and every file system; -z does not change it\n"
 "  --tree-list   print the tree (d PATH, f PATH SIZE a line) and its hash, then\n"
 "                exit without writing anything\n"
+"  --stonewall=SECONDS  a time limit on the per-char and block phases, worn\n"
+"                out as IOR's: at the limit every worker (of every rank under\n"
+"                mpirun) stops, then all go on until each has done as much as\n"
+"                the one that did most, so the files stay the same size; the\n"
+"                work done at the limit is reported beside the phase\n"
+"  --mpi-read-other=K  under mpirun, the per-char and block reads of rank R\n"
+"                read the file rank R+K wrote (IOR's -C, mdtest's -N), so no\n"
+"                client reads its own page cache; K must not be a multiple of\n"
+"                the rank count\n"
 "  --warmup      run once untimed before the counted runs\n"
 "  --plan        calibrate and print what would run (sizes, counts, engine,\n"
 "                cache method, phases, time estimate), then exit\n"
 "  --help        this help\n"
 "  --version     print the version and the engines built in\n"
 "\n"
-"Exit status: 0 success, 1 usage, 2 unusable directory, 3 I/O error,\n"
-"4 engine unavailable, 5 interrupted by a signal, 6 verification mismatch.\n",
+"Under mpirun (an MPI build) every rank is a client with its own private\n"
+"directory in -d; the ranks start each phase together and rank 0 alone\n"
+"prints the aggregate of all (see MANY CLIENTS in clyde(1)).\n"
+"\n"
+"Exit status: 0 success, 1 usage, 2 unusable directory, 3 I/O error (also\n"
+"the ranks another rank's failure stopped), 4 engine unavailable or MPI\n"
+"failed, 5 interrupted by a signal, 6 verification mismatch.\n",
 	      out);
 }

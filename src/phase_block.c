@@ -13,6 +13,7 @@
 #include "bench.h"
 #include "pattern.h"
 #include "pipeline.h"
+#include "stonewall.h"
 #include "timing.h"
 
 enum { ST_READ, ST_WRITE };
@@ -22,6 +23,7 @@ struct seq_ctx {
 	struct phase_sample *s;
 	struct pipeline *p;
 	enum phase_id id;
+	const char *path;
 	uint64_t next;
 	uint64_t nchunks;
 	uint64_t completed;
@@ -40,7 +42,7 @@ static bool seq_fill(void *arg, struct io_req *r)
 {
 	struct seq_ctx *c = arg;
 
-	if (c->next == c->nchunks)
+	if (c->next == c->nchunks || stonewall_stop(c->w->b->stonewall, c->s->start_ns, c->next))
 		return false;
 	r->chunk = c->next++;
 	r->off = r->chunk * r->len;
@@ -72,18 +74,18 @@ static int seq_complete(void *arg, struct io_req *r)
 
 	if (r->res < 0)
 		return sample_fail(c->s, c->id, (int)r->res, "%s %s at offset %llu",
-				   r->op == IO_READ ? "read" : "write", c->w->io_path,
+				   r->op == IO_READ ? "read" : "write", c->path,
 				   (unsigned long long)r->off);
 	if ((size_t)r->res != r->len)
 		return sample_fail(c->s, c->id, -EIO, "short %s of %s at offset %llu (%zd of %zu bytes)",
-				   r->op == IO_READ ? "read" : "write", c->w->io_path,
+				   r->op == IO_READ ? "read" : "write", c->path,
 				   (unsigned long long)r->off, r->res, r->len);
 	if (r->op == IO_READ && c->verify) {
 		uint64_t bad;
 
 		if (verify_check(r->buf, r->len, r->off, c->w->b->verify_key,
 				 c->versions[r->chunk], &bad))
-			verify_mismatch(c->s, c->id, c->w->io_path, bad);
+			verify_mismatch(c->s, c->id, c->path, bad);
 	}
 	if (c->id == PH_REWRITE && r->state == ST_READ) {
 		if (c->verify)
@@ -107,9 +109,13 @@ static int seq_phase(struct worker *w, struct phase_sample *s, enum phase_id id,
 {
 	const struct run_plan *plan = w->b->plan;
 	struct pipeline p;
+	/* block write makes the file; the others find what it made */
+	uint64_t bytes = id == PH_PUT_BLOCK || w->file_bytes > plan->file_bytes ? plan->file_bytes
+									      : w->file_bytes;
 	struct seq_ctx c = {
 		.w = w, .s = s, .p = &p, .id = id,
-		.nchunks = plan->file_bytes / plan->chunk,
+		.path = id == PH_GET_BLOCK ? w->read_path : w->io_path,
+		.nchunks = bytes / plan->chunk,
 		.fsync_each = plan->fsync_each,
 		.verify = plan->verify,
 		.versions = w->versions,
@@ -118,22 +124,25 @@ static int seq_phase(struct worker *w, struct phase_sample *s, enum phase_id id,
 	int ret, cret;
 
 	/* Buffers, ring and open come before the clock, as bonnie++ opens first. */
-	ret = pipeline_open(&p, w->b, w->io_path, io_open_flags(w->b, flags), plan->chunk,
+	ret = pipeline_open(&p, w->b, c.path, io_open_flags(w->b, flags), plan->chunk,
 			    id == PH_PUT_BLOCK && !plan->verify && plan->data != DATA_ZERO);
 	if (ret == -EINVAL && plan->direct)
-		return sample_fail(s, id, ret, "open %s: the filesystem refuses O_DIRECT", w->io_path);
+		return sample_fail(s, id, ret, "open %s: the filesystem refuses O_DIRECT", c.path);
 	if (ret)
-		return sample_fail(s, id, ret, "open %s", w->io_path);
+		return sample_fail(s, id, ret, "open %s", c.path);
 	sample_start(w, s);
 	ret = pipeline_drive(&p, seq_fill, seq_complete, &c);
 	cret = pipeline_finish(&p, writes && !ret, &s->flush_ns);
 	sample_stop(w, s);
 	pipeline_release(&p);
 	if (ret)
-		return sample_fail(s, id, ret, "%s", w->io_path);
+		return sample_fail(s, id, ret, "%s", c.path);
 	if (cret)
-		return sample_fail(s, id, cret, "%s %s", writes ? "fsync/close" : "close", w->io_path);
-	s->amount = (double)(c.nchunks * plan->chunk) / 1024.0;
+		return sample_fail(s, id, cret, "%s %s", writes ? "fsync/close" : "close", c.path);
+	/* all of it, or what --stonewall left it at */
+	s->amount = (double)(c.next * plan->chunk) / 1024.0;
+	if (id == PH_PUT_BLOCK)
+		w->file_bytes = c.next * plan->chunk;
 	return 0;
 }
 

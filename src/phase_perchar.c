@@ -16,6 +16,7 @@
 #include "compat.h"
 #include "pattern.h"
 #include "signals.h"
+#include "stonewall.h"
 #include "timing.h"
 
 struct perchar_io {
@@ -76,7 +77,7 @@ static int perchar_open(struct worker *w, struct perchar_io *io, bool writing)
 	int flags = writing ? O_WRONLY | O_CREAT | O_EXCL : O_RDONLY;
 
 	io->stream = NULL;
-	io->fd = open(w->io_path, flags | O_NOFOLLOW | O_CLOEXEC, 0600);
+	io->fd = open(writing ? w->io_path : w->read_path, flags | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (io->fd < 0)
 		return -errno;
 	if (w->b->plan->perchar != PERCHAR_STDIO)
@@ -118,8 +119,11 @@ static int perchar_close(struct perchar_io *io, bool writing, uint64_t *flush_ns
 static int perchar_run(struct worker *w, struct phase_sample *s, enum phase_id id)
 {
 	const bool writing = id == PH_PUTC;
-	const uint64_t total = w->b->plan->perchar_bytes;
+	const uint64_t planned = w->b->plan->perchar_bytes;
+	/* the read finds what the writes left: --stonewall may have cut them */
+	const uint64_t total = writing || w->file_bytes > planned ? planned : w->file_bytes;
 	const uint64_t chunk = w->b->plan->chunk;
+	const char *path = writing ? w->io_path : w->read_path;
 	const bool verify = w->b->plan->verify;
 	const uint64_t key = w->b->verify_key;
 	struct perchar_io io;
@@ -134,10 +138,10 @@ static int perchar_run(struct worker *w, struct phase_sample *s, enum phase_id i
 	ret = perchar_open(w, &io, writing);
 	if (ret) {
 		free(vbuf);
-		return sample_fail(s, id, ret, "open %s", w->io_path);
+		return sample_fail(s, id, ret, "open %s", path);
 	}
 	sample_start(w, s);
-	while (done < total) {
+	while (done < total && !stonewall_stop(w->b->stonewall, s->start_ns, done / chunk)) {
 		uint64_t n = total - done < chunk ? total - done : chunk;
 		uint64_t t0 = now_ns();
 
@@ -152,7 +156,7 @@ static int perchar_run(struct worker *w, struct phase_sample *s, enum phase_id i
 		sample_latency(s, t0, now_ns());
 		if (verify && !writing &&
 		    verify_check((char *)vbuf, n, done, key, w->versions[done / chunk], &bad))
-			verify_mismatch(s, id, w->io_path, bad);
+			verify_mismatch(s, id, path, bad);
 		done += n;
 		if (done == n)
 			test_pause_point(id);
@@ -165,9 +169,10 @@ static int perchar_run(struct worker *w, struct phase_sample *s, enum phase_id i
 	sample_stop(w, s);
 	free(vbuf);
 	if (ret)
-		return sample_fail(s, id, ret, "%s %s", writing ? "fsync/close" : "close",
-				   w->io_path);
-	s->amount = (double)total / 1024.0;
+		return sample_fail(s, id, ret, "%s %s", writing ? "fsync/close" : "close", path);
+	s->amount = (double)done / 1024.0;
+	if (writing)
+		w->file_bytes = done;
 	return 0;
 
 out_close:
@@ -176,9 +181,9 @@ out_close:
 	free(vbuf);
 	if (ret == -ENODATA)
 		return sample_fail(s, id, -EIO, "%s ends at byte %llu, before %llu",
-				   w->io_path, (unsigned long long)done, (unsigned long long)total);
+				   path, (unsigned long long)done, (unsigned long long)total);
 	return sample_fail(s, id, ret, "%s %s at byte %llu", writing ? "write" : "read",
-			   w->io_path, (unsigned long long)done);
+			   path, (unsigned long long)done);
 }
 
 int phase_putc(struct worker *w, struct phase_sample *s)

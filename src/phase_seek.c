@@ -193,7 +193,9 @@ int phase_seeks(struct worker *w, struct phase_sample *s)
 	struct seek_pool pool = {
 		.total = plan->seeks,
 		.timed = plan->seeks_timed,
-		.nchunks = plan->file_bytes / plan->chunk,
+		/* what the writes left: --stonewall may have cut them */
+		.nchunks = (w->file_bytes < plan->file_bytes ? w->file_bytes : plan->file_bytes) /
+			   plan->chunk,
 		.seed = ((uint64_t)w->b->seed << 32) ^ w->index,
 		.update_pct = plan->seek_updates,
 		.versions = w->versions,

@@ -121,6 +121,7 @@ void sample_merge(struct phase_sample *total, const struct phase_sample *s)
 	if (s->flush_ns > total->flush_ns)
 		total->flush_ns = s->flush_ns;
 	hist_merge(&total->hist, &s->hist);
+	timeline_merge(&total->done, &s->done);
 	total->mismatches += s->mismatches;
 	total->cpu_s += s->cpu_s;
 	total->amount += s->amount;

@@ -168,6 +168,8 @@ int plan_build(struct run_plan *p, const struct clyde_options *o, char *err, siz
 	p->data = o->data;
 	p->data_zero_pct = o->data_zero_pct;
 	p->verify = o->verify;
+	p->stonewall_s = o->stonewall_s;
+	p->read_other = o->read_other;
 	p->seeks = o->seeks;
 	p->seeks_timed = !o->seeks_given && p->file_bytes;
 	p->seek_seconds = SEEK_SECONDS;

@@ -1186,6 +1186,7 @@ static bool known_schema(const char *schema)
 {
 	static const char *const known[] = {
 		"clyde-result/1", "clyde-result/2", "clyde-result/3", "clyde-result/4",
+		"clyde-result/5",
 	};
 
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
@@ -1202,7 +1203,7 @@ static int json_document(struct reader *rd, const struct json_node *doc, unsigne
 	int ret = 0;
 
 	if (!schema || schema->type != JSON_STRING || !known_schema(schema->string)) {
-		malformed(rd, line, "a JSON document whose schema is not clyde-result/1, /2, /3 or /4");
+		malformed(rd, line, "a JSON document whose schema is not clyde-result/1 to /5");
 		return 0;
 	}
 	if (!runs || runs->type != JSON_ARRAY) {

@@ -46,7 +46,32 @@ void run_result_release(struct run_result *r)
 		free(r->phase[i].workers);
 		free(r->phase[i].hist);
 		r->phase[i].hist = NULL;
+		free(r->phase[i].done);
+		r->phase[i].done = NULL;
 		r->phase[i].workers = NULL;
 		r->phase[i].nworkers = 0;
+	}
+	if (r->cluster) {
+		for (int i = 0; i < PH_COUNT; i++)
+			free(r->cluster->phase[i].rank);
+		free(r->cluster->host);
+		free(r->cluster->rank_host);
+		free(r->cluster->offset);
+		free(r->cluster);
+		r->cluster = NULL;
+	}
+}
+
+void cluster_host_cpu(const struct cluster_run *c, int phase, unsigned host, double *user,
+		      double *sys)
+{
+	const struct rank_result *r = c->phase[phase].rank;
+
+	*user = *sys = 0;
+	for (unsigned i = 0; r && i < c->ranks; i++) {
+		if (c->rank_host[i] != host || !r[i].p.ran)
+			continue;
+		*user += r[i].p.cpu_user;
+		*sys += r[i].p.cpu_sys;
 	}
 }

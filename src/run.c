@@ -22,6 +22,7 @@
 #include "residency.h"
 #include "semsync.h"
 #include "signals.h"
+#include "stonewall.h"
 #include "timing.h"
 
 struct worker_job {
@@ -53,6 +54,8 @@ static void *worker_main(void *arg)
 	job->sample.cpu_first = job->sample.cpu_last = -1;
 	place_worker(job);
 	job->d->fn(job->w, &job->sample);
+	if (job->w->b->stonewall)
+		stonewall_worker_done(job->w->b->stonewall);
 	job->buffer_node = place_take_buffer_node();
 	/* A worker that failed early must not keep the others at the start line. */
 	sample_settle(job->w, &job->sample);
@@ -104,7 +107,8 @@ static int run_workers(struct bench *b, struct worker *workers, const struct pha
 		jobs[i].w = &workers[i];
 		jobs[i].d = d;
 	}
-	if (n == 1) {
+	/* --stonewall's decision is the main thread's: the workers need threads of their own */
+	if (n == 1 && !b->stonewall) {
 		worker_main(&jobs[0]);
 		started = 1;
 	} else {
@@ -118,7 +122,11 @@ static int run_workers(struct bench *b, struct worker *workers, const struct pha
 			struct phase_sample dummy = { 0 };
 
 			sample_settle(&workers[i], &dummy);
+			if (b->stonewall)
+				stonewall_worker_done(b->stonewall);
 		}
+		if (b->stonewall && stonewall_decide(b->stonewall) && !ret)
+			ret = -EIO;
 		for (unsigned i = 0; i < started; i++)
 			pthread_join(threads[i], NULL);
 	}
@@ -188,18 +196,18 @@ static int phase_sync(const struct bench *b, unsigned index, enum phase_id id,
  */
 static int cluster_check(struct bench *b, int ret)
 {
-	char msg[sizeof(b->errmsg) - 40];
-	int failed, err;
+	struct cluster_failure f;
 
 	if (!cluster_active())
 		return ret;
-	if (cluster_meet(ret, ret ? b->errmsg : "", &failed, &err, msg, sizeof(msg))) {
+	if (cluster_meet(ret, ret ? b->errmsg : "", &f)) {
 		snprintf(b->errmsg, sizeof(b->errmsg), "the ranks could not meet (MPI failed)");
 		return ret ? ret : -EIO;
 	}
-	if (failed < 0 || ret)
+	if (f.rank < 0 || ret)
 		return ret;
-	snprintf(b->errmsg, sizeof(b->errmsg), "stopped: rank %d failed: %s", failed, msg);
+	snprintf(b->errmsg, sizeof(b->errmsg), "stopped: rank %d on %s failed: %s", f.rank, f.host,
+		 f.msg);
 	return -ECANCELED;
 }
 
@@ -213,6 +221,9 @@ static int setup_workers(struct bench *b, struct worker *workers)
 		w->b = b;
 		w->index = i;
 		snprintf(w->io_path, sizeof(w->io_path), "%s/io.%u", b->workdir, i);
+		snprintf(w->read_path, sizeof(w->read_path), "%s/io.%u",
+			 b->read_dir[0] ? b->read_dir : b->workdir, i);
+		w->file_bytes = p->file_bytes;
 		snprintf(w->files_dir, sizeof(w->files_dir), "%s/files.%u", b->workdir, i);
 		snprintf(w->tree_dir, sizeof(w->tree_dir), "%s/tree.%u", b->workdir, i);
 		snprintf(w->copy_dir, sizeof(w->copy_dir), "%s/tree.%u.copy", b->workdir, i);
@@ -292,15 +303,18 @@ static void drop_caches_after(struct bench *b, struct worker *workers,
  * How much of the big file the phase will find in memory: the worst
  * worker, or unknown when any worker's could not be told.
  */
-static void measure_residency(struct bench *b, struct worker *workers, struct phase_result *pr)
+static void measure_residency(struct bench *b, struct worker *workers, const struct phase_def *d,
+			      struct phase_result *pr)
 {
+	bool reads_other = d->id == PH_GETC || d->id == PH_GET_BLOCK;
+
 	pr->residency_measured = true;
 	pr->resident_pct = 0;
 	for (unsigned i = 0; i < b->plan->workers; i++) {
 		struct residency r;
 		double pct;
 
-		if (residency_measure(workers[i].io_path, &r)) {
+		if (residency_measure(reads_other ? workers[i].read_path : workers[i].io_path, &r)) {
 			pr->resident_pct = -1;
 			snprintf(pr->residency_method, sizeof(pr->residency_method), "unknown");
 			snprintf(pr->residency_why, sizeof(pr->residency_why),
@@ -372,10 +386,15 @@ static void fill_phase_result(struct phase_result *pr, const struct phase_sample
 	pr->hist = malloc(sizeof(*pr->hist));
 	if (pr->hist)
 		memcpy(pr->hist, &total->hist, sizeof(*pr->hist));
+	free(pr->done);
+	pr->done = malloc(sizeof(*pr->done));
+	if (pr->done)
+		memcpy(pr->done, &total->done, sizeof(*pr->done));
 	pr->flush = (double)total->flush_ns / 1e9;
 	pr->mismatches = total->mismatches;
 	pr->amount = total->amount;
 	pr->plus_when_short = plus_when_short;
+	pr->at_deadline = -1;
 }
 
 static void progress_start(const struct run_plan *p, const struct phase_def *d)
@@ -396,6 +415,12 @@ static void progress_finish(const struct run_plan *p, int ret)
 		fprintf(stderr, ret ? "failed\n" : "done\n");
 }
 
+/* --stonewall cuts the sequential phases, as IOR's does its transfers. */
+static bool stonewalled(const struct run_plan *p, const struct phase_def *d)
+{
+	return p->stonewall_s > 0 && (d->family == FAMILY_PERCHAR || d->family == FAMILY_BLOCK);
+}
+
 /* One phase on every worker; 0, or -errno with b->errmsg set. */
 static int run_phase(struct bench *b, struct worker *workers, const struct phase_def *d,
 		     struct run_result *res)
@@ -405,6 +430,7 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 	struct arc_stats arc0, arc1;
 	struct phase_clock clock;
 	struct phase_sample total;
+	struct stonewall wall;
 	int ret;
 
 	ret = phase_sync(b, (*b->sync_count)++, d->id, b->errmsg, sizeof(b->errmsg));
@@ -412,14 +438,22 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 	if (ret)
 		return ret;
 	if (d->reads_file)
-		measure_residency(b, workers, pr);
+		measure_residency(b, workers, d, pr);
 	if (d->reads_tree)
 		measure_tree_residency(b, workers, pr);
 	arc_stats_read(&arc0);
 	progress_start(p, d);
 	phase_clock_init(&clock, p->workers, b->profiler);
 	b->clock = &clock;
+	if (stonewalled(p, d)) {
+		stonewall_init(&wall, p->stonewall_s, p->workers);
+		b->stonewall = &wall;
+	}
 	ret = run_workers(b, workers, d, &total, pr);
+	if (b->stonewall) {
+		stonewall_destroy(&wall);
+		b->stonewall = NULL;
+	}
 	b->clock = NULL;
 	progress_finish(p, ret);
 	if (ret) {
@@ -433,6 +467,9 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 		goto out;
 	}
 	fill_phase_result(pr, &total, &clock, p->plus_when_short[d->id]);
+	if (stonewalled(p, d) && pr->elapsed > p->stonewall_s)
+		pr->at_deadline = rank_amount_by(pr->done, pr->amount, pr->t_end,
+						 pr->t_start + p->stonewall_s);
 	if (total.tree) {
 		fill_tree_result(&pr->tree, total.tree);
 		snprintf(res->tree.io_desc, sizeof(res->tree.io_desc), "%s", total.tree->io_desc);
@@ -461,8 +498,7 @@ out:
 	return cluster_check(b, ret);
 }
 
-/* The worst residency before any read, and what it says of the cache mode. */
-static void cache_outcome(const struct run_plan *p, struct run_result *res)
+void bench_cache_outcome(const struct run_plan *p, struct run_result *res)
 {
 	struct run_env *e = &res->env;
 	const char *why = "";
@@ -552,7 +588,7 @@ int bench_run(struct bench *b, struct run_result *res)
 		if (b->plan->run[i])
 			ret = run_phase(b, workers, d, res);
 	}
-	cache_outcome(b->plan, res);
+	bench_cache_outcome(b->plan, res);
 	free_workers(b, workers);
 	b->tree = NULL;
 	tree_free(&tree);

@@ -29,10 +29,14 @@ static void bad(const char *what)
 
 int main(int argc, char **argv)
 {
-	char why[256], msg[128], line[320];
+	char why[256], line[700];
+	struct cluster_failure f;
+	double mins[2];
+	uint64_t maxs[2];
+	char all[WANT_SIZE * 4], want_all[WANT_SIZE * 4], word[4];
 	char *hosts = NULL, mine[HOST_LEN];
 	uint64_t counts[2], sums[2] = { 0, 0 };
-	int failed, err, rank, size, i;
+	int rank, size, i;
 	double offset;
 
 	if (cluster_init(&argc, &argv, why, sizeof(why))) {
@@ -47,21 +51,40 @@ int main(int argc, char **argv)
 		bad("rank or size");
 
 	/* every rank well: nobody failed */
-	if (cluster_meet(0, NULL, &failed, &err, msg, sizeof(msg)) || failed != -1 || err || msg[0])
+	if (cluster_meet(0, NULL, &f) || f.rank != -1 || f.err || f.msg[0])
 		bad("meet with no failure");
 
 	/* rank 2 fails, rank 3 too: the lowest, 2, is named with its message */
 	if (rank == 2)
-		i = cluster_meet(-ENOSPC, "rank 2 full", &failed, &err, msg, sizeof(msg));
+		i = cluster_meet(-ENOSPC, "rank 2 full", &f);
 	else if (rank == 3)
-		i = cluster_meet(-EIO, "rank 3 broken", &failed, &err, msg, sizeof(msg));
+		i = cluster_meet(-EIO, "rank 3 broken", &f);
 	else
-		i = cluster_meet(0, NULL, &failed, &err, msg, sizeof(msg));
-	if (i || failed != 2 || err != -ENOSPC || strcmp(msg, "rank 2 full")) {
-		snprintf(line, sizeof(line), "meet with rank 2 failing: %d, failed %d, err %d, '%s'",
-			 i, failed, err, msg);
+		i = cluster_meet(0, NULL, &f);
+	if (i || f.rank != 2 || f.err != -ENOSPC || strcmp(f.msg, "rank 2 full") ||
+	    strcmp(f.host, cluster_host())) {
+		snprintf(line, sizeof(line), "meet with rank 2 failing: %d, rank %d, err %d, '%s' on '%s'",
+			 i, f.rank, f.err, f.msg, f.host);
 		bad(line);
 	}
+
+	/* every rank learns every rank's word, rank 0's bytes, the least and the most */
+	snprintf(word, sizeof(word), "r%d", rank);
+	for (i = 0; i < size && i < WANT_SIZE; i++)
+		snprintf(want_all + 4 * i, 4, "r%d", i);
+	if (cluster_allgather(word, 4, all) || memcmp(all, want_all, 4 * (size_t)WANT_SIZE))
+		bad("allgather");
+	if (cluster_bcast(word, 4) || strcmp(word, "r0"))
+		bad("bcast from rank 0");
+	mins[0] = 10.0 + rank;
+	mins[1] = -rank;
+	maxs[0] = (uint64_t)rank;
+	maxs[1] = 1ull << (40 + rank);
+	if (cluster_min_f64(mins, 2) || mins[0] != 10.0 || mins[1] != 1 - size)
+		bad("min over ranks");
+	if (cluster_max_u64(maxs, 2) || maxs[0] != (uint64_t)size - 1 ||
+	    maxs[1] != 1ull << (40 + size - 1))
+		bad("max over ranks");
 
 	offset = cluster_clock_offset();
 	/* one machine, one CLOCK_MONOTONIC: the ranks agree to within a second */

@@ -75,5 +75,23 @@ int main(void)
 		CHECK(averaged > 4e-4, "the average of percentiles would be %g s", averaged);
 		CHECK(aggregate_quantile(&m, 0.999) > 9e-4, "p99.9 reaches the slow ones");
 	}
+	/*
+	 * A rank's work by a moment: 100 operations evenly over 10 s to 20 s,
+	 * 400 KiB in all; by 15 s about half, after its end all, before its
+	 * start nothing, without a record unknown.
+	 */
+	{
+		static struct timeline t;
+
+		for (int i = 0; i < 100; i++)
+			timeline_record(&t, 10000000000ull, 10000000000ull + 100000000ull * (uint64_t)i);
+		double half = rank_amount_by(&t, 400, 20, 15);
+
+		CHECK(half > 190 && half < 210, "by the middle: %g KiB of 400", half);
+		CHECK(rank_amount_by(&t, 400, 20, 20) == 400, "at its end: all");
+		CHECK(rank_amount_by(&t, 400, 20, 25) == 400, "after its end: all");
+		CHECK(rank_amount_by(&t, 400, 20, 9) == 0, "before its start: none");
+		CHECK(rank_amount_by(NULL, 400, 20, 15) == -1, "no record: unknown");
+	}
 	return unit_verdict("unit_aggregate");
 }
