@@ -180,7 +180,8 @@ struct rank_result {
 	double latency_q[4];	/* seconds at latency_quantiles[] */
 	double max_latency;
 	uint64_t latency_count;
-	uint64_t min_ns;
+	uint64_t min_ns;	/* its histogram's least and most */
+	uint64_t max_ns;
 	double flush;
 	double resident_pct;	/* -1 unknown */
 	uint64_t mismatches;

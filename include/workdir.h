@@ -21,6 +21,8 @@ uint64_t workdir_free_inodes(const char *dir);
 
 /* mkdtemp(dir/clyde.XXXXXX); the path goes to out. */
 int workdir_create(const char *dir, char *out, size_t outlen);
+/* The same, named clyde.<tag>XXXXXX: under mpirun the tag is the rank ("r3."). */
+int workdir_create_tagged(const char *dir, const char *tag, char *out, size_t outlen);
 
 /* Remove path and everything under it, never following links or mounts. */
 int workdir_remove(const char *path);

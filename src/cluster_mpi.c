@@ -71,6 +71,11 @@ void cluster_finish(void)
 {
 	if (!active)
 		return;
+	/*
+	 * Every rank has removed its files before any leaves: mpirun aborts the
+	 * job when the first rank exits non-zero, killing those still at work.
+	 */
+	MPI_Barrier(MPI_COMM_WORLD);
 	MPI_Finalize();
 	active = false;
 	my_rank = 0;

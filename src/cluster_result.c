@@ -39,6 +39,7 @@ static void to_record(const struct phase_result *pr, double offset_s, double fir
 	rec->max_latency = pr->max_latency;
 	rec->latency_count = pr->latency_count;
 	rec->min_ns = pr->hist ? pr->hist->min : 0;
+	rec->max_ns = pr->hist ? pr->hist->max : 0;
 	rec->flush = pr->flush;
 	rec->resident_pct = pr->residency_measured ? pr->resident_pct : 0;
 	rec->mismatches = pr->mismatches;
@@ -54,8 +55,7 @@ static void apply(struct phase_result *pr, const struct cluster_phase *cp, unsig
 		  struct histogram *merged)
 {
 	const struct aggregate *a = &cp->agg;
-	uint64_t min_ns = UINT64_MAX;
-	double max_latency = 0;
+	uint64_t min_ns = UINT64_MAX, max_ns = 0;
 
 	pr->t_start = a->first_start;
 	pr->t_end = a->last_end;
@@ -72,8 +72,8 @@ static void apply(struct phase_result *pr, const struct cluster_phase *cp, unsig
 
 		if (!rec->p.ran)
 			continue;
-		if (rec->max_latency > max_latency)
-			max_latency = rec->max_latency;
+		if (rec->max_ns > max_ns)
+			max_ns = rec->max_ns;
 		if (rec->latency_count && rec->min_ns < min_ns)
 			min_ns = rec->min_ns;
 		if (rec->flush > pr->flush)
@@ -89,8 +89,8 @@ static void apply(struct phase_result *pr, const struct cluster_phase *cp, unsig
 			pr->resident_pct = rec->resident_pct;
 	}
 	merged->min = min_ns == UINT64_MAX ? 0 : min_ns;
-	merged->max = (uint64_t)(max_latency * 1e9);
-	pr->max_latency = max_latency;
+	merged->max = max_ns;
+	pr->max_latency = (double)max_ns / 1e9;
 	pr->latency_count = merged->count;
 	for (int q = 0; q < LAT_QUANTILES; q++)
 		pr->latency_q[q] = aggregate_quantile(merged, latency_quantiles[q]);

@@ -69,7 +69,7 @@ static void print_version(void)
 		printf(" %s%s%s%s", engines[i]->name, engines[i]->unavailable ? " (" : "",
 		       engines[i]->unavailable ? engines[i]->unavailable : "",
 		       engines[i]->unavailable ? ")" : "");
-	printf("\nlibraries: liburing %s, libnuma %s, hwloc %s\n",
+	printf("\nlibraries: liburing %s, libnuma %s, hwloc %s, mpi %s\n",
 #ifdef HAVE_LIBURING
 	       "yes",
 #else
@@ -81,6 +81,11 @@ static void print_version(void)
 	       "no",
 #endif
 #ifdef HAVE_HWLOC
+	       "yes",
+#else
+	       "no",
+#endif
+#ifdef HAVE_MPI
 	       "yes"
 #else
 	       "no"
@@ -309,6 +314,7 @@ static int read_other_dir(const struct session *s, struct bench *b)
 /* One run in a fresh private directory, which is removed whatever happens. */
 static int run_once(struct session *s, uint32_t seed, uint32_t run, struct run_result *res)
 {
+	char tag[16] = "";
 	struct bench b;
 	int ret, rr;
 
@@ -321,7 +327,10 @@ static int run_once(struct session *s, uint32_t seed, uint32_t run, struct run_r
 	b.placement = &s->place;
 	fill_result_labels(s, seed, res);
 
-	ret = workdir_create(s->opt.dir, b.workdir, sizeof(b.workdir));
+	/* under mpirun each rank's directory says whose it is: clyde.r3.XXXXXX */
+	if (cluster_active())
+		snprintf(tag, sizeof(tag), "r%d.", cluster_rank());
+	ret = workdir_create_tagged(s->opt.dir, tag, b.workdir, sizeof(b.workdir));
 	if (ret) {
 		snprintf(b.errmsg, sizeof(b.errmsg), "cannot create a private directory in %s: %s",
 			 s->opt.dir, strerror(-ret));

@@ -87,7 +87,12 @@ int workdir_check(const char *dir, uint64_t need_bytes, char *err, size_t errlen
 
 int workdir_create(const char *dir, char *out, size_t outlen)
 {
-	int n = snprintf(out, outlen, "%s/clyde.XXXXXX", dir);
+	return workdir_create_tagged(dir, "", out, outlen);
+}
+
+int workdir_create_tagged(const char *dir, const char *tag, char *out, size_t outlen)
+{
+	int n = snprintf(out, outlen, "%s/clyde.%sXXXXXX", dir, tag);
 
 	if (n < 0 || (size_t)n >= outlen)
 		return -ENAMETOOLONG;
