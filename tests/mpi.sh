@@ -138,7 +138,7 @@ for name, p in run["phases"].items():
     firsts = [r for r in ranks if abs(r["end_s"] - pc["first_end_s"]) < 1e-6]
     need(firsts and close(firsts[0]["amount_at_first_end"], firsts[0]["amount"], 1e-9),
          name + ": the first to end did its all by then")
-need(len(long_phases) >= 5, "phases long enough to overlap: %r" % long_phases)
+need(len(long_phases) >= 2, "phases long enough to overlap: %r" % long_phases)
 csv = run["csv"].split(",")
 need(csv[3] == "4", "csv concurrency in JSON")
 print("\n".join(bad) if bad else "json ok")
