@@ -218,6 +218,10 @@ int cluster_combine(struct run_result *res, double offset_s)
 	res->cluster = c;
 	c->workers = res->params.concurrency;
 	res->params.concurrency *= n;
+	/* the seeks per worker, as alone: every rank's, when each timed its own */
+	if (res->phase[PH_SEEKS].ran && res->params.concurrency)
+		res->params.seeks = (uint32_t)(res->phase[PH_SEEKS].amount /
+					       res->params.concurrency + 0.5);
 	res->mismatches = 0;
 	for (int i = 0; i < PH_COUNT; i++)
 		res->mismatches += res->phase[i].mismatches;
