@@ -144,6 +144,11 @@ need(csv[3] == "4", "csv concurrency in JSON")
 print("\n".join(bad) if bad else "json ok")
 PY
 expect_eq "4 ranks: the JSON adds up" "$(cat "$W/py2")" "json ok"
+if [ -n "${CLYDE_REPORT:-}" ] && [ -x "$CLYDE_REPORT" ]; then
+	"$CLYDE_REPORT" "$W/j2.json" >"$W/rep2" 2>"$W/rep2.err"
+	expect_eq "4 ranks: clyde-report reads the document" "$?" 0
+	expect_match "4 ranks: one run of the aggregate" "$(grep '^\[1\]' "$W/rep2")" '^\[1\] .*: 1 run '
+fi
 
 # 3. -c 2 in 2 ranks, each reading the other's file, with a stonewall
 RES=$W/resume
