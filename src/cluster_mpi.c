@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <mpi.h>
@@ -35,6 +36,34 @@ static bool launched(void)
 static int mpi_errno(int rc)
 {
 	return rc == MPI_SUCCESS ? 0 : -EIO;
+}
+
+/* Spin this long on a pending meeting, then sleep between looks. */
+#define WAIT_SPIN_NS	200000ull
+#define WAIT_NAP_NS	100000L
+
+/*
+ * Wait for a non-blocking collective without taking a CPU from the ranks
+ * still at work: Open MPI's blocking calls poll, and with more ranks than
+ * cores a rank that finished first would slow the last one down. A rank
+ * leaves at most a nap after the last one arrived.
+ */
+static int wait_quietly(MPI_Request *req)
+{
+	uint64_t t0 = now_ns();
+	int done = 0;
+
+	for (;;) {
+		if (MPI_Test(req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+			return -EIO;
+		if (done)
+			return 0;
+		if (now_ns() - t0 > WAIT_SPIN_NS) {
+			struct timespec nap = { 0, WAIT_NAP_NS };
+
+			nanosleep(&nap, NULL);
+		}
+	}
 }
 
 int cluster_init(int *argc, char ***argv, char *why, size_t len)
@@ -75,7 +104,12 @@ void cluster_finish(void)
 	 * Every rank has removed its files before any leaves: mpirun aborts the
 	 * job when the first rank exits non-zero, killing those still at work.
 	 */
-	MPI_Barrier(MPI_COMM_WORLD);
+	{
+		MPI_Request req;
+
+		if (MPI_Ibarrier(MPI_COMM_WORLD, &req) == MPI_SUCCESS)
+			wait_quietly(&req);
+	}
 	MPI_Finalize();
 	active = false;
 	my_rank = 0;
@@ -115,7 +149,13 @@ int cluster_meet(int status, const char *msg, struct cluster_failure *f)
 	memset(f, 0, sizeof(*f));
 	f->rank = -1;
 	/* the lowest failing rank; INT_MAX when every rank is well */
-	r = mpi_errno(MPI_Allreduce(&key, &low, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+	{
+		MPI_Request req;
+
+		r = mpi_errno(MPI_Iallreduce(&key, &low, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD, &req));
+		if (!r)
+			r = wait_quietly(&req);
+	}
 	if (r || low == INT_MAX)
 		return r;
 	if (low == my_rank)
@@ -211,12 +251,17 @@ int cluster_min_f64(double *v, size_t n)
 
 int cluster_max_u64(uint64_t *v, size_t n)
 {
+	MPI_Request req;
+	int r;
+
 	if (!active || !n)
 		return 0;
 	if (n > INT_MAX)
 		return -EOVERFLOW;
-	return mpi_errno(MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T, MPI_MAX,
-				       MPI_COMM_WORLD));
+	/* --stonewall's decision: this rank's own workers may still be at work */
+	r = mpi_errno(MPI_Iallreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T, MPI_MAX,
+				     MPI_COMM_WORLD, &req));
+	return r ? r : wait_quietly(&req);
 }
 
 int cluster_sum_u64(const uint64_t *mine, uint64_t *sum, size_t n)
