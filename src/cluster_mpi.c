@@ -204,7 +204,8 @@ double cluster_clock_offset(void)
 	return best_offset;
 }
 
-int cluster_gather(const void *mine, size_t len, void *all)
+/* Every rank's len bytes, on rank 0 alone or on every rank. */
+static int gather_bytes(const void *mine, size_t len, void *all, bool everyone)
 {
 	if (!active) {
 		if (len)
@@ -213,21 +214,21 @@ int cluster_gather(const void *mine, size_t len, void *all)
 	}
 	if (len > INT_MAX)
 		return -EOVERFLOW;
+	if (everyone)
+		return mpi_errno(MPI_Allgather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE,
+					       MPI_COMM_WORLD));
 	return mpi_errno(MPI_Gather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE, 0,
 				    MPI_COMM_WORLD));
 }
 
+int cluster_gather(const void *mine, size_t len, void *all)
+{
+	return gather_bytes(mine, len, all, false);
+}
+
 int cluster_allgather(const void *mine, size_t len, void *all)
 {
-	if (!active) {
-		if (len)
-			memmove(all, mine, len);
-		return 0;
-	}
-	if (len > INT_MAX)
-		return -EOVERFLOW;
-	return mpi_errno(MPI_Allgather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE,
-				       MPI_COMM_WORLD));
+	return gather_bytes(mine, len, all, true);
 }
 
 int cluster_bcast(void *buf, size_t len)

@@ -110,6 +110,25 @@ expect_empty_dir() {
 	if [ -z "$left" ]; then ok; else fail "$1: left behind in $2: $left"; fi
 }
 
+# mpi_run ARGS...: mpirun with the flags Open MPI 4.1 needs on one machine,
+# as root, in a container, within 180 s:
+#   --oversubscribe       more ranks than cores (4 ranks on a 2-core machine)
+#   --allow-run-as-root   mpirun refuses root without it (as do the
+#                         OMPI_ALLOW_RUN_AS_ROOT{,_CONFIRM}=1 variables)
+#   --mca plm_rsh_agent false   never look for ssh/rsh: every rank is local,
+#                         and without an ssh client mpirun would refuse to start
+#   --mca btl self,vader  shared memory only, no probing of network interfaces
+#   --mca btl_vader_single_copy_mechanism none   no cross-memory attach
+#                         (process_vm_readv), which container seccomp
+#                         profiles may refuse
+mpi_run() {
+	tmo=""
+	command -v timeout >/dev/null 2>&1 && tmo="timeout 180"
+	# shellcheck disable=SC2086
+	$tmo mpirun --oversubscribe --allow-run-as-root --mca plm_rsh_agent false \
+		--mca btl self,vader --mca btl_vader_single_copy_mechanism none "$@"
+}
+
 done_testing() {
 	echo "$(basename "$0"): $T_CHECKS checks, $T_FAILS failed"
 	[ "$T_FAILS" = 0 ]

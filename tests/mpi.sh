@@ -27,31 +27,13 @@ command -v mpirun >/dev/null 2>&1 || skip "no mpirun (Open MPI's openmpi-bin)"
 command -v python3 >/dev/null || skip "python3 is needed to read the JSON"
 need_root
 
-# The flags Open MPI 4.1 needs on one machine, as root, in a container:
-#   --oversubscribe       more ranks than cores (4 ranks on a 2-core machine)
-#   --allow-run-as-root   mpirun refuses root without it (as do the
-#                         OMPI_ALLOW_RUN_AS_ROOT{,_CONFIRM}=1 variables)
-#   --mca plm_rsh_agent false   never look for ssh/rsh: every rank is local,
-#                         and without an ssh client mpirun would refuse to start
-#   --mca btl self,vader  shared memory only, no probing of network interfaces
-#   --mca btl_vader_single_copy_mechanism none   no cross-memory attach
-#                         (process_vm_readv), which container seccomp
-#                         profiles may refuse
-mpi() {
-	tmo=""
-	command -v timeout >/dev/null 2>&1 && tmo="timeout 180"
-	# shellcheck disable=SC2086
-	$tmo mpirun --oversubscribe --allow-run-as-root --mca plm_rsh_agent false \
-		--mca btl self,vader --mca btl_vader_single_copy_mechanism none "$@"
-}
-
 scratch_dir
 W=$SCRATCH
 scratch_tmpfs 1g
 T=$SCRATCH
 
 # 1. the probe
-mpi -np 4 "$CLUSTER_PROBE" >"$W/probe" 2>"$W/probe.err"
+mpi_run -np 4 "$CLUSTER_PROBE" >"$W/probe" 2>"$W/probe.err"
 rc=$?
 expect_eq "mpirun -np 4 cluster_probe exits 0" "$rc" 0
 [ "$rc" = 0 ] || cat "$W/probe" "$W/probe.err"
@@ -63,7 +45,7 @@ expect_match "combined on rank 0" "$(grep '^combined ' "$W/probe")" \
 	'^combined 10000 KiB over 1\.300 s, p50 [0-9]+ ns, first done 80[0-9][0-9] KiB$'
 
 # 2. clyde on 4 ranks
-mpi -np 4 "$CLYDE" -d "$T" -s 16:8k:2000 -n 4 -f64k --exact -z 7 --json "$W/j2.json" \
+mpi_run -np 4 "$CLYDE" -d "$T" -s 16:8k:2000 -n 4 -f64k --exact -z 7 --json "$W/j2.json" \
 	>"$W/out2" 2>"$W/err2"
 rc=$?
 expect_eq "4 ranks: exit 0" "$rc" 0
@@ -153,7 +135,7 @@ fi
 # 3. -c 2 in 2 ranks, each reading the other's file, with a stonewall
 RES=$W/resume
 CLYDE_TEST_PAUSE=get_block CLYDE_TEST_RESUME=$RES \
-	mpi -x CLYDE_TEST_PAUSE -x CLYDE_TEST_RESUME -np 2 "$CLYDE" -d "$T" -c 2 -s 64 -n 0 -f \
+	mpi_run -x CLYDE_TEST_PAUSE -x CLYDE_TEST_RESUME -np 2 "$CLYDE" -d "$T" -c 2 -s 64 -n 0 -f \
 	--mpi-read-other=1 --stonewall=0.02 --verify --json "$W/j3.json" >"$W/out3" 2>"$W/err3" &
 mp=$!
 n=0
@@ -212,7 +194,7 @@ expect_eq "read other: the JSON" "$(cat "$W/py3")" "json ok"
 expect_empty_dir "read other: every rank's directory removed" "$T"
 
 # 4. rank 2 cannot start: its directory does not exist
-mpi -np 2 "$CLYDE" -d "$T" -s 8 -n 0 -f : -np 1 "$CLYDE" -d "$T/missing" -s 8 -n 0 -f : \
+mpi_run -np 2 "$CLYDE" -d "$T" -s 8 -n 0 -f : -np 1 "$CLYDE" -d "$T/missing" -s 8 -n 0 -f : \
 	-np 1 "$CLYDE" -d "$T" -s 8 -n 0 -f >"$W/out4" 2>"$W/err4"
 rc=$?
 expect_match "rank 2 missing dir: mpirun reports failure" "$rc" '^[1-9]'

@@ -15,15 +15,6 @@ command -v mpirun >/dev/null 2>&1 || skip "no mpirun (Open MPI's openmpi-bin)"
 "$CLYDE" --version | grep -q 'mpi yes' || skip "clyde was built without MPI"
 command -v python3 >/dev/null || skip "python3 is needed to read the JSON"
 
-mpi() {
-	tmo=""
-	command -v timeout >/dev/null 2>&1 && tmo="timeout 180"
-	# the flags are explained in tests/mpi.sh
-	# shellcheck disable=SC2086
-	$tmo mpirun --oversubscribe --allow-run-as-root --mca plm_rsh_agent false \
-		--mca btl self,vader --mca btl_vader_single_copy_mechanism none "$@"
-}
-
 scratch_dir
 W=$SCRATCH
 BIG=$W/big
@@ -62,7 +53,7 @@ EOS
 chmod +x "$W/wrap"
 
 # 1. four ranks on one ext4 (-n 4: file phases long enough to overlap)
-mpi -np 4 "$W/wrap" -d "$BIG" -s 32:8k:1000 -n 4 -f --json "$W/j1.json" >"$W/out1" 2>"$W/err1"
+mpi_run -np 4 "$W/wrap" -d "$BIG" -s 32:8k:1000 -n 4 -f --json "$W/j1.json" >"$W/out1" 2>"$W/err1"
 rc=$?
 expect_eq "ext4 4 ranks: exit 0" "$rc" 0
 [ "$rc" = 0 ] || cat "$W/err1"
@@ -102,7 +93,7 @@ free_before=$(df -k --output=avail "$SMALL" | tail -n 1)
 rm -f "$W/exits"
 RES=$W/resume
 # mpirun would kill the other ranks' wrappers once one exits non-zero; all must report
-mpi --mca orte_abort_on_non_zero_status 0 -np 3 "$W/wrap" -d "$BIG" -s 32 -n 0 -f : \
+mpi_run --mca orte_abort_on_non_zero_status 0 -np 3 "$W/wrap" -d "$BIG" -s 32 -n 0 -f : \
 	-np 1 env CLYDE_TEST_PAUSE=put_block CLYDE_TEST_RESUME="$RES" "$W/wrap" -d "$SMALL" -s 32 -n 0 -f \
 	>"$W/out2" 2>"$W/err2" &
 mp=$!
