@@ -94,6 +94,9 @@ struct phase_sample {
 	struct timeline done;	/* when they completed */
 	int err;		/* 0 or -errno */
 	char msg[768];
+	/* Where it failed: the file or name, and the offset in it (-1: none). */
+	char err_path[WORKPATH_MAX + 256];
+	int64_t err_offset;
 	/* The shared clock: 0 not started, 1 started, 2 stopped. */
 	int clock_state;
 	/* This worker's own CPU (its thread, and its seekers') over the timed part. */
@@ -110,6 +113,10 @@ typedef int (*phase_fn)(struct worker *w, struct phase_sample *s);
 /* Record a failure: "<phase>: <what>: <strerror>"; returns err. */
 int sample_fail(struct phase_sample *s, enum phase_id id, int err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* The same, naming where: dir/name (name may be NULL) and an offset in it (-1: none). */
+int sample_fail_at(struct phase_sample *s, enum phase_id id, int err, const char *dir,
+		   const char *name, int64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
 
 /* Fold one sample into a total: earliest start, latest end, worst latency. */
 void sample_merge(struct phase_sample *total, const struct phase_sample *s);

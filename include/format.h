@@ -22,9 +22,13 @@ void format_csv(FILE *out, const struct run_result *r, const struct format_opts 
 /* The header line that -x prints before its CSV lines (all 50 names). */
 void format_csv_header(FILE *out);
 
-/* The JSON document of count runs (schema clyde-result/1). */
+/*
+ * The JSON document of count runs, the last of which may have failed
+ * (its failure says where), and how clyde ended: its exit status and,
+ * when it stopped early, why (NULL when it did not).
+ */
 void format_json(FILE *out, const struct run_result *runs, unsigned count,
-		 const struct format_opts *fo);
+		 const struct format_opts *fo, int exit_status, const char *stopped);
 
 /* clyde's extra tables, between bonnie++'s table and the CSV. */
 void format_latency_table(FILE *out, const struct run_result *r);

@@ -85,6 +85,7 @@ struct clyde_options {
 	bool tree_list;		/* --tree-list: print the tree and stop */
 	double stonewall_s;	/* --stonewall; 0 off */
 	int read_other;		/* --mpi-read-other; 0 off */
+	const char *cleanup_dir;	/* --cleanup DIR: remove leftovers and exit */
 	bool warmup;
 	bool plan_only;		/* --plan */
 	bool help;

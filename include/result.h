@@ -211,6 +211,17 @@ struct cluster_run {
 	struct cluster_phase phase[PH_COUNT];
 };
 
+/* Why a run stopped before its end; failed is false for a run that finished. */
+struct run_failure {
+	bool failed;
+	int phase;		/* enum phase_id, -1: before or between phases */
+	char path[4400];	/* the file or name, "" when none */
+	int64_t offset;		/* in that file, -1: none */
+	int err;		/* -errno, 0 unknown */
+	char message[1100];
+	int exit_status;
+};
+
 struct run_result {
 	struct run_params params;
 	struct run_env env;
@@ -218,6 +229,7 @@ struct run_result {
 	struct phase_result phase[PH_COUNT];
 	struct run_tree tree;
 	struct cluster_run *cluster;	/* under mpirun on rank 0; NULL otherwise (allocated) */
+	struct run_failure failure;
 };
 
 /* A host's CPU seconds in a phase: the sum over its ranks. */

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "format.h"
 #include "phase.h"
@@ -36,7 +37,12 @@
  * (the aggregate's views and every rank's part) and, with --stonewall,
  * "stonewall". /1 to /4 fields are unchanged.
  */
-#define JSON_SCHEMA "clyde-result/5"
+/*
+ * clyde-result/6 added failed and interrupted runs: the document's
+ * "exit_status" and "stopped", and per run "failure" (null for a run that
+ * finished). /1 to /5 fields are unchanged.
+ */
+#define JSON_SCHEMA "clyde-result/6"
 
 static void json_string(FILE *out, const char *s)
 {
@@ -609,6 +615,42 @@ static void json_phase(FILE *out, const struct run_result *r, enum phase_id id)
 	fputc('}', out);
 }
 
+/* Where and why a run stopped; null for one that finished. */
+static void json_failure(FILE *out, const struct run_failure *f)
+{
+	if (!f->failed) {
+		fputs("null", out);
+		return;
+	}
+	fputs("{\"phase\": ", out);
+	if (f->phase >= 0)
+		json_string(out, phase_csv_name((enum phase_id)f->phase));
+	else
+		fputs("null", out);
+	fputs(", \"path\": ", out);
+	if (f->path[0])
+		json_string(out, f->path);
+	else
+		fputs("null", out);
+	fputs(", \"offset\": ", out);
+	if (f->offset >= 0)
+		fprintf(out, "%" PRId64, f->offset);
+	else
+		fputs("null", out);
+	fputs(", \"errno\": ", out);
+	if (f->err < 0)
+		fprintf(out, "%d, \"error\": ", -f->err);
+	else
+		fputs("null, \"error\": ", out);
+	if (f->err < 0)
+		json_string(out, strerror(-f->err));
+	else
+		fputs("null", out);
+	fputs(", \"message\": ", out);
+	json_string(out, f->message);
+	fprintf(out, ", \"exit_status\": %d}", f->exit_status);
+}
+
 static void json_run(FILE *out, const struct run_result *r, const struct format_opts *fo)
 {
 	const struct run_params *p = &r->params;
@@ -707,8 +749,10 @@ static void json_run(FILE *out, const struct run_result *r, const struct format_
 		json_phase(out, r, (enum phase_id)i);
 		fputs(i + 1 < last ? ",\n" : "\n", out);
 	}
-	fprintf(out, "      },\n      \"csv\": ");
-	m = open_memstream(&csv, &len);
+	fprintf(out, "      },\n      \"failure\": ");
+	json_failure(out, &r->failure);
+	fprintf(out, ",\n      \"csv\": ");
+	m = r->failure.failed ? NULL : open_memstream(&csv, &len);
 	if (m) {
 		format_csv(m, r, fo);
 		fclose(m);
@@ -723,11 +767,16 @@ static void json_run(FILE *out, const struct run_result *r, const struct format_
 }
 
 void format_json(FILE *out, const struct run_result *runs, unsigned count,
-		 const struct format_opts *fo)
+		 const struct format_opts *fo, int exit_status, const char *stopped)
 {
 	fprintf(out, "{\n  \"schema\": \"" JSON_SCHEMA "\",\n  \"clyde_version\": ");
-	json_string(out, count ? runs[0].params.version : "");
+	json_string(out, PACKAGE_VERSION);
 	fprintf(out, ",\n  \"warmup\": %s", count && runs[0].env.warmup ? "true" : "false");
+	fprintf(out, ",\n  \"exit_status\": %d,\n  \"stopped\": ", exit_status);
+	if (stopped)
+		json_string(out, stopped);
+	else
+		fputs("null", out);
 	fputs(",\n  \"runs\": [\n", out);
 	for (unsigned i = 0; i < count; i++) {
 		json_run(out, &runs[i], fo);

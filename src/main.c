@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -37,6 +38,7 @@
 #include "sysinfo.h"
 #include "cluster.h"
 #include "cluster_result.h"
+#include "leftover.h"
 #include "topology.h"
 #include "tree.h"
 #include "workdir.h"
@@ -311,6 +313,22 @@ static int read_other_dir(const struct session *s, struct bench *b)
 	return ret;
 }
 
+/* A run that stopped: what the JSON document says of it; returns status. */
+static int run_failed(struct run_result *res, int err, const char *msg, int status)
+{
+	struct run_failure *f = &res->failure;
+
+	if (!f->failed) {
+		f->failed = true;
+		f->phase = -1;
+		f->offset = -1;
+		f->err = err;
+	}
+	snprintf(f->message, sizeof(f->message), "%s", msg);
+	f->exit_status = status;
+	return status;
+}
+
 /* One run in a fresh private directory, which is removed whatever happens. */
 static int run_once(struct session *s, uint32_t seed, uint32_t run, struct run_result *res)
 {
@@ -344,7 +362,7 @@ static int run_once(struct session *s, uint32_t seed, uint32_t run, struct run_r
 	if (ret) {
 		if (b.workdir[0])
 			workdir_remove(b.workdir);
-		return ret;
+		return run_failed(res, 0, b.errmsg, ret);
 	}
 	ret = read_other_dir(s, &b);
 	if (!ret)
@@ -367,13 +385,13 @@ static int run_once(struct session *s, uint32_t seed, uint32_t run, struct run_r
 			b.workdir, strerror(-rr));
 	if (ret == -EINTR) {
 		fprintf(stderr, "clyde: %s; removed %s\n", b.errmsg, b.workdir);
-		return CLYDE_EXIT_SIGNAL;
+		return run_failed(res, ret, b.errmsg, CLYDE_EXIT_SIGNAL);
 	}
 	if (ret) {
 		/* another rank's failure: rank 0 names it, the others stay quiet */
 		if (ret != -ECANCELED || cluster_rank() == 0)
 			fprintf(stderr, "clyde: %s; removed %s\n", b.errmsg, b.workdir);
-		return CLYDE_EXIT_IO;
+		return run_failed(res, ret, b.errmsg, CLYDE_EXIT_IO);
 	}
 	return CLYDE_EXIT_OK;
 }
@@ -420,6 +438,9 @@ static int prepare(struct session *s, char *err, size_t errlen)
 	ret = workdir_check(o->dir, 0, err, errlen);
 	if (ret)
 		return dir_error_status(ret);
+	/* what killed runs left here takes the space this one needs */
+	if (cluster_rank() == 0)
+		leftover_warn(o->dir, stderr);
 	ret = plan_build(p, o, err, errlen);
 	if (ret)
 		return ret;
@@ -488,19 +509,59 @@ static void warn_about_outcome(const struct session *s, const struct run_result 
 		e->resident_worst_tree ? "the tree's data" : "the test file", e->fs_type[0] ? e->fs_type : "unknown filesystem", s->opt.dir);
 }
 
-/* --json: the file is opened before the runs, so a bad path fails at once. */
-static FILE *open_json(const char *path)
+/*
+ * --json: a temporary file beside the path, made before the runs so a bad
+ * path fails at once, and renamed over it once the document is whole, so
+ * no reader ever sees half of one. temp gets its name.
+ */
+static FILE *open_json(const char *path, char *temp, size_t len)
 {
+	mode_t mask;
 	FILE *f;
+	int fd;
 
+	temp[0] = '\0';
 	if (!path)
 		return NULL;
 	if (!strcmp(path, "-"))
 		return stdout;
-	f = fopen(path, "w");
-	if (!f)
+	if (snprintf(temp, len, "%s.XXXXXX", path) >= (int)len) {
+		fprintf(stderr, "clyde: --json %s: %s\n", path, strerror(ENAMETOOLONG));
+		return NULL;
+	}
+	fd = mkstemp(temp);
+	if (fd < 0) {
 		fprintf(stderr, "clyde: --json %s: %s\n", path, strerror(errno));
+		temp[0] = '\0';
+		return NULL;
+	}
+	/* the permissions fopen would have given */
+	mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
+	f = fdopen(fd, "w");
+	if (!f) {
+		fprintf(stderr, "clyde: --json %s: %s\n", path, strerror(errno));
+		close(fd);
+		unlink(temp);
+		temp[0] = '\0';
+	}
 	return f;
+}
+
+/* The document is whole: it takes the path's name. 0, or an exit status. */
+static int close_json(FILE *f, const char *path, const char *temp)
+{
+	int bad = ferror(f);
+
+	if (f == stdout)
+		return fflush(f) || bad ? CLYDE_EXIT_IO : 0;
+	if (fclose(f) || bad || rename(temp, path)) {
+		fprintf(stderr, "clyde: --json %s: %s\n", path, strerror(errno ? errno : EIO));
+		unlink(temp);
+		return CLYDE_EXIT_IO;
+	}
+	return 0;
 }
 
 /* One run's tables, context and CSV line, where run_all sends them. */
@@ -551,10 +612,13 @@ static int run_all(struct session *s, const struct format_opts *fo)
 	bool reporter = cluster_rank() == 0;
 	FILE *text = o->quiet || o->repeats_given || json_stdout ? stderr : stdout;
 	FILE *csv = json_stdout || !reporter ? NULL : stdout;
-	FILE *json = reporter ? open_json(o->json) : NULL;
+	char json_temp[4200] = "";
+	FILE *json = reporter ? open_json(o->json, json_temp, sizeof(json_temp)) : NULL;
 	struct run_result *runs = calloc(o->repeats, sizeof(*runs));
-	int status = CLYDE_EXIT_OK;
-	uint32_t done = 0;
+	int status = CLYDE_EXIT_OK, js;
+	/* runs the JSON document holds: those that finished, and one that failed */
+	uint32_t done = 0, kept = 0;
+	char stopped[1200] = "";
 
 	if (!runs || (o->json && reporter && !json)) {
 		if (!runs)
@@ -569,8 +633,10 @@ static int run_all(struct session *s, const struct format_opts *fo)
 		/* Counted nowhere: it only brings caches and allocators to a steady state. */
 		fprintf(stderr, "clyde: warm-up run (not counted)\n");
 		status = run_once(s, s->first_seed, UINT32_MAX, &runs[0]);
-		if (status)
+		if (status) {
+			snprintf(stopped, sizeof(stopped), "warm-up run: %s", runs[0].failure.message);
 			goto out;
+		}
 	}
 	if (csv && o->repeats > 1)
 		format_csv_header(csv);
@@ -583,34 +649,43 @@ static int run_all(struct session *s, const struct format_opts *fo)
 		if (cluster_bcast(&seed, sizeof(seed))) {
 			fprintf(stderr, "clyde: MPI: cannot share the seed\n");
 			status = CLYDE_EXIT_ENGINE;
+			snprintf(stopped, sizeof(stopped), "MPI: cannot share the seed");
 			goto out;
 		}
 		status = run_once(s, seed, done, &runs[done]);
-		if (status)
+		kept = done + 1;
+		if (status) {
+			/* no CSV line for it, as bonnie++; the JSON says where and why */
+			snprintf(stopped, sizeof(stopped), "run %u: %s", done + 1,
+				 runs[done].failure.message);
 			goto out;
+		}
 		if (reporter)
 			report_run(s, fo, &runs[done], done, text, csv);
 		if (clyde_stop_requested()) {
 			fprintf(stderr, "clyde: stopped by signal %d after run %u\n",
 				clyde_stop_signal(), done + 1);
+			snprintf(stopped, sizeof(stopped), "stopped by signal %d after run %u",
+				 clyde_stop_signal(), done + 1);
 			status = CLYDE_EXIT_SIGNAL;
 			goto out;
 		}
 	}
 	if (o->repeats > 1 && reporter)
 		format_summary(stderr, runs, done);
-	if (json)
-		format_json(json, runs, done, fo);
 	for (uint32_t i = 0; i < done; i++)
 		if (runs[i].mismatches)
 			status = CLYDE_EXIT_VERIFY;
 out:
+	/* a document whatever happened once the runs began: complete, with why it stopped */
+	if (json) {
+		format_json(json, runs, kept, fo, status, stopped[0] ? stopped : NULL);
+		js = close_json(json, o->json, json_temp);
+		if (js && !status)
+			status = js;
+	}
 	for (uint32_t i = 0; runs && i < o->repeats; i++)
 		run_result_release(&runs[i]);
-	if (json && json != stdout && fclose(json) && !status) {
-		fprintf(stderr, "clyde: --json %s: %s\n", o->json, strerror(errno));
-		status = CLYDE_EXIT_IO;
-	}
 	free(runs);
 	return status;
 }
@@ -727,6 +802,8 @@ static int clyde_main(int argc, char **argv)
 		return semaphore_command(&s.opt);
 	if (s.opt.tree_list)
 		return tree_list_command(&s.opt);
+	if (s.opt.cleanup_dir)
+		return leftover_cleanup(s.opt.cleanup_dir, stdout);
 	if (signals_install()) {
 		fprintf(stderr, "clyde: cannot install signal handlers: %s\n", strerror(errno));
 		return CLYDE_EXIT_IO;
@@ -765,6 +842,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "clyde: MPI: %s\n", err);
 		return CLYDE_EXIT_ENGINE;
 	}
+	leftover_set_command(argc, argv);
 	status = clyde_main(argc, argv);
 	/* every rank has cleaned up before any exits, so mpirun kills none mid-way */
 	cluster_finish();

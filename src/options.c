@@ -46,6 +46,7 @@ enum long_only {
 	OPT_TREE_LIST,
 	OPT_STONEWALL,
 	OPT_MPI_READ_OTHER,
+	OPT_CLEANUP,
 };
 
 static const struct option long_opts[] = {
@@ -77,6 +78,7 @@ static const struct option long_opts[] = {
 	{ "tree-list", no_argument, NULL, OPT_TREE_LIST },
 	{ "stonewall", required_argument, NULL, OPT_STONEWALL },
 	{ "mpi-read-other", required_argument, NULL, OPT_MPI_READ_OTHER },
+	{ "cleanup", required_argument, NULL, OPT_CLEANUP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -578,6 +580,9 @@ static int parse_option(struct clyde_options *o, int c, char *arg, char *err, si
 		return parse_stonewall(o, arg, err, errlen);
 	case OPT_MPI_READ_OTHER:
 		return parse_read_other(o, arg, err, errlen);
+	case OPT_CLEANUP:
+		o->cleanup_dir = arg;
+		return 0;
 	case OPT_PERCHAR:
 		if (!strcmp(arg, "syscall"))
 			o->perchar = PERCHAR_SYSCALL;
@@ -651,6 +656,7 @@ void options_usage(FILE *out)
 "             [--mem-policy=local|interleave|bind:N]\n"
 "             [--tree=ports|source|mixed[:SCALE]] [--tree-seed=N] [--tree-list]\n"
 "             [--stonewall=SECONDS] [--mpi-read-other=K]\n"
+"       clyde --cleanup DIR\n"
 "\n"
 "A bonnie++ 2.00a-compatible file system benchmark.\n"
 "\n"
@@ -759,6 +765,10 @@ void options_usage(FILE *out)
 "                read the file rank R+K wrote (IOR's -C, mdtest's -N), so no\n"
 "                client reads its own page cache; K must not be a multiple of\n"
 "                the rank count\n"
+"  --cleanup DIR remove the private directories (clyde.*) in DIR that runs\n"
+"                killed or cut off left behind: only those with clyde's marker\n"
+"                whose process is gone from this host, never following links;\n"
+"                says what it removed and what it kept, then exits\n"
 "  --warmup      run once untimed before the counted runs\n"
 "  --plan        calibrate and print what would run (sizes, counts, engine,\n"
 "                cache method, phases, time estimate), then exit\n"

@@ -73,13 +73,14 @@ static int seq_complete(void *arg, struct io_req *r)
 	struct seq_ctx *c = arg;
 
 	if (r->res < 0)
-		return sample_fail(c->s, c->id, (int)r->res, "%s %s at offset %llu",
-				   r->op == IO_READ ? "read" : "write", c->path,
-				   (unsigned long long)r->off);
+		return sample_fail_at(c->s, c->id, (int)r->res, c->path, NULL, (int64_t)r->off,
+				      "%s %s at offset %llu", r->op == IO_READ ? "read" : "write",
+				      c->path, (unsigned long long)r->off);
 	if ((size_t)r->res != r->len)
-		return sample_fail(c->s, c->id, -EIO, "short %s of %s at offset %llu (%zd of %zu bytes)",
-				   r->op == IO_READ ? "read" : "write", c->path,
-				   (unsigned long long)r->off, r->res, r->len);
+		return sample_fail_at(c->s, c->id, -EIO, c->path, NULL, (int64_t)r->off,
+				      "short %s of %s at offset %llu (%zd of %zu bytes)",
+				      r->op == IO_READ ? "read" : "write", c->path,
+				      (unsigned long long)r->off, r->res, r->len);
 	if (r->op == IO_READ && c->verify) {
 		uint64_t bad;
 
@@ -98,7 +99,8 @@ static int seq_complete(void *arg, struct io_req *r)
 		return 1;
 	}
 	if (c->fsync_each && r->op == IO_WRITE && fsync(r->fd))
-		return sample_fail(c->s, c->id, -errno, "fsync %s", c->w->io_path);
+		return sample_fail_at(c->s, c->id, -errno, c->w->io_path, NULL, -1, "fsync %s",
+				      c->w->io_path);
 	sample_latency(c->s, r->t_start, now_ns());
 	if (++c->completed == 1)
 		test_pause_point(c->id);
@@ -127,18 +129,20 @@ static int seq_phase(struct worker *w, struct phase_sample *s, enum phase_id id,
 	ret = pipeline_open(&p, w->b, c.path, io_open_flags(w->b, flags), plan->chunk,
 			    id == PH_PUT_BLOCK && !plan->verify && plan->data != DATA_ZERO);
 	if (ret == -EINVAL && plan->direct)
-		return sample_fail(s, id, ret, "open %s: the filesystem refuses O_DIRECT", c.path);
+		return sample_fail_at(s, id, ret, c.path, NULL, -1,
+				      "open %s: the filesystem refuses O_DIRECT", c.path);
 	if (ret)
-		return sample_fail(s, id, ret, "open %s", c.path);
+		return sample_fail_at(s, id, ret, c.path, NULL, -1, "open %s", c.path);
 	sample_start(w, s);
 	ret = pipeline_drive(&p, seq_fill, seq_complete, &c);
 	cret = pipeline_finish(&p, writes && !ret, &s->flush_ns);
 	sample_stop(w, s);
 	pipeline_release(&p);
 	if (ret)
-		return sample_fail(s, id, ret, "%s", c.path);
+		return sample_fail_at(s, id, ret, c.path, NULL, -1, "%s", c.path);
 	if (cret)
-		return sample_fail(s, id, cret, "%s %s", writes ? "fsync/close" : "close", c.path);
+		return sample_fail_at(s, id, cret, c.path, NULL, -1, "%s %s",
+				      writes ? "fsync/close" : "close", c.path);
 	/* all of it, or what --stonewall left it at */
 	s->amount = (double)(c.next * plan->chunk) / 1024.0;
 	if (id == PH_PUT_BLOCK)

@@ -336,7 +336,8 @@ static int create_phase(struct worker *w, struct phase_sample *s, enum phase_id 
 
 		ret = create_one(b, fs, i, &r, buf);
 		if (ret) {
-			sample_fail(s, id, ret, "create %s/%s", w->files_dir, fs->names[i]);
+			sample_fail_at(s, id, ret, w->files_dir, fs->names[i], -1, "create %s/%s",
+				       w->files_dir, fs->names[i]);
 			goto out;
 		}
 		sample_latency(s, t0, now_ns());
@@ -352,7 +353,7 @@ static int create_phase(struct worker *w, struct phase_sample *s, enum phase_id 
 	sample_stop(w, s);
 	s->flush_ns = s->end_ns - t_sync;
 	if (ret)
-		sample_fail(s, id, ret, "sync %s", what);
+		sample_fail_at(s, id, ret, what, NULL, -1, "sync %s", what);
 	s->amount = fs->count;
 out:
 	sample_stop(w, s);
@@ -449,8 +450,8 @@ static int walk_dirs(struct worker *w, struct phase_sample *s, enum phase_id id,
 			ret = del ? delete_one(w->b, fs->dirfds[d], de->d_name)
 				  : stat_one(w, s, id, fs->dirfds[d], de->d_name, buf);
 			if (ret) {
-				sample_fail(s, id, ret, "%s %s/%s", del ? "unlink" : "stat",
-					    w->files_dir, de->d_name);
+				sample_fail_at(s, id, ret, w->files_dir, de->d_name, -1, "%s %s/%s",
+					       del ? "unlink" : "stat", w->files_dir, de->d_name);
 				break;
 			}
 			sample_latency(s, t0, now_ns());
@@ -480,8 +481,8 @@ static int walk_shuffled(struct worker *w, struct phase_sample *s, enum phase_id
 			      : stat_one(w, s, id, dirfd, fs->names[i], buf);
 
 		if (ret)
-			return sample_fail(s, id, ret, "%s %s/%s", del ? "unlink" : "stat",
-					   w->files_dir, fs->names[i]);
+			return sample_fail_at(s, id, ret, w->files_dir, fs->names[i], -1, "%s %s/%s",
+					      del ? "unlink" : "stat", w->files_dir, fs->names[i]);
 		sample_latency(s, t0, now_ns());
 		if (++*seen == 1)
 			test_pause_point(id);
@@ -516,10 +517,11 @@ static int visit_phase(struct worker *w, struct phase_sample *s, enum phase_id i
 		s->flush_ns = s->end_ns - t_sync;
 	free(buf);
 	if (ret)
-		return sample_fail(s, id, ret, "sync %s", what[0] ? what : w->files_dir);
+		return sample_fail_at(s, id, ret, what[0] ? what : w->files_dir, NULL, -1, "sync %s",
+				      what[0] ? what : w->files_dir);
 	if (seen != fs->count)
-		return sample_fail(s, id, -EIO, "%s found %u files, expected %u", w->files_dir,
-				   seen, fs->count);
+		return sample_fail_at(s, id, -EIO, w->files_dir, NULL, -1,
+				      "%s found %u files, expected %u", w->files_dir, seen, fs->count);
 	s->amount = seen;
 	return 0;
 }

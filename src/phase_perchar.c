@@ -138,7 +138,7 @@ static int perchar_run(struct worker *w, struct phase_sample *s, enum phase_id i
 	ret = perchar_open(w, &io, writing);
 	if (ret) {
 		free(vbuf);
-		return sample_fail(s, id, ret, "open %s", path);
+		return sample_fail_at(s, id, ret, path, NULL, -1, "open %s", path);
 	}
 	sample_start(w, s);
 	while (done < total && !stonewall_stop(w->b->stonewall, s->start_ns, done / chunk)) {
@@ -169,7 +169,8 @@ static int perchar_run(struct worker *w, struct phase_sample *s, enum phase_id i
 	sample_stop(w, s);
 	free(vbuf);
 	if (ret)
-		return sample_fail(s, id, ret, "%s %s", writing ? "fsync/close" : "close", path);
+		return sample_fail_at(s, id, ret, path, NULL, -1, "%s %s",
+				      writing ? "fsync/close" : "close", path);
 	s->amount = (double)done / 1024.0;
 	if (writing)
 		w->file_bytes = done;
@@ -180,10 +181,11 @@ out_close:
 	sample_stop(w, s);
 	free(vbuf);
 	if (ret == -ENODATA)
-		return sample_fail(s, id, -EIO, "%s ends at byte %llu, before %llu",
-				   path, (unsigned long long)done, (unsigned long long)total);
-	return sample_fail(s, id, ret, "%s %s at byte %llu", writing ? "write" : "read",
-			   path, (unsigned long long)done);
+		return sample_fail_at(s, id, -EIO, path, NULL, (int64_t)done,
+				      "%s ends at byte %llu, before %llu", path,
+				      (unsigned long long)done, (unsigned long long)total);
+	return sample_fail_at(s, id, ret, path, NULL, (int64_t)done, "%s %s at byte %llu",
+			      writing ? "write" : "read", path, (unsigned long long)done);
 }
 
 int phase_putc(struct worker *w, struct phase_sample *s)

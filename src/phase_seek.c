@@ -103,13 +103,13 @@ static int seek_complete(void *arg, struct io_req *r)
 	const char *path = sk->w->io_path;
 
 	if (r->res < 0)
-		return sample_fail(&sk->sample, PH_SEEKS, (int)r->res, "%s %s at offset %llu",
-				   r->op == IO_READ ? "read" : "write", path,
-				   (unsigned long long)r->off);
+		return sample_fail_at(&sk->sample, PH_SEEKS, (int)r->res, path, NULL, (int64_t)r->off,
+				      "%s %s at offset %llu", r->op == IO_READ ? "read" : "write",
+				      path, (unsigned long long)r->off);
 	if ((size_t)r->res != r->len)
-		return sample_fail(&sk->sample, PH_SEEKS, -EIO, "short %s of %s at offset %llu",
-				   r->op == IO_READ ? "read" : "write", path,
-				   (unsigned long long)r->off);
+		return sample_fail_at(&sk->sample, PH_SEEKS, -EIO, path, NULL, (int64_t)r->off,
+				      "short %s of %s at offset %llu", r->op == IO_READ ? "read" : "write",
+				      path, (unsigned long long)r->off);
 	if (r->op == IO_READ && (r->state & ST_OWNER)) {
 		uint64_t bad;
 
@@ -127,7 +127,7 @@ static int seek_complete(void *arg, struct io_req *r)
 		return 1;
 	}
 	if (r->op == IO_WRITE && sk->w->b->plan->fsync_each && fsync(r->fd))
-		return sample_fail(&sk->sample, PH_SEEKS, -errno, "fsync %s", path);
+		return sample_fail_at(&sk->sample, PH_SEEKS, -errno, path, NULL, -1, "fsync %s", path);
 	if (r->state & ST_OWNER)
 		atomic_store(&sk->pool->busy[r->chunk], 0);
 	sample_latency(&sk->sample, r->t_start, now_ns());
@@ -166,18 +166,18 @@ static void *seeker_main(void *arg)
 	cpu0 = thread_cpu_seconds();
 	ret = pipeline_open_file(&p, path, io_open_flags(b, O_RDWR));
 	if (ret) {
-		sample_fail(&sk->sample, PH_SEEKS, ret, "open %s", path);
+		sample_fail_at(&sk->sample, PH_SEEKS, ret, path, NULL, -1, "open %s", path);
 		goto out;
 	}
 	sk->p = &p;
 	ret = pipeline_drive(&p, seek_fill, seek_complete, sk);
 	if (ret)
-		sample_fail(&sk->sample, PH_SEEKS, ret, "%s", path);
+		sample_fail_at(&sk->sample, PH_SEEKS, ret, path, NULL, -1, "%s", path);
 	/* The updates reach the device inside the timing, as in bonnie++. */
 	cret = pipeline_finish(&p, !ret, &sk->sample.flush_ns);
 	sk->sample.end_ns = now_ns();
 	if (cret)
-		sample_fail(&sk->sample, PH_SEEKS, cret, "fsync/close %s", path);
+		sample_fail_at(&sk->sample, PH_SEEKS, cret, path, NULL, -1, "fsync/close %s", path);
 out:
 	sk->sample.cpu_s = thread_cpu_seconds() - cpu0;
 	pipeline_release(&p);

@@ -90,14 +90,11 @@ void sample_settle(struct worker *w, struct phase_sample *s)
 	sample_stop(w, s);
 }
 
-int sample_fail(struct phase_sample *s, enum phase_id id, int err, const char *fmt, ...)
+static int fail_v(struct phase_sample *s, enum phase_id id, int err, const char *fmt, va_list ap)
 {
 	char what[512];
-	va_list ap;
 
-	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
 	if (!s->err) {
 		s->err = err;
 		if (err == -EINTR)
@@ -108,11 +105,41 @@ int sample_fail(struct phase_sample *s, enum phase_id id, int err, const char *f
 	return err;
 }
 
+int sample_fail(struct phase_sample *s, enum phase_id id, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (!s->err)
+		s->err_offset = -1;
+	err = fail_v(s, id, err, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+int sample_fail_at(struct phase_sample *s, enum phase_id id, int err, const char *dir,
+		   const char *name, int64_t off, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!s->err) {
+		snprintf(s->err_path, sizeof(s->err_path), "%s%s%s", dir, name ? "/" : "",
+			 name ? name : "");
+		s->err_offset = off;
+	}
+	va_start(ap, fmt);
+	err = fail_v(s, id, err, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
 void sample_merge(struct phase_sample *total, const struct phase_sample *s)
 {
 	if (s->err && !total->err) {
 		total->err = s->err;
 		memcpy(total->msg, s->msg, sizeof(total->msg));
+		memcpy(total->err_path, s->err_path, sizeof(total->err_path));
+		total->err_offset = s->err_offset;
 	}
 	if (!total->start_ns || s->start_ns < total->start_ns)
 		total->start_ns = s->start_ns;

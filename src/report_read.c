@@ -1186,7 +1186,7 @@ static bool known_schema(const char *schema)
 {
 	static const char *const known[] = {
 		"clyde-result/1", "clyde-result/2", "clyde-result/3", "clyde-result/4",
-		"clyde-result/5",
+		"clyde-result/5", "clyde-result/6",
 	};
 
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
@@ -1203,7 +1203,7 @@ static int json_document(struct reader *rd, const struct json_node *doc, unsigne
 	int ret = 0;
 
 	if (!schema || schema->type != JSON_STRING || !known_schema(schema->string)) {
-		malformed(rd, line, "a JSON document whose schema is not clyde-result/1 to /5");
+		malformed(rd, line, "a JSON document whose schema is not clyde-result/1 to /6");
 		return 0;
 	}
 	if (!runs || runs->type != JSON_ARRAY) {
@@ -1212,8 +1212,16 @@ static int json_document(struct reader *rd, const struct json_node *doc, unsigne
 	}
 	if (version && version->type == JSON_STRING)
 		copy_param(ver, sizeof(ver), version->string, strlen(version->string));
-	for (const struct json_node *run = runs->child; run && !ret; run = run->next)
+	for (const struct json_node *run = runs->child; run && !ret; run = run->next) {
+		const struct json_node *failure = json_get(run, "failure");
+
+		/* clyde-result/6: a run that stopped has no figures to compare */
+		if (failure && failure->type != JSON_NULL) {
+			malformed(rd, line, "a run that failed (its \"failure\" is not null): skipped");
+			continue;
+		}
 		ret = json_run(rd, run, ver);
+	}
 	return ret;
 }
 

@@ -415,6 +415,19 @@ static void progress_finish(const struct run_plan *p, int ret)
 		fprintf(stderr, ret ? "failed\n" : "done\n");
 }
 
+/* Where a phase failed, for the JSON document of the failed run. */
+static void note_failure(struct run_result *res, enum phase_id id, int err, const char *path,
+			 int64_t offset)
+{
+	struct run_failure *f = &res->failure;
+
+	f->failed = true;
+	f->phase = (int)id;
+	f->err = err;
+	snprintf(f->path, sizeof(f->path), "%s", path);
+	f->offset = offset;
+}
+
 /* --stonewall cuts the sequential phases, as IOR's does its transfers. */
 static bool stonewalled(const struct run_plan *p, const struct phase_def *d)
 {
@@ -464,6 +477,8 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 		} else {
 			snprintf(b->errmsg, sizeof(b->errmsg), "%s", total.msg);
 		}
+		note_failure(res, d->id, ret, total.err ? total.err_path : "",
+			     total.err ? total.err_offset : -1);
 		goto out;
 	}
 	fill_phase_result(pr, &total, &clock, p->plus_when_short[d->id]);

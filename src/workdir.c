@@ -12,6 +12,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "leftover.h"
 #include "size.h"
 #include "workdir.h"
 
@@ -92,13 +93,17 @@ int workdir_create(const char *dir, char *out, size_t outlen)
 
 int workdir_create_tagged(const char *dir, const char *tag, char *out, size_t outlen)
 {
-	int n = snprintf(out, outlen, "%s/clyde.%sXXXXXX", dir, tag);
+	int n = snprintf(out, outlen, "%s/clyde.%sXXXXXX", dir, tag), ret;
 
 	if (n < 0 || (size_t)n >= outlen)
 		return -ENAMETOOLONG;
 	if (!mkdtemp(out))
 		return -errno;
-	return 0;
+	/* so that a later run can tell it was left behind, and --cleanup remove it */
+	ret = leftover_mark(out);
+	if (ret)
+		rmdir(out);
+	return ret;
 }
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
