@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /*
  * Check that dir can hold need_bytes: it exists, is a directory, is
@@ -23,6 +24,9 @@ uint64_t workdir_free_inodes(const char *dir);
 int workdir_create(const char *dir, char *out, size_t outlen);
 /* The same, named clyde.<tag>XXXXXX: under mpirun the tag is the rank ("r3."). */
 int workdir_create_tagged(const char *dir, const char *tag, char *out, size_t outlen);
+
+/* What a failed removal left under path: the first max named on out; how many in all. */
+unsigned workdir_name_left(const char *path, FILE *out, unsigned max);
 
 /* Remove path and everything under it, never following links or mounts. */
 int workdir_remove(const char *path);

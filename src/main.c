@@ -380,17 +380,21 @@ static int run_once(struct session *s, uint32_t seed, uint32_t run, struct run_r
 		}
 	}
 	rr = workdir_remove(b.workdir);
-	if (rr)
+	if (rr) {
 		fprintf(stderr, "clyde: warning: could not remove all of %s: %s\n",
 			b.workdir, strerror(-rr));
+		workdir_name_left(b.workdir, stderr, 10);
+	}
 	if (ret == -EINTR) {
-		fprintf(stderr, "clyde: %s; removed %s\n", b.errmsg, b.workdir);
+		fprintf(stderr, "clyde: %s; %s %s\n", b.errmsg, rr ? "could not remove all of" :
+			"removed", b.workdir);
 		return run_failed(res, ret, b.errmsg, CLYDE_EXIT_SIGNAL);
 	}
 	if (ret) {
 		/* another rank's failure: rank 0 names it, the others stay quiet */
 		if (ret != -ECANCELED || cluster_rank() == 0)
-			fprintf(stderr, "clyde: %s; removed %s\n", b.errmsg, b.workdir);
+			fprintf(stderr, "clyde: %s; %s %s\n", b.errmsg,
+				rr ? "could not remove all of" : "removed", b.workdir);
 		return run_failed(res, ret, b.errmsg, CLYDE_EXIT_IO);
 	}
 	return CLYDE_EXIT_OK;

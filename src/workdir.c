@@ -124,3 +124,29 @@ int workdir_remove(const char *path)
 		return errno ? -errno : -EIO;
 	return 0;
 }
+
+static FILE *left_out;
+static unsigned left_named, left_max;
+
+static int name_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	/* the directory itself is implied */
+	if (ftw->level == 0)
+		return 0;
+	if (left_named++ < left_max)
+		fprintf(left_out, "clyde:   left: %s\n", path);
+	return 0;
+}
+
+unsigned workdir_name_left(const char *path, FILE *out, unsigned max)
+{
+	left_out = out;
+	left_named = 0;
+	left_max = max;
+	nftw(path, name_entry, 16, FTW_PHYS | FTW_MOUNT);
+	if (left_named > max)
+		fprintf(out, "clyde:   and %u more\n", left_named - max);
+	return left_named;
+}
