@@ -150,8 +150,11 @@ static int perchar_run(struct worker *w, struct phase_sample *s, enum phase_id i
 		for (uint64_t i = 0; i < n; i++) {
 			ret = writing ? putc_byte(&io, vbuf ? vbuf[i] : (unsigned char)(done + i))
 				      : getc_byte(&io, vbuf ? &vbuf[i] : &scratch);
-			if (ret)
+			if (ret) {
+				/* the failing byte's own offset, not its chunk's */
+				done += i;
 				goto out_close;
+			}
 		}
 		sample_latency(s, t0, now_ns());
 		if (verify && !writing &&
