@@ -106,13 +106,22 @@ int workdir_create_tagged(const char *dir, const char *tag, char *out, size_t ou
 	return ret;
 }
 
+/* The first error of a removal; it goes on past one to remove what it can. */
+static int remove_err;
+
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
+	int r;
+
 	(void)st;
 	(void)ftw;
 	if (flag == FTW_DP || flag == FTW_D)
-		return rmdir(path) && errno != ENOENT ? -1 : 0;
-	return unlink(path) && errno != ENOENT ? -1 : 0;
+		r = rmdir(path);
+	else
+		r = unlink(path);
+	if (r && errno != ENOENT && !remove_err)
+		remove_err = -errno;
+	return 0;
 }
 
 int workdir_remove(const char *path)
@@ -120,9 +129,10 @@ int workdir_remove(const char *path)
 	if (!path || !*path)
 		return 0;
 	/* Depth first, physical, never crossing into another filesystem. */
+	remove_err = 0;
 	if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT))
 		return errno ? -errno : -EIO;
-	return 0;
+	return remove_err;
 }
 
 static FILE *left_out;
