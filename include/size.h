@@ -25,4 +25,11 @@ void size_label(char *buf, size_t len, uint64_t value, const char *units);
 /* Human-readable byte count for messages: "3.0 MiB", "512 KiB". */
 void size_human(char *buf, size_t len, uint64_t bytes);
 
+/*
+ * -Z's seed: the first four of n bytes, in network byte order, as
+ * bonnie++ reads its random file. 0, or -EINVAL for fewer than four bytes
+ * (then *seed is left alone).
+ */
+int seed_from_bytes(const unsigned char *b, size_t n, uint32_t *seed);
+
 #endif

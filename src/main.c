@@ -117,24 +117,39 @@ static int semaphore_command(const struct clyde_options *o)
 	return CLYDE_EXIT_OK;
 }
 
+/* -Z: the file's first four bytes, which seed_from_bytes() reads. */
 static int read_seed_file(const char *path, uint32_t *seed, char *err, size_t errlen)
 {
 	unsigned char b[4];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	size_t got = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), e = 0;
 
 	if (fd < 0) {
-		snprintf(err, errlen, "-Z %s: %s", path, strerror(errno));
-		return -errno;
+		e = errno;
+		snprintf(err, errlen, "-Z %s: %s", path, strerror(e));
+		return -e;
 	}
-	n = read(fd, b, sizeof(b));
+	/* a pipe may hand the four bytes over in pieces */
+	while (got < sizeof(b)) {
+		ssize_t n = read(fd, b + got, sizeof(b) - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			e = errno;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
 	close(fd);
-	if (n != (ssize_t)sizeof(b)) {
+	if (e) {
+		snprintf(err, errlen, "-Z %s: %s", path, strerror(e));
+		return -e;
+	}
+	if (seed_from_bytes(b, got, seed)) {
 		snprintf(err, errlen, "-Z %s: fewer than 4 bytes to take the seed from", path);
 		return -EINVAL;
 	}
-	/* Network byte order, as bonnie++ reads its random file. */
-	*seed = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
 	return 0;
 }
 

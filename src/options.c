@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compat.h"
 #include "engine.h"
 #include "options.h"
 #include "size.h"
@@ -617,7 +618,7 @@ int options_parse(struct clyde_options *o, int argc, char **argv,
 	int c, idx;
 
 	opterr = 0;
-	optind = 1;
+	getopt_restart();
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, &idx)) != -1) {
 		if (c == '?') {
 			if (optopt && optopt < 0x100)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* Size and integer parsing shared by the option parser. */
+/* Size and integer parsing shared by the option parser; -Z's seed bytes. */
 #include "config.h"
 
 #include <ctype.h>
@@ -115,4 +115,12 @@ void size_human(char *buf, size_t len, uint64_t bytes)
 		snprintf(buf, len, "%" PRIu64 " bytes", bytes);
 	else
 		snprintf(buf, len, "%.1f %s", v, names[i]);
+}
+
+int seed_from_bytes(const unsigned char *b, size_t n, uint32_t *seed)
+{
+	if (n < 4)
+		return -EINVAL;
+	*seed = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+	return 0;
 }

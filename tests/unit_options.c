@@ -131,5 +131,19 @@ int main(void)
 	REJECTS("-p creates the semaphore and exits", "-p", "2", "-y", "s");
 	REJECTS("unexpected argument 'extra'", "-q", "extra");
 
+	/*
+	 * A parse that stops inside a cluster ("-kDb" at the unknown k) must
+	 * leave nothing for the next: the C library's getopt otherwise goes
+	 * on with the "Db" it had left, as if the next vector had -D -b.
+	 */
+	REJECTS("unknown option '-k'", "-kDb");
+	CHECK(parse(&o, "-d", "/tmp", "-n", "2", (char *)NULL) == 0, "after a broken cluster: %s", err);
+	CHECK(!o.direct && !o.fsync_each, "the last parse's cluster leaked into this one");
+	CHECK_STR(o.dir, "/tmp");
+	CHECK(o.files == 2, "-n after a broken cluster");
+	REJECTS("unknown option '-k'", "-qkx");
+	CHECK(parse(&o, "-s", "64", (char *)NULL) == 0 && o.size_mib == 64 && !o.quiet,
+	      "-s after a broken cluster: %s", err);
+
 	return unit_verdict("unit_options");
 }

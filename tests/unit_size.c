@@ -77,5 +77,21 @@ int main(void)
 	label(256, " km", "256");
 	label(1536, " km", "1536");
 
+	/* -Z: the first four bytes in network order; fewer are refused. */
+	{
+		static const unsigned char b[] = { 0x00, 0x00, 0x01, 0x02, 0xff };
+		static const unsigned char hi[] = { 0xfe, 0xdc, 0xba, 0x98 };
+		uint32_t seed = 7;
+
+		CHECK(seed_from_bytes(b, 0, &seed) == -EINVAL && seed == 7, "no bytes");
+		CHECK(seed_from_bytes(b, 3, &seed) == -EINVAL && seed == 7, "three bytes");
+		CHECK(seed_from_bytes(b, 4, &seed) == 0 && seed == 258, "four bytes: %u", seed);
+		CHECK(seed_from_bytes(b + 1, 4, &seed) == 0 && seed == 0x000102ffu,
+		      "the fifth byte counts only from one on: %#x", seed);
+		CHECK(seed_from_bytes(b, sizeof(b), &seed) == 0 && seed == 258, "five bytes: %u", seed);
+		CHECK(seed_from_bytes(hi, 4, &seed) == 0 && seed == 0xfedcba98u, "high bits: %#x",
+		      seed);
+	}
+
 	return unit_verdict("unit_size");
 }
