@@ -61,7 +61,8 @@ static ssize_t psync_transfer(const struct io_req *r, int flags)
 		if (n < 0) {
 			if (errno == EINTR && !clyde_stop_requested())
 				continue;
-			return done ? (ssize_t)done : -errno;
+			/* the error that stopped it, even after part: ENOSPC says more than "short" */
+			return -errno;
 		}
 		if (n == 0)
 			break;
