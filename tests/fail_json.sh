@@ -116,9 +116,32 @@ rm -f "$W/j.json"
 expect_eq "exit 1: usage" "$?" 1
 "$CLYDE" -d "$T/missing" -s 8 --json "$W/j.json" >/dev/null 2>&1
 expect_eq "exit 2: -d missing" "$?" 2
-expect_eq "exits 1 and 2: no document, no temporary file" "$(ls "$W" | grep -c '^j\.json')" 0
+# exit 4: io_uring not built, or refused (tests/no_uring makes the kernel say ENOSYS)
+if [ -x "${NO_URING:-}" ]; then
+	"$NO_URING" ENOSYS "$CLYDE" -d "$T" -s 8 -n 0 --engine=uring --json "$W/j.json" >/dev/null 2>&1
+	rc=$?
+	[ $rc = 77 ] || expect_eq "exit 4: io_uring refused" "$rc" 4
+elif ! "$CLYDE" --version | grep -q '^engines:.* uring$'; then
+	"$CLYDE" -d "$T" -s 8 -n 0 --engine=uring --json "$W/j.json" >/dev/null 2>&1
+	expect_eq "exit 4: io_uring not built" "$?" 4
+fi
+expect_eq "exits 1, 2 and 4: no document, no temporary file" "$(ls "$W" | grep -c '^j\.json')" 0
 "$CLYDE" -d "$T" -s 8 -n 0 --json "$W/no/such/dir/j.json" >/dev/null 2>"$W/err"
 expect_eq "a --json file that cannot be made: exit 1" "$?" 1
 expect_match "... and says why" "$(cat "$W/err")" "^clyde: --json $W/no/such/dir/j\\.json: No such file or directory$"
 expect_empty_dir "nothing left" "$T"
+
+# exit 2 once the runs began: ramfs refuses the O_DIRECT of -D in the first run
+RAM=$W/ram
+mkdir "$RAM"
+if mount -t ramfs ramfs "$RAM" 2>/dev/null; then
+	T_MOUNTS="$RAM $T_MOUNTS"
+	"$CLYDE" -D -d "$RAM" -s 4 -n 0 --json "$W/j.json" >/dev/null 2>&1
+	expect_eq "exit 2 in the run: ramfs refuses O_DIRECT" "$?" 2
+	expect_match "exit 2 in the run: a document that says why" \
+		"$(doc "$W/j.json" 'd["exit_status"], r["failure"]["phase"], r["failure"]["exit_status"], r["failure"]["message"]')" \
+		"^\\(2, None, 2, '-D: the filesystem refuses O_DIRECT"
+	no_temp "exit 2 in the run"
+	expect_empty_dir "exit 2 in the run: nothing left" "$RAM"
+fi
 done_testing
