@@ -11,18 +11,7 @@
 # and a slow device (2 ms more per write) whose figures agree with
 # faultfs's own count of the writes and the time it added.
 . "$TESTLIB"
-need_root
-[ -n "${FAULTFS:-}" ] || skip "faultfs not built (configure found no libfuse3)"
-[ -x "$FAULTFS" ] || skip "$FAULTFS not built"
-[ -c /dev/fuse ] || skip "no /dev/fuse"
-command -v python3 >/dev/null || skip "python3 is needed to read the JSON"
-
-scratch_tmpfs 256m || skip "cannot mount a tmpfs"
-B=$SCRATCH
-scratch_dir
-W=$SCRATCH
-M=$W/mnt
-mkdir "$M"
+FAULTFS_BACKING=256m
 . "$(dirname "$TESTLIB")/faultfs_lib.sh"
 mount_ffs
 

@@ -14,18 +14,7 @@
 #  3. bad rules are refused before mounting; SIGTERM and umount end it
 #     cleanly (exit 0, unmounted, stats written).
 . "$TESTLIB"
-need_root
-[ -n "${FAULTFS:-}" ] || skip "faultfs not built (configure found no libfuse3)"
-[ -x "$FAULTFS" ] || skip "$FAULTFS not built"
-[ -c /dev/fuse ] || skip "no /dev/fuse"
-command -v python3 >/dev/null || skip "python3 is needed for exact reads and writes"
-
-scratch_tmpfs 64m || skip "cannot mount a tmpfs"
-B=$SCRATCH
-scratch_dir
-W=$SCRATCH
-M=$W/mnt
-mkdir "$M"
+FAULTFS_BACKING=64m
 . "$(dirname "$TESTLIB")/faultfs_lib.sh"
 
 # py CODE: python3 with the helpers below, M the mount point and B the backing

@@ -1,8 +1,22 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Sourced by the tests that mount faultfs (tests/faultfs.sh and
-# tests/fault_phases.sh) after tests/lib.sh, with B the backing directory,
-# W a scratch directory and M the mount point set: mount_ffs, unmount,
-# mounted and st, and the trap that always unmounts.
+# tests/fault_phases.sh) after tests/lib.sh, with FAULTFS_BACKING the size
+# of the tmpfs behind it: skips where faultfs, /dev/fuse, root or python3
+# is missing; sets B (the backing tmpfs), W (a scratch directory) and M
+# (the mount point); gives mount_ffs, unmount, mounted and st, and the
+# trap that always unmounts.
+need_root
+[ -n "${FAULTFS:-}" ] || skip "faultfs not built (configure found no libfuse3)"
+[ -x "$FAULTFS" ] || skip "$FAULTFS not built"
+[ -c /dev/fuse ] || skip "no /dev/fuse"
+command -v python3 >/dev/null || skip "python3 is needed for exact reads and writes and the JSON"
+
+scratch_tmpfs "${FAULTFS_BACKING:-64m}" || skip "cannot mount a tmpfs"
+B=$SCRATCH
+scratch_dir
+W=$SCRATCH
+M=$W/mnt
+mkdir "$M"
 PID=""
 RC=""
 tmo=""
