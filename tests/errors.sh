@@ -52,7 +52,7 @@ GO=$SCRATCH/go
 CLYDE_TEST_PAUSE=putc CLYDE_TEST_RESUME=$GO "$CLYDE" -d "$DATA" -s 16 -n 0 -f64k \
 	>/dev/null 2>"$GO.err" &
 pid=$!
-for i in $(seq 100); do grep -q "test pause" "$GO.err" && break; sleep 0.1; done
+wait_pause "$GO.err"
 dd if=/dev/zero of="$DATA/filler" bs=1M count=24 2>/dev/null
 touch "$GO"
 wait $pid; rc=$?

@@ -26,13 +26,6 @@ PY
 no_temp() {
 	expect_eq "$1: no temporary file left" "$(ls "$W" | grep -c '^j\.json\.')" 0
 }
-wait_pause() {	# ERRFILE [COUNT]
-	n=0
-	while [ "$(grep -c 'test pause' "$1" 2>/dev/null)" -lt "${2:-1}" ] && [ $n -lt 200 ]; do
-		sleep 0.05
-		n=$((n + 1))
-	done
-}
 
 # exit 0
 "$CLYDE" -d "$T" -s 8 -n 1 -f --json "$W/j.json" >"$W/out" 2>"$W/err"

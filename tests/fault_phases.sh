@@ -36,11 +36,7 @@ fault() {
 	CLYDE_TEST_PAUSE=$phase CLYDE_TEST_RESUME=$W/go $tmo "$CLYDE" -d "$M" "$@" \
 		--json "$W/j.json" >"$W/out" 2>"$W/err" &
 	cp=$!
-	i=0
-	until grep -q "test pause in $phase" "$W/err" || [ $i -ge 300 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
+	wait_pause "$W/err"
 	printf '%s\n' "$rule" >"$W/ctl"
 	# every worker (the seeks' five seekers each) pauses and takes the file
 	while kill -0 $cp 2>/dev/null; do

@@ -17,8 +17,7 @@ boot=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)
 
 CLYDE_TEST_PAUSE=put_block "$CLYDE" -d "$T" -s 16 -n 0 -f >/dev/null 2>"$W/err" &
 pid=$!
-n=0
-until grep -q 'test pause' "$W/err" || [ $n -ge 200 ]; do sleep 0.05; n=$((n + 1)); done
+wait_pause "$W/err"
 kill -KILL $pid
 wait $pid 2>/dev/null
 left=$(ls -d "$T"/clyde.*)

@@ -110,6 +110,19 @@ expect_empty_dir() {
 	if [ -z "$left" ]; then ok; else fail "$1: left behind in $2: $left"; fi
 }
 
+# wait_pause ERRFILE [COUNT]: until clyde's stderr ERRFILE shows COUNT (1)
+# test pauses (CLYDE_TEST_PAUSE), at most a minute: a sanitizer build on a
+# busy machine takes its time to get there; 1 when it never did
+wait_pause() {
+	wp_n=0
+	while [ "$(grep -c 'test pause in ' "$1" 2>/dev/null)" -lt "${2:-1}" ]; do
+		[ $wp_n -ge 1200 ] && return 1
+		sleep 0.05
+		wp_n=$((wp_n + 1))
+	done
+	return 0
+}
+
 # mpi_run ARGS...: mpirun with the flags Open MPI 4.1 needs on one machine,
 # as root, in a container, within 180 s:
 #   --oversubscribe       more ranks than cores (4 ranks on a 2-core machine)

@@ -138,11 +138,7 @@ CLYDE_TEST_PAUSE=get_block CLYDE_TEST_RESUME=$RES \
 	mpi_run -x CLYDE_TEST_PAUSE -x CLYDE_TEST_RESUME -np 2 "$CLYDE" -d "$T" -c 2 -s 64 -n 0 -f \
 	--mpi-read-other=1 --stonewall=0.02 --verify --json "$W/j3.json" >"$W/out3" 2>"$W/err3" &
 mp=$!
-n=0
-while [ "$(grep -c 'test pause in get_block' "$W/err3" 2>/dev/null)" -lt 4 ] && [ $n -lt 600 ]; do
-	sleep 0.1
-	n=$((n + 1))
-done
+wait_pause "$W/err3" 4
 expect_eq "read other: all 4 workers paused in block read" "$(grep -c 'test pause in get_block' "$W/err3")" 4
 # each rank holds the files of the other rank's directory open
 crossed=0

@@ -97,11 +97,7 @@ mpi_run --mca orte_abort_on_non_zero_status 0 -np 3 "$W/wrap" -d "$BIG" -s 32 -n
 	-np 1 env CLYDE_TEST_PAUSE=put_block CLYDE_TEST_RESUME="$RES" "$W/wrap" -d "$SMALL" -s 32 -n 0 -f \
 	>"$W/out2" 2>"$W/err2" &
 mp=$!
-n=0
-until grep -q 'test pause in put_block' "$W/err2" 2>/dev/null || [ $n -ge 600 ]; do
-	sleep 0.1
-	n=$((n + 1))
-done
+wait_pause "$W/err2"
 expect_eq "full: rank 3 paused in block write" "$(grep -c 'test pause in put_block' "$W/err2")" 1
 # fill what is left, then let rank 3 go on into a full filesystem
 dd if=/dev/zero of="$SMALL/filler" bs=1M 2>/dev/null

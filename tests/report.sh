@@ -85,7 +85,7 @@ data_ratio() {
 	CLYDE_TEST_PAUSE=rewrite CLYDE_TEST_RESUME=$W/go "$CLYDE" -d "$MNT" -s 8::8192 -n 0 -f --data="$1" \
 		>/dev/null 2>"$W/err" &
 	pid=$!
-	for i in $(seq 100); do grep -q "test pause" "$W/err" && break; sleep 0.1; done
+	wait_pause "$W/err"
 	ratio=$(head -c 4194304 "$MNT"/clyde.*/io.0 | gzip -1 | wc -c)
 	touch "$W/go"
 	wait $pid

@@ -17,10 +17,7 @@ start_paused() {
 	shift
 	CLYDE_TEST_PAUSE=$phase "$CLYDE" -d "$MNT" "$@" >/dev/null 2>"$ERR" &
 	pid=$!
-	for i in $(seq 200); do
-		grep -q "test pause in $phase" "$ERR" && return 0
-		sleep 0.05
-	done
+	wait_pause "$ERR" && return 0
 	fail "clyde never paused in $phase: $(cat "$ERR")"
 	return 1
 }
@@ -53,7 +50,7 @@ stop_in ran_del INT -s 0 -n 1
 CLYDE_TEST_PAUSE=put_block CLYDE_TEST_RESUME=$ERR.go "$CLYDE" -d "$MNT" -s 16::8192 -n 0 -f \
 	>"$ERR.out" 2>"$ERR" &
 pid=$!
-for i in $(seq 200); do grep -q "test pause" "$ERR" && break; sleep 0.05; done
+wait_pause "$ERR"
 kill -HUP $pid
 sleep 0.2
 touch "$ERR.go"
@@ -85,8 +82,10 @@ rm -f "$ERR.go"
 CLYDE_TEST_PAUSE=seq_stat:ran_stat CLYDE_TEST_RESUME=$ERR.go "$CLYDE" -d "$MNT" -s 0 -n 1 \
 	>"$ERR.out" 2>"$ERR" &
 pid=$!
+n=0
 for phase in seq_stat ran_stat; do
-	for i in $(seq 200); do grep -q "test pause in $phase" "$ERR" && break; sleep 0.05; done
+	n=$((n + 1))
+	wait_pause "$ERR" $n
 	expect_eq "paused in $phase" "$(grep -c "test pause in $phase" "$ERR")" 1
 	expect_eq "$phase: the resume file is gone" "$(ls "$ERR.go" 2>/dev/null)" ""
 	if [ $phase = seq_stat ]; then

@@ -306,10 +306,7 @@ start_paused() {
 	rm -f "$W/e"
 	CLYDE_TEST_PAUSE=$phase "$CLYDE" -d "$MNT" -s 0 -n 0 --tree=$SPEC "$@" >/dev/null 2>"$W/e" &
 	pid=$!
-	for i in $(seq 200); do
-		grep -q "test pause in $phase" "$W/e" && return 0
-		sleep 0.05
-	done
+	wait_pause "$W/e" && return 0
 	fail "clyde never paused in $phase: $(cat "$W/e")"
 	return 1
 }

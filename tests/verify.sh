@@ -30,7 +30,7 @@ expect_eq "--verify with -D and stdio per-char" "$?" 0
 CLYDE_TEST_PAUSE=getc CLYDE_TEST_RESUME=$W/go "$CLYDE" --verify -d "$MNT" -s 8 -n 0 -f64k \
 	--json "$W/bad.json" >"$W/out" 2>"$W/err" &
 pid=$!
-for i in $(seq 100); do grep -q "test pause" "$W/err" && break; sleep 0.1; done
+wait_pause "$W/err"
 io=$(ls "$MNT"/clyde.*/io.0)
 printf 'X' | dd of="$io" bs=1 seek=3000000 conv=notrunc 2>/dev/null
 touch "$W/go"
@@ -57,11 +57,11 @@ rm -f "$W/go" "$W/err"
 CLYDE_TEST_PAUSE=rewrite:getc CLYDE_TEST_RESUME=$W/go "$CLYDE" --verify -d "$MNT" -s 8::100 -n 0 \
 	-f64k --json "$W/lost.json" >"$W/out" 2>"$W/err" &
 pid=$!
-for i in $(seq 100); do grep -q "test pause in rewrite" "$W/err" && break; sleep 0.1; done
+wait_pause "$W/err" 1
 io=$(ls "$MNT"/clyde.*/io.0)
 cp "$io" "$W/old"
 touch "$W/go"
-for i in $(seq 100); do grep -q "test pause in getc" "$W/err" && break; sleep 0.1; done
+wait_pause "$W/err" 2
 dd if="$W/old" of="$io" bs=1M conv=notrunc 2>/dev/null
 touch "$W/go"
 wait $pid
@@ -80,7 +80,7 @@ rm -f "$W/go" "$W/err"
 CLYDE_TEST_PAUSE=getc CLYDE_TEST_RESUME=$W/go "$CLYDE" -d "$MNT" -s 8 -n 0 -f64k \
 	>/dev/null 2>"$W/err" &
 pid=$!
-for i in $(seq 100); do grep -q "test pause" "$W/err" && break; sleep 0.1; done
+wait_pause "$W/err"
 printf 'X' | dd of="$(ls "$MNT"/clyde.*/io.0)" bs=1 seek=3000000 conv=notrunc 2>/dev/null
 touch "$W/go"
 wait $pid
