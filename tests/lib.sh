@@ -21,8 +21,42 @@ t_cleanup() {
 }
 trap t_cleanup EXIT
 
+# t_once_test: this script is one of the default build's once-per-run
+# tests (ONCE_TESTS in Makefile.am, which passes the list as
+# CLYDE_ONCE_TESTS): loop devices, FUSE, MPI, xfs, btrfs, as root
+t_once_test() {
+	case " ${CLYDE_ONCE_TESTS:-} " in
+	*" tests/$(basename "$0") "*) return 0 ;;
+	esac
+	return 1
+}
+
+# skip REASON: the test cannot run here: exit 77, a counted SKIP. Never
+# after a failed check (that would hide the failure: exit 1), and never,
+# with CI=true, in a once-per-run test: CI's machine is made to run them
+# all (.ci/deps --test), so a skip there is a failure to be fixed. A skip
+# CI must allow names its reason with skip_allowed_in_ci.
 skip() {
+	if [ "$T_FAILS" != 0 ]; then
+		echo "FAIL: $T_FAILS failed check(s) above; then it cannot go on: $*"
+		exit 1
+	fi
+	if [ "${CI:-}" = true ] && t_once_test; then
+		echo "FAIL: CI=true: a once-per-run test (ONCE_TESTS) must run, not skip: $*"
+		exit 1
+	fi
 	echo "SKIP: $*"
+	exit 77
+}
+
+# skip_allowed_in_ci REASON WHY-CI-MAY-LACK-IT: a skip that CI accepts
+# too, its reason said; still a failure after a failed check
+skip_allowed_in_ci() {
+	if [ "$T_FAILS" != 0 ]; then
+		echo "FAIL: $T_FAILS failed check(s) above; then it cannot go on: $1"
+		exit 1
+	fi
+	echo "SKIP: $1 (allowed in CI: $2)"
 	exit 77
 }
 

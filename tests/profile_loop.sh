@@ -1,10 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # --profile against what the kernel's own counters must show, on
-# filesystems made here on direct-I/O loop devices:
-#  - btrfs with compress=zstd writing half-compressible data: a third or
-#    more of block write's CPU is spent outside clyde's process, in btrfs's
-#    threads, which the profile names;
+# filesystems made here on direct-I/O loop devices (tests/profile_btrfs.sh:
+# btrfs's threads):
 #  - ext4 with a 4 MiB journal and data=journal writes every block twice
 #    (write amplification near 2), data=ordered once (near 1), for a file
 #    32 times the journal's size.
@@ -36,29 +34,7 @@ field() {
 	python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["runs"][0]["phases"][sys.argv[2]]["profile"]; print(eval(sys.argv[3]))' "$1" "$2" "$3"
 }
 
-# 1. btrfs, zstd
-if command -v mkfs.btrfs >/dev/null 2>&1 && mkloop 2G mkfs.btrfs -q -f &&
-	mount -o compress=zstd "$LOOP" "$W/mnt"; then
-	"$CLYDE" -d "$W/mnt" -s 768:8192:500 -n 0 -f --data=compressible:50 --profile \
-		--json "$W/b.json" >"$W/b.out" 2>"$W/b.err"
-	expect_eq "btrfs zstd run" "$?" 0
-	frac=$(field "$W/b.json" put_block 'p["outside_fraction"]')
-	expect_match "btrfs zstd: block write's CPU outside clyde ($frac)" "$frac" '^0\.(3[3-9]|[4-9])'
-	share=$(field "$W/b.json" put_block 'round(p["groups"]["filesystem_s"] / p["outside_s"], 2)')
-	expect_match "btrfs zstd: a quarter or more of that in btrfs's threads ($share)" "$share" '^(0\.(2[5-9]|[3-9])|1\.)'
-	expect_match "btrfs zstd: the where line names btrfs's threads" \
-		"$(grep '^Profile where: Block write' "$W/b.out")" 'btrfs-[a-z-]+ [0-9.]+ \(filesystem\)'
-	expect_eq "btrfs: the device found from the mount source" \
-		"$(field "$W/b.json" put_block 'p["device"]["via"]')" "the mount source"
-	# half the data is zeros and zstd squeezes it: fewer bytes reach the device than were written
-	wa=$(field "$W/b.json" put_block 'p["device"]["write_amplification"]')
-	expect_match "btrfs zstd: compression shows as write amplification below 1 ($wa)" "$wa" '^0\.'
-else
-	echo "btrfs: not tested (no mkfs.btrfs or no btrfs in this kernel)"
-fi
-detach
-
-# 2. ext4, data=journal and data=ordered
+# ext4, data=journal and data=ordered
 for mode in journal ordered; do
 	if ! mkloop 512M mkfs.ext4 -q -F -J size=4 || ! mount -o data=$mode "$LOOP" "$W/mnt"; then
 		fail "ext4 data=$mode: cannot make it"
@@ -79,4 +55,4 @@ for mode in journal ordered; do
 	detach
 done
 
-[ "$T_FAILS" = 0 ]
+done_testing
