@@ -118,9 +118,9 @@ expect_eq "a short read, psync: faultfs cut one read" "$(st 'faults read short')
 if "$CLYDE" --version | grep -q '^engines:.* uring\( \|$\)'; then
 	fault put_block "op=write,err=short,path=*io.0,after=2" -s 4 -n 0 -f --verify --engine=uring
 	# (Linux's FUSE turns a short asynchronous direct write into EIO: reported either way;
-	# exit 4: the kernel refuses io_uring here, as tests/uring.sh says)
+	# exit 4, the kernel refusing io_uring, fails here as in tests/uring.sh)
 	if [ "$RC" = 4 ]; then
-		:
+		fail "a short write, uring: exit 4 (io_uring refused) where uring is built"
 	elif [ "$RC" = 0 ]; then
 		expect_eq "a short write, uring: completed, the data intact" \
 			"$(jq_ 'f, r["data"]["mismatches"], r["phases"]["put_block"]["amount"]')" "(None, 0, 4096)"
