@@ -56,16 +56,18 @@ expect_plan linux-tree --os linux --runs 2 --size 1G --tree ports:0.1 ext4 tmpfs
 expect_eq "the dry runs made no work directory" "$(ls -d "$WORK" 2>/dev/null)" ""
 expect_eq "the dry runs made no results directory" "$(ls -d "$OUT" 2>/dev/null)" ""
 
-# and needs no root
+# and needs no root. nobody runs a copy in the scratch directory: the
+# checkout may lie under a directory nobody cannot enter (mktemp -d's 0700)
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
-	chmod 755 "$W"
+	cp "$FSMATRIX" "$W/clyde-fsmatrix"
+	chmod 755 "$W" "$W/clyde-fsmatrix"
 	setpriv --reuid=65534 --regid=65534 --clear-groups env CLYDE=clyde CLYDE_REPORT=clyde-report \
-		sh "$FSMATRIX" -n --os netbsd --work "$WORK" --out "$OUT" --runs 2 --size 1G --baseline ffs:log \
+		sh "$W/clyde-fsmatrix" -n --os netbsd --work "$WORK" --out "$OUT" --runs 2 --size 1G --baseline ffs:log \
 		ffs ffs:log ext2fs tmpfs zfs -- -s 256m 2>&1 |
 		sed -E -e "s|$WORK|@WORK@|g" -e "s|$OUT|@OUT@|g" -e 's/clydefm(\.?)[0-9]+/clydefm\1@PID@/g' >"$W/nobody.plan"
 	expect_eq "a dry run as nobody" "$(cmp "$W/nobody.plan" "$GOLD/netbsd.plan" && echo same)" same
 	# a real run needs root
-	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups sh "$FSMATRIX" --work "$WORK" ext4 2>&1)
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups sh "$W/clyde-fsmatrix" --work "$WORK" ext4 2>&1)
 	expect_eq "not root: exit status" "$?" 1
 	expect_eq "not root: message" "$out" \
 		"clyde-fsmatrix: needs root: it makes, mounts and removes file systems and devices (--dry-run shows the commands without root)"
