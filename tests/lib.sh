@@ -146,15 +146,17 @@ expect_empty_dir() {
 
 # wait_pause ERRFILE [COUNT]: until clyde's stderr ERRFILE shows COUNT (1)
 # test pauses (CLYDE_TEST_PAUSE), at most a minute: a sanitizer build on a
-# busy machine takes its time to get there; 1 when it never did
+# busy machine takes its time to get there; 1 when it never did. ERRFILE
+# may not exist yet (the command started with & has not opened it): none
 wait_pause() {
 	wp_n=0
-	while [ "$(grep -c 'test pause in ' "$1" 2>/dev/null)" -lt "${2:-1}" ]; do
+	while :; do
+		wp_seen=$(grep -c 'test pause in ' "$1" 2>/dev/null)
+		[ "${wp_seen:-0}" -ge "${2:-1}" ] && return 0
 		[ $wp_n -ge 1200 ] && return 1
 		sleep 0.05
 		wp_n=$((wp_n + 1))
 	done
-	return 0
 }
 
 # mpi_run ARGS...: mpirun with the flags Open MPI 4.1 needs on one machine,
