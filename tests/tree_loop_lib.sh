@@ -118,6 +118,7 @@ tree_fs_runs() {
 	if ! "$@" "$LOOP" >"$W/mkfs.out" 2>&1; then
 		fail "$fs: $* failed:"
 		sed 's/^/    /' "$W/mkfs.out"
+		detach
 		return
 	fi
 	mount "$LOOP" "$MNT" 2>"$W/mount.err" ||
