@@ -136,6 +136,11 @@ void verify_mismatch(struct phase_sample *s, enum phase_id id, const char *path,
 
 /* Test-only pause point (CLYDE_TEST_PAUSE=<phase csv name>), see clyde(1). */
 void test_pause_point(enum phase_id id);
+/*
+ * The same before a phase starts, after the cache drop and before the
+ * residency measurement (CLYDE_TEST_PAUSE=before-<phase csv name>).
+ */
+void test_pause_before(enum phase_id id);
 
 /*
  * The timed part of a phase starts when every worker has prepared
@@ -151,6 +156,8 @@ void sample_stop(struct worker *w, struct phase_sample *s);
 /* Phases, one file per family; the registry (phase.h) lists them. */
 int phase_putc(struct worker *w, struct phase_sample *s);
 int phase_getc(struct worker *w, struct phase_sample *s);
+/* The bytes the per-char read will read from w->read_path: [0, *len). */
+uint64_t perchar_read_bytes(const struct worker *w);
 int phase_put_block(struct worker *w, struct phase_sample *s);
 int phase_rewrite(struct worker *w, struct phase_sample *s);
 int phase_get_block(struct worker *w, struct phase_sample *s);

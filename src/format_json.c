@@ -592,6 +592,11 @@ static void json_phase(FILE *out, const struct run_result *r, enum phase_id id)
 		} else {
 			json_number(out, p->resident_pct);
 		}
+		/* the big file's phases: the bytes measured, what that phase reads */
+		if (id < PH_FIRST_TREE)
+			fprintf(out, ", \"range_offset\": %" PRIu64 ", \"range_bytes\": %" PRIu64
+				", \"file_bytes\": %" PRIu64, p->residency_range_offset,
+				p->residency_range_bytes, p->residency_file_bytes);
 		fputc('}', out);
 	}
 	if (p->arc_valid)

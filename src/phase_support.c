@@ -208,11 +208,10 @@ void verify_mismatch(struct phase_sample *s, enum phase_id id, const char *path,
  * or until the file CLYDE_TEST_RESUME names exists, which clyde then
  * removes so that the next pause waits again.
  */
-void test_pause_point(enum phase_id id)
+static void test_pause_named(const char *name)
 {
 	const char *want = getenv("CLYDE_TEST_PAUSE");
 	const char *resume = getenv("CLYDE_TEST_RESUME");
-	const char *name = phase_csv_name(id);
 	size_t len = strlen(name);
 	bool hit = false;
 
@@ -228,4 +227,17 @@ void test_pause_point(enum phase_id id)
 		usleep(10000);
 	if (resume)
 		unlink(resume);
+}
+
+void test_pause_point(enum phase_id id)
+{
+	test_pause_named(phase_csv_name(id));
+}
+
+void test_pause_before(enum phase_id id)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "before-%s", phase_csv_name(id));
+	test_pause_named(name);
 }
