@@ -133,6 +133,9 @@ static inline void sample_latency(struct phase_sample *s, uint64_t t0, uint64_t 
 
 /* --verify found bad data at off in path: counted, and named the first times. */
 void verify_mismatch(struct phase_sample *s, enum phase_id id, const char *path, uint64_t off);
+/* --verify: a file's size is not what was written: counted and named the same way. */
+void verify_size_mismatch(struct phase_sample *s, enum phase_id id, const char *path,
+			  uint64_t size, uint64_t expected);
 
 /* Test-only pause point (CLYDE_TEST_PAUSE=<phase csv name>), see clyde(1). */
 void test_pause_point(enum phase_id id);

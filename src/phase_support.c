@@ -191,14 +191,24 @@ int io_open_flags(const struct bench *b, int access)
 /* Name at most this many mismatches on stderr; all of them are counted. */
 #define MISMATCH_REPORTS 10
 
+static atomic_uint mismatches_reported;
+
 void verify_mismatch(struct phase_sample *s, enum phase_id id, const char *path, uint64_t off)
 {
-	static atomic_uint reported;
-
 	s->mismatches++;
-	if (atomic_fetch_add(&reported, 1) < MISMATCH_REPORTS)
+	if (atomic_fetch_add(&mismatches_reported, 1) < MISMATCH_REPORTS)
 		fprintf(stderr, "clyde: verify: %s: %s: data differ at offset %llu\n",
 			phase_name(id), path, (unsigned long long)off);
+}
+
+void verify_size_mismatch(struct phase_sample *s, enum phase_id id, const char *path,
+			  uint64_t size, uint64_t expected)
+{
+	s->mismatches++;
+	if (atomic_fetch_add(&mismatches_reported, 1) < MISMATCH_REPORTS)
+		fprintf(stderr, "clyde: verify: %s: %s: size %llu, written %llu\n",
+			phase_name(id), path, (unsigned long long)size,
+			(unsigned long long)expected);
 }
 
 /*
