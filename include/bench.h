@@ -7,6 +7,7 @@
 
 #include "engine.h"
 #include "histogram.h"
+#include "placement.h"
 #include "progress.h"
 #include "timeline.h"
 #include "plan.h"
@@ -104,6 +105,11 @@ struct phase_sample {
 	double cpu_mark;
 	int cpu_first;		/* the CPU it ran on at the start and the end, -1 unknown */
 	int cpu_last;
+	/*
+	 * Every CPU its threads that do the work were seen on at their start
+	 * and end: the worker thread's, or in the seek phase the seekers'.
+	 */
+	struct cpu_mask ran_on;
 	/* tree phases: their own figures (allocated; NULL elsewhere) */
 	struct tree_sample *tree;
 };

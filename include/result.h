@@ -23,7 +23,8 @@ struct worker_result {
 	double max_latency;
 	uint64_t latency_count;
 	int cpu_first;		/* the CPU at the timed part's start and end, -1 unknown */
-	int cpu_last;
+	int cpu_last;		/* (the seek phase: its first seeker's) */
+	char ran_on[128];	/* "0-1,3": every CPU it (or its seekers) started or ended on */
 	int buffer_node;	/* NUMA node of its I/O buffer's first page, -1 unknown */
 	char cpus[64];		/* its CPU set as the kernel has it */
 	char note[96];		/* what the kernel did with the placement asked for */

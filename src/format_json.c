@@ -332,6 +332,8 @@ static void json_workers(FILE *out, const struct phase_result *p)
 		json_known(out, NULL, w->cpu_first);
 		fputs(", \"cpu_last\": ", out);
 		json_known(out, NULL, w->cpu_last);
+		fputs(", \"ran_on\": ", out);
+		json_string(out, w->ran_on);
 		fputs(", \"buffer_node\": ", out);
 		json_known(out, NULL, w->buffer_node);
 		fputs(", \"note\": ", out);

@@ -61,6 +61,8 @@ void sample_start(struct worker *w, struct phase_sample *s)
 	pthread_mutex_unlock(&c->lock);
 	s->clock_state = 1;
 	s->cpu_first = place_current_cpu();
+	if (s->cpu_first >= 0)
+		mask_set(&s->ran_on, (unsigned)s->cpu_first);
 	s->cpu_mark = thread_cpu_seconds();
 }
 
@@ -73,6 +75,8 @@ void sample_stop(struct worker *w, struct phase_sample *s)
 	s->end_ns = now_ns();
 	s->cpu_s += thread_cpu_seconds() - s->cpu_mark;
 	s->cpu_last = place_current_cpu();
+	if (s->cpu_last >= 0)
+		mask_set(&s->ran_on, (unsigned)s->cpu_last);
 	pthread_mutex_lock(&c->lock);
 	if (++c->stopped == c->workers) {
 		cpu_sample_take(&c->cpu1);
@@ -153,6 +157,8 @@ void sample_merge(struct phase_sample *total, const struct phase_sample *s)
 	total->cpu_s += s->cpu_s;
 	total->amount += s->amount;
 	total->count += s->count;
+	for (int i = 0; i < TOPO_MASK_WORDS; i++)
+		total->ran_on.w[i] |= s->ran_on.w[i];
 	if (s->tree)
 		tree_sample_merge(total, s->tree);
 }

@@ -84,6 +84,7 @@ static void fill_worker_result(struct worker_result *wr, const struct worker_job
 	latency_of(&s->hist, wr->latency_q, &wr->max_latency, &wr->latency_count);
 	wr->cpu_first = s->cpu_first;
 	wr->cpu_last = s->cpu_last;
+	mask_format(&s->ran_on, wr->ran_on, sizeof(wr->ran_on));
 	wr->buffer_node = job->buffer_node;
 	if (job->cpus_known)
 		mask_format(&job->cpus, wr->cpus, sizeof(wr->cpus));
