@@ -74,6 +74,7 @@ print("cache" in json.load(open(sys.argv[1]))["runs"][0]["phases"]["put_block"])
 	# in memory and the drop failed, although they are under 5% of the
 	# 64 MiB file; the block read, after getc's drop, finds it cold.
 	rm -f "$MNT.go"
+	: >"$MNT.err"
 	CLYDE_TEST_PAUSE=before-getc CLYDE_TEST_RESUME=$MNT.go "$CLYDE" -d "$EXT4" -s 64::200 -n 0 \
 		--json "$MNT.json" >"$MNT.out" 2>"$MNT.err" &
 	pid=$!

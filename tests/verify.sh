@@ -80,7 +80,10 @@ expect_empty_dir "nothing left after the lost write" "$MNT"
 # the stat phase and named with both sizes; a file rewritten in place with
 # other bytes of the same size, by its data.
 for change in truncate rewrite; do
-	rm -f "$W/go" "$W/err"
+	# the file exists before clyde starts: wait_pause must not read a
+	# missing file as "paused"
+	rm -f "$W/go"
+	: >"$W/err"
 	CLYDE_TEST_PAUSE=seq_create CLYDE_TEST_RESUME=$W/go "$CLYDE" --verify -d "$MNT" -s 0 \
 		-n 1:8k:1k:1 --json "$W/small.json" >"$W/out" 2>"$W/err" &
 	pid=$!
