@@ -165,7 +165,7 @@ void sample_stop(struct worker *w, struct phase_sample *s);
 /* Phases, one file per family; the registry (phase.h) lists them. */
 int phase_putc(struct worker *w, struct phase_sample *s);
 int phase_getc(struct worker *w, struct phase_sample *s);
-/* The bytes the per-char read will read from w->read_path: [0, *len). */
+/* How many bytes the per-char read will read: the first ones of w->read_path. */
 uint64_t perchar_read_bytes(const struct worker *w);
 int phase_put_block(struct worker *w, struct phase_sample *s);
 int phase_rewrite(struct worker *w, struct phase_sample *s);

@@ -55,7 +55,10 @@ void residency_clip(struct residency *r, uint64_t off, uint64_t len);
 void residency_page_span(uint64_t off, uint64_t len, uint64_t page,
 			 uint64_t *map_off, uint64_t *map_len);
 
-/* How many bytes of the page at page_off lie inside [off, off + len). */
+/*
+ * How many bytes of the page at page_off lie inside [off, off + len)
+ * (ranges inside a file, where neither end overflows).
+ */
 uint64_t residency_page_share(uint64_t page_off, uint64_t page, uint64_t off, uint64_t len);
 
 /* "cachestat", "mincore", "unknown" */
