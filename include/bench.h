@@ -7,6 +7,7 @@
 
 #include "engine.h"
 #include "histogram.h"
+#include "placement.h"
 #include "progress.h"
 #include "timeline.h"
 #include "plan.h"
@@ -104,6 +105,11 @@ struct phase_sample {
 	double cpu_mark;
 	int cpu_first;		/* the CPU it ran on at the start and the end, -1 unknown */
 	int cpu_last;
+	/*
+	 * Every CPU its threads that do the work were seen on at their start
+	 * and end: the worker thread's, or in the seek phase the seekers'.
+	 */
+	struct cpu_mask ran_on;
 	/* tree phases: their own figures (allocated; NULL elsewhere) */
 	struct tree_sample *tree;
 };
@@ -133,9 +139,17 @@ static inline void sample_latency(struct phase_sample *s, uint64_t t0, uint64_t 
 
 /* --verify found bad data at off in path: counted, and named the first times. */
 void verify_mismatch(struct phase_sample *s, enum phase_id id, const char *path, uint64_t off);
+/* --verify: a file's size is not what was written: counted and named the same way. */
+void verify_size_mismatch(struct phase_sample *s, enum phase_id id, const char *path,
+			  uint64_t size, uint64_t expected);
 
 /* Test-only pause point (CLYDE_TEST_PAUSE=<phase csv name>), see clyde(1). */
 void test_pause_point(enum phase_id id);
+/*
+ * The same before a phase starts, after the cache drop and before the
+ * residency measurement (CLYDE_TEST_PAUSE=before-<phase csv name>).
+ */
+void test_pause_before(enum phase_id id);
 
 /*
  * The timed part of a phase starts when every worker has prepared
@@ -151,6 +165,8 @@ void sample_stop(struct worker *w, struct phase_sample *s);
 /* Phases, one file per family; the registry (phase.h) lists them. */
 int phase_putc(struct worker *w, struct phase_sample *s);
 int phase_getc(struct worker *w, struct phase_sample *s);
+/* How many bytes the per-char read will read: the first ones of w->read_path. */
+uint64_t perchar_read_bytes(const struct worker *w);
 int phase_put_block(struct worker *w, struct phase_sample *s);
 int phase_rewrite(struct worker *w, struct phase_sample *s);
 int phase_get_block(struct worker *w, struct phase_sample *s);

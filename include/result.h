@@ -23,7 +23,8 @@ struct worker_result {
 	double max_latency;
 	uint64_t latency_count;
 	int cpu_first;		/* the CPU at the timed part's start and end, -1 unknown */
-	int cpu_last;
+	int cpu_last;		/* (the seek phase: its first seeker's) */
+	char ran_on[128];	/* "0-1,3": every CPU it (or its seekers) started or ended on */
 	int buffer_node;	/* NUMA node of its I/O buffer's first page, -1 unknown */
 	char cpus[64];		/* its CPU set as the kernel has it */
 	char note[96];		/* what the kernel did with the placement asked for */
@@ -66,12 +67,18 @@ struct phase_result {
 	/* bonnie++'s +++++ when shorter than 0.5 s: set where the user gave the count. */
 	bool plus_when_short;
 	/*
-	 * Page cache residency of the big file before a phase that reads it:
-	 * the worst worker's percent, or -1 when it could not be told
+	 * Page cache residency of what a phase reads, before it reads: the
+	 * worst worker's percent, or -1 when it could not be told
 	 * (residency_why says why); not measured at all when !residency_measured.
+	 * The big file's phases measure the bytes they read: the per-char read
+	 * its first perchar bytes, the others the whole file (that worker's
+	 * range and file size below; range_bytes < file_bytes: a part).
 	 */
 	bool residency_measured;
 	double resident_pct;
+	uint64_t residency_range_offset;
+	uint64_t residency_range_bytes;
+	uint64_t residency_file_bytes;
 	char residency_method[16];
 	char residency_why[128];
 	/* ZFS's ARC over the phase, where the system exports it. */
@@ -165,6 +172,8 @@ struct run_env {
 	double resident_worst;
 	bool resident_known;
 	bool resident_worst_tree;	/* the worst was a tree's files, not the I/O file */
+	/* what the worst measured: "the file", "the tree", "the per-char read's 3.0 MiB of the file" */
+	char resident_worst_what[96];
 	char cache_outcome[192];	/* "0.0% resident before reads", or the failure */
 	double stonewall_s;	/* --stonewall; 0 off */
 	/* How clyde chose the counts the user left open. */

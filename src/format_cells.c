@@ -2,6 +2,8 @@
 /* Number cells shared by the table and the CSV. */
 #include "config.h"
 
+#include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "format.h"
@@ -41,19 +43,29 @@ void format_kib_rate(char *buf, size_t len, double kib)
 
 /*
  * A count per second in five columns. Seeks keep bonnie++'s one decimal
- * under 1000. A number too wide for the cell (112298 files/s) gets a
- * k or m suffix so the columns stay aligned; the CSV keeps it whole.
+ * under 1000, and are rounded above it as the CSV rounds them. Files per
+ * second are truncated, as the CSV truncates them (bonnie++ 2.00a's
+ * int(stat)), so that table and CSV show the same number. A number too
+ * wide for the cell (112298 files/s) gets a k or m suffix so the columns
+ * stay aligned; the CSV keeps it whole.
  */
 void format_count5(char *buf, size_t len, double v, bool seeks)
 {
-	if (seeks && v < 1000.0)
-		snprintf(buf, len, "%5.1f", v);
-	else if (v < 99999.5)
-		snprintf(buf, len, "%5.0f", v);
-	else if (v < 9999.5e3)
-		snprintf(buf, len, "%4.0fk", v / 1e3);
+	uint64_t n;
+
+	if (seeks && v < 99999.5) {
+		/* the CSV's own formats: %.1f, then %.0f */
+		snprintf(buf, len, v < 1000.0 ? "%5.1f" : "%5.0f", v);
+		return;
+	}
+	/* clamped before the cast: a double past 2^64 does not fit */
+	n = v <= 0 ? 0 : v < 1e18 ? (uint64_t)v : UINT64_C(1000000000000000000);
+	if (n < 100000)
+		snprintf(buf, len, "%5" PRIu64, n);
+	else if (n < 10000000)
+		snprintf(buf, len, "%4" PRIu64 "k", n / 1000);
 	else
-		snprintf(buf, len, "%4.0fm", v / 1e6);
+		snprintf(buf, len, "%4" PRIu64 "m", n / 1000000);
 }
 
 void format_put_field(FILE *out, const char *s)

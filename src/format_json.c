@@ -332,6 +332,8 @@ static void json_workers(FILE *out, const struct phase_result *p)
 		json_known(out, NULL, w->cpu_first);
 		fputs(", \"cpu_last\": ", out);
 		json_known(out, NULL, w->cpu_last);
+		fputs(", \"ran_on\": ", out);
+		json_string(out, w->ran_on);
 		fputs(", \"buffer_node\": ", out);
 		json_known(out, NULL, w->buffer_node);
 		fputs(", \"note\": ", out);
@@ -592,6 +594,11 @@ static void json_phase(FILE *out, const struct run_result *r, enum phase_id id)
 		} else {
 			json_number(out, p->resident_pct);
 		}
+		/* the big file's phases: the bytes measured, what that phase reads */
+		if (id < PH_FIRST_TREE)
+			fprintf(out, ", \"range_offset\": %" PRIu64 ", \"range_bytes\": %" PRIu64
+				", \"file_bytes\": %" PRIu64, p->residency_range_offset,
+				p->residency_range_bytes, p->residency_file_bytes);
 		fputc('}', out);
 	}
 	if (p->arc_valid)

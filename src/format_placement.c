@@ -27,6 +27,25 @@ double worker_rate(const struct worker_result *w)
 	return secs > 0 ? w->amount / secs : 0;
 }
 
+/*
+ * The CPUs a worker's phase ran on: its threads' start and end CPUs (the
+ * seekers' in the seek phase), else the two samples alone.
+ */
+static void add_ran_on(struct cpu_mask *seen, const struct worker_result *w)
+{
+	struct cpu_mask m;
+
+	if (w->ran_on[0] && !mask_parse(w->ran_on, &m)) {
+		for (int i = 0; i < TOPO_MASK_WORDS; i++)
+			seen->w[i] |= m.w[i];
+		return;
+	}
+	if (w->cpu_first >= 0)
+		mask_set(seen, (unsigned)w->cpu_first);
+	if (w->cpu_last >= 0)
+		mask_set(seen, (unsigned)w->cpu_last);
+}
+
 /* One worker over every phase: the CPUs it was seen on and its buffers' nodes. */
 static void worker_line(FILE *out, const struct run_result *r, unsigned k)
 {
@@ -41,10 +60,7 @@ static void worker_line(FILE *out, const struct run_result *r, unsigned k)
 		if (!p->ran || k >= p->nworkers)
 			continue;
 		w = &p->workers[k];
-		if (w->cpu_first >= 0)
-			mask_set(&seen, (unsigned)w->cpu_first);
-		if (w->cpu_last >= 0)
-			mask_set(&seen, (unsigned)w->cpu_last);
+		add_ran_on(&seen, w);
 		if (w->buffer_node >= 0)
 			mask_set(&nodes, (unsigned)w->buffer_node);
 		if (!set && w->cpus[0])
@@ -101,8 +117,9 @@ static void spread_lines(FILE *out, const struct run_result *r)
 			"worker's rate (CPU set ", phase_get((enum phase_id)i)->name, who,
 			slowest / median);
 		format_put_field(out, p->workers[who].cpus[0] ? p->workers[who].cpus : "unknown");
-		fprintf(out, " ran on %d..%d)\n", p->workers[who].cpu_first,
-			p->workers[who].cpu_last);
+		fputs(" ran on ", out);
+		format_put_field(out, p->workers[who].ran_on[0] ? p->workers[who].ran_on : "unknown");
+		fputs(")\n", out);
 	}
 }
 

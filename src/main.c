@@ -525,7 +525,9 @@ static void warn_about_outcome(const struct session *s, const struct run_result 
 	fprintf(stderr, "clyde: WARNING: --cache=%s did not empty the page cache: up to %.1f%% "
 		"of %s was resident before a read phase (%s on %s); the read "
 		"figures of this run are page-cache figures\n", e->cache, e->resident_worst,
-		e->resident_worst_tree ? "the tree's data" : "the test file", e->fs_type[0] ? e->fs_type : "unknown filesystem", s->opt.dir);
+		e->resident_worst_tree ? "the tree's data" :
+		!strcmp(e->resident_worst_what, "the file") ? "the test file" : e->resident_worst_what,
+		e->fs_type[0] ? e->fs_type : "unknown filesystem", s->opt.dir);
 }
 
 /*

@@ -41,6 +41,7 @@ struct file_set {
 	bool random;
 	char (*names)[NAME_LEN];
 	uint32_t *order;	/* random layout: stat and delete order */
+	uint64_t *sizes;	/* --verify: each file's size as written */
 	int *dirfds;
 	char link_target[WORKPATH_MAX];
 };
@@ -58,6 +59,7 @@ static void file_set_free(struct file_set *fs)
 	free(fs->dirfds);
 	free(fs->names);
 	free(fs->order);
+	free(fs->sizes);
 	free(fs);
 }
 
@@ -100,7 +102,9 @@ static int file_set_make(struct worker *w, bool random, struct file_set **out)
 	fs->dirfds = malloc(fs->dirs * sizeof(*fs->dirfds));
 	if (random)
 		fs->order = malloc(fs->count * sizeof(*fs->order));
-	if (!fs->names || !fs->dirfds || (random && !fs->order)) {
+	if (p->verify)
+		fs->sizes = calloc(fs->count, sizeof(*fs->sizes));
+	if (!fs->names || !fs->dirfds || (random && !fs->order) || (p->verify && !fs->sizes)) {
 		ret = -ENOMEM;
 		goto fail;
 	}
@@ -148,10 +152,17 @@ fail:
 	return ret;
 }
 
-/* --verify: each file's data are a stream keyed by the run and its index. */
-static uint64_t file_key(const struct bench *b, uint32_t index)
+/*
+ * --verify: each file's data are a stream keyed by the run, its index and
+ * its content version: the create pass that wrote it (1 sequential, 2
+ * random), so that file i of one pass never passes for file i of the other.
+ */
+static uint64_t file_key(const struct bench *b, uint32_t index, bool random)
 {
-	return b->verify_key ^ (((uint64_t)index + 1) * 0xff51afd7ed558ccdull);
+	uint64_t version = random ? 2 : 1;
+
+	return b->verify_key ^ (((uint64_t)index + 1) * 0xff51afd7ed558ccdull) ^
+	       (version * 0xc4ceb9fe1a85ec53ull);
 }
 
 /* Write size bytes in chunks; with key, the verify stream, else buf as it is. */
@@ -273,7 +284,7 @@ static int make_link_target(const struct file_set *fs)
 	return close(fd) ? -errno : 0;
 }
 
-static int create_one(const struct bench *b, const struct file_set *fs, uint32_t i,
+static int create_one(const struct bench *b, struct file_set *fs, uint32_t i,
 		      struct rng *r, char *buf)
 {
 	const struct run_plan *p = b->plan;
@@ -294,7 +305,9 @@ static int create_one(const struct bench *b, const struct file_set *fs, uint32_t
 	if (fd < 0)
 		return -errno;
 	size = max > 0 ? (uint64_t)min + rng_below(r, (uint64_t)(max - min) + 1) : 0;
-	key = file_key(b, i);
+	key = file_key(b, i, fs->random);
+	if (fs->sizes)
+		fs->sizes[i] = size;
 	ret = write_all(fd, buf, size, p->file_chunk, p->verify ? &key : NULL);
 	/* -b: the file and its directory entry, as bonnie++ syncs both. */
 	if (!ret && p->fsync_each && fsync(fd))
@@ -375,25 +388,44 @@ static uint32_t name_index(const char *name, bool random)
 }
 
 /*
- * stat one entry; read it too when the files have data, checking it
- * under --verify (a mismatch is counted, not an error).
+ * --verify: is the file's size the size it was written with? A file
+ * shortened, or grown, after its create is a mismatch (counted, named).
+ */
+static void check_size(struct worker *w, struct phase_sample *s, enum phase_id id,
+		       const char *name, uint32_t index, const struct stat *st)
+{
+	const struct file_set *fs = w->files;
+	char path[WORKPATH_MAX + NAME_LEN + 16];
+
+	if (!fs->sizes || w->b->plan->file_max < 0 || index >= fs->count ||
+	    (uint64_t)st->st_size == fs->sizes[index])
+		return;
+	snprintf(path, sizeof(path), "%s/%s", w->files_dir, name);
+	verify_size_mismatch(s, id, path, (uint64_t)st->st_size, fs->sizes[index]);
+}
+
+/*
+ * stat one entry; read it too when the files have data, checking its size
+ * and data under --verify (a mismatch is counted, not an error).
  */
 static int stat_one(struct worker *w, struct phase_sample *s, enum phase_id id, int dirfd,
 		    const char *name, char *buf)
 {
 	const struct run_plan *p = w->b->plan;
+	uint32_t index = name_index(name, w->files->random);
 	uint64_t key, bad;
 	struct stat st;
 	int fd, ret;
 
 	if (fstatat(dirfd, name, &st, 0))
 		return -errno;
+	check_size(w, s, id, name, index, &st);
 	if (p->file_max <= 0)
 		return 0;
 	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	key = file_key(w->b, name_index(name, w->files->random));
+	key = file_key(w->b, index, w->files->random);
 	ret = read_sized(fd, buf, (uint64_t)st.st_size, p->file_chunk, p->verify ? &key : NULL,
 			 &bad);
 	close(fd);

@@ -116,12 +116,18 @@ static int perchar_close(struct perchar_io *io, bool writing, uint64_t *flush_ns
 	return ret;
 }
 
+/* The read finds what the writes left: --stonewall may have cut them. */
+uint64_t perchar_read_bytes(const struct worker *w)
+{
+	const uint64_t planned = w->b->plan->perchar_bytes;
+
+	return w->file_bytes > planned ? planned : w->file_bytes;
+}
+
 static int perchar_run(struct worker *w, struct phase_sample *s, enum phase_id id)
 {
 	const bool writing = id == PH_PUTC;
-	const uint64_t planned = w->b->plan->perchar_bytes;
-	/* the read finds what the writes left: --stonewall may have cut them */
-	const uint64_t total = writing || w->file_bytes > planned ? planned : w->file_bytes;
+	const uint64_t total = writing ? w->b->plan->perchar_bytes : perchar_read_bytes(w);
 	const uint64_t chunk = w->b->plan->chunk;
 	const char *path = writing ? w->io_path : w->read_path;
 	const bool verify = w->b->plan->verify;

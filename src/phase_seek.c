@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -136,6 +137,34 @@ static int seek_complete(void *arg, struct io_req *r)
 	return 0;
 }
 
+/*
+ * CLYDE_TEST_SEEKER_CPU=N, for the tests only: the seekers move to CPU N,
+ * away from their worker thread, so that a test can tell whose CPUs the
+ * placement report shows.
+ */
+static void test_seeker_cpu(void)
+{
+	const char *want = getenv("CLYDE_TEST_SEEKER_CPU");
+	struct place_worker pw = { .bind = true, .core = -1, .node = -1 };
+	char note[96] = "";
+
+	if (!want || !*want)
+		return;
+	mask_set(&pw.cpus, (unsigned)atoi(want));
+	if (place_thread(&pw, note, sizeof(note)))
+		fprintf(stderr, "clyde: test: seeker not moved to CPU %s: %s\n", want, note);
+}
+
+/* The CPU a seeker is on now, for its sample: where the seeks really ran. */
+static int seeker_cpu(struct seeker *sk)
+{
+	int cpu = place_current_cpu();
+
+	if (cpu >= 0)
+		mask_set(&sk->sample.ran_on, (unsigned)cpu);
+	return cpu;
+}
+
 /* Wait for the go; the worker gives it once every seeker is ready. */
 static void seeker_ready(struct seek_pool *pool)
 {
@@ -156,6 +185,7 @@ static void *seeker_main(void *arg)
 	double cpu0 = 0;
 	int ret, cret;
 
+	test_seeker_cpu();
 	ret = pipeline_init(&p, b, b->plan->chunk, false);
 	seeker_ready(sk->pool);
 	if (ret) {
@@ -163,6 +193,7 @@ static void *seeker_main(void *arg)
 		return NULL;
 	}
 	sk->sample.start_ns = now_ns();
+	sk->sample.cpu_first = seeker_cpu(sk);
 	cpu0 = thread_cpu_seconds();
 	ret = pipeline_open_file(&p, path, io_open_flags(b, O_RDWR));
 	if (ret) {
@@ -176,6 +207,7 @@ static void *seeker_main(void *arg)
 	/* The updates reach the device inside the timing, as in bonnie++. */
 	cret = pipeline_finish(&p, !ret, &sk->sample.flush_ns);
 	sk->sample.end_ns = now_ns();
+	sk->sample.cpu_last = seeker_cpu(sk);
 	if (cret)
 		sample_fail_at(&sk->sample, PH_SEEKS, cret, path, NULL, -1, "fsync/close %s", path);
 out:
@@ -217,6 +249,7 @@ int phase_seeks(struct worker *w, struct phase_sample *s)
 	for (; started < n; started++) {
 		sk[started].w = w;
 		sk[started].pool = &pool;
+		sk[started].sample.cpu_first = sk[started].sample.cpu_last = -1;
 		ret = -pthread_create(&threads[started], NULL, seeker_main, &sk[started]);
 		if (ret) {
 			sample_fail(s, PH_SEEKS, ret, "start seeker %u", started);
@@ -237,6 +270,13 @@ int phase_seeks(struct worker *w, struct phase_sample *s)
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
 	sample_stop(w, s);
+	/*
+	 * This thread only waited: where the phase ran is where its seekers
+	 * ran (every seeker's CPUs; the first seeker's at its start and end).
+	 */
+	memset(&s->ran_on, 0, sizeof(s->ran_on));
+	s->cpu_first = started ? sk[0].sample.cpu_first : -1;
+	s->cpu_last = started ? sk[0].sample.cpu_last : -1;
 	for (unsigned i = 0; i < started; i++) {
 		/* The phase's span is the shared clock's; keep the workers' flush and counts. */
 		sk[i].sample.start_ns = s->start_ns;

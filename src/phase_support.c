@@ -61,6 +61,8 @@ void sample_start(struct worker *w, struct phase_sample *s)
 	pthread_mutex_unlock(&c->lock);
 	s->clock_state = 1;
 	s->cpu_first = place_current_cpu();
+	if (s->cpu_first >= 0)
+		mask_set(&s->ran_on, (unsigned)s->cpu_first);
 	s->cpu_mark = thread_cpu_seconds();
 }
 
@@ -73,6 +75,8 @@ void sample_stop(struct worker *w, struct phase_sample *s)
 	s->end_ns = now_ns();
 	s->cpu_s += thread_cpu_seconds() - s->cpu_mark;
 	s->cpu_last = place_current_cpu();
+	if (s->cpu_last >= 0)
+		mask_set(&s->ran_on, (unsigned)s->cpu_last);
 	pthread_mutex_lock(&c->lock);
 	if (++c->stopped == c->workers) {
 		cpu_sample_take(&c->cpu1);
@@ -153,6 +157,8 @@ void sample_merge(struct phase_sample *total, const struct phase_sample *s)
 	total->cpu_s += s->cpu_s;
 	total->amount += s->amount;
 	total->count += s->count;
+	for (int i = 0; i < TOPO_MASK_WORDS; i++)
+		total->ran_on.w[i] |= s->ran_on.w[i];
 	if (s->tree)
 		tree_sample_merge(total, s->tree);
 }
@@ -191,14 +197,24 @@ int io_open_flags(const struct bench *b, int access)
 /* Name at most this many mismatches on stderr; all of them are counted. */
 #define MISMATCH_REPORTS 10
 
+static atomic_uint mismatches_reported;
+
 void verify_mismatch(struct phase_sample *s, enum phase_id id, const char *path, uint64_t off)
 {
-	static atomic_uint reported;
-
 	s->mismatches++;
-	if (atomic_fetch_add(&reported, 1) < MISMATCH_REPORTS)
+	if (atomic_fetch_add(&mismatches_reported, 1) < MISMATCH_REPORTS)
 		fprintf(stderr, "clyde: verify: %s: %s: data differ at offset %llu\n",
 			phase_name(id), path, (unsigned long long)off);
+}
+
+void verify_size_mismatch(struct phase_sample *s, enum phase_id id, const char *path,
+			  uint64_t size, uint64_t expected)
+{
+	s->mismatches++;
+	if (atomic_fetch_add(&mismatches_reported, 1) < MISMATCH_REPORTS)
+		fprintf(stderr, "clyde: verify: %s: %s: size %llu, written %llu\n",
+			phase_name(id), path, (unsigned long long)size,
+			(unsigned long long)expected);
 }
 
 /*
@@ -208,11 +224,10 @@ void verify_mismatch(struct phase_sample *s, enum phase_id id, const char *path,
  * or until the file CLYDE_TEST_RESUME names exists, which clyde then
  * removes so that the next pause waits again.
  */
-void test_pause_point(enum phase_id id)
+static void test_pause_named(const char *name)
 {
 	const char *want = getenv("CLYDE_TEST_PAUSE");
 	const char *resume = getenv("CLYDE_TEST_RESUME");
-	const char *name = phase_csv_name(id);
 	size_t len = strlen(name);
 	bool hit = false;
 
@@ -228,4 +243,17 @@ void test_pause_point(enum phase_id id)
 		usleep(10000);
 	if (resume)
 		unlink(resume);
+}
+
+void test_pause_point(enum phase_id id)
+{
+	test_pause_named(phase_csv_name(id));
+}
+
+void test_pause_before(enum phase_id id)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "before-%s", phase_csv_name(id));
+	test_pause_named(name);
 }

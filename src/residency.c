@@ -42,9 +42,47 @@ static void set_unknown_errno(struct residency *r, const char *what, int err)
 	set_unknown(r, why);
 }
 
-/* Resident bytes of one window [off, off + len) of fd; 0 or -errno. */
-static int mincore_window(int fd, uint64_t off, size_t len, size_t page,
-			  unsigned char *vec, uint64_t *resident, const char **what)
+void residency_clip(struct residency *r, uint64_t off, uint64_t len)
+{
+	r->range_offset = off < r->file_bytes ? off : r->file_bytes;
+	r->range_bytes = r->file_bytes - r->range_offset;
+	if (len < r->range_bytes)
+		r->range_bytes = len;
+}
+
+void residency_page_span(uint64_t off, uint64_t len, uint64_t page,
+			 uint64_t *map_off, uint64_t *map_len)
+{
+	uint64_t end;
+
+	if (!len || !page) {
+		*map_off = off;
+		*map_len = 0;
+		return;
+	}
+	*map_off = off - off % page;
+	end = off + len;
+	/* round up, saturating: a range that ends near 2^64 stays inside it */
+	if (end % page)
+		end = end > UINT64_MAX - page ? UINT64_MAX : end + page - end % page;
+	*map_len = end - *map_off;
+}
+
+uint64_t residency_page_share(uint64_t page_off, uint64_t page, uint64_t off, uint64_t len)
+{
+	uint64_t lo = page_off > off ? page_off : off;
+	uint64_t page_end = page_off + page, end = off + len;
+	uint64_t hi = page_end < end ? page_end : end;
+
+	return hi > lo ? hi - lo : 0;
+}
+
+/*
+ * Resident bytes of r's range inside the window [off, off + len) of fd
+ * (page-aligned); 0 or -errno.
+ */
+static int mincore_window(int fd, const struct residency *r, uint64_t off, size_t len,
+			  size_t page, unsigned char *vec, uint64_t *resident, const char **what)
 {
 	size_t pages = (len + page - 1) / page;
 	void *map;
@@ -62,7 +100,8 @@ static int mincore_window(int fd, uint64_t off, size_t len, size_t page,
 	}
 	for (size_t i = 0; i < pages; i++)
 		if (vec[i] & 1)
-			*resident += page;
+			*resident += residency_page_share(off + i * page, page, r->range_offset,
+							  r->range_bytes);
 out_unmap:
 	munmap(map, len);
 	return ret;
@@ -71,7 +110,7 @@ out_unmap:
 static int mincore_fd(const char *path, int fd, struct residency *r)
 {
 	long pagesz = sysconf(_SC_PAGESIZE);
-	uint64_t resident = 0, off;
+	uint64_t resident = 0, off, span_off, span_len, span_end;
 	unsigned char *vec;
 	size_t page, win;
 	int ret = 0;
@@ -82,7 +121,9 @@ static int mincore_fd(const char *path, int fd, struct residency *r)
 		return 0;
 	}
 	page = pagesz > 0 ? (size_t)pagesz : 4096;
-	win = r->file_bytes < MINCORE_WINDOW ? (size_t)r->file_bytes : (size_t)MINCORE_WINDOW;
+	residency_page_span(r->range_offset, r->range_bytes, page, &span_off, &span_len);
+	span_end = span_off + span_len;
+	win = span_len < MINCORE_WINDOW ? (size_t)span_len : (size_t)MINCORE_WINDOW;
 	r->method = RES_MINCORE;
 	r->resident_bytes = 0;
 	if (!win)
@@ -90,11 +131,11 @@ static int mincore_fd(const char *path, int fd, struct residency *r)
 	vec = malloc((win + page - 1) / page);
 	if (!vec)
 		return -ENOMEM;
-	for (off = 0; off < r->file_bytes; off += win) {
-		size_t len = r->file_bytes - off < win ? (size_t)(r->file_bytes - off) : win;
+	for (off = span_off; off < span_end; off += win) {
+		size_t len = span_end - off < win ? (size_t)(span_end - off) : win;
 		const char *what;
 
-		ret = mincore_window(fd, off, len, page, vec, &resident, &what);
+		ret = mincore_window(fd, r, off, len, page, vec, &resident, &what);
 		if (ret) {
 			/* A file that cannot be mapped is unmeasured, not an error. */
 			set_unknown_errno(r, what, -ret);
@@ -102,15 +143,15 @@ static int mincore_fd(const char *path, int fd, struct residency *r)
 			goto out_free;
 		}
 	}
-	/* Whole pages are counted: the file's tail page can overshoot its size. */
-	r->resident_bytes = resident < r->file_bytes ? resident : r->file_bytes;
+	r->resident_bytes = resident < r->range_bytes ? resident : r->range_bytes;
 out_free:
 	free(vec);
 	return ret;
 }
 
-/* Open path and fill file_bytes; the descriptor in *fdp, or -errno. */
-static int open_file(const char *path, struct residency *r, int *fdp, bool *regular)
+/* Open path, fill file_bytes and the range; the descriptor in *fdp, or -errno. */
+static int open_file(const char *path, uint64_t off, uint64_t len, struct residency *r,
+		     int *fdp, bool *regular)
 {
 	struct stat st;
 	int fd;
@@ -126,6 +167,7 @@ static int open_file(const char *path, struct residency *r, int *fdp, bool *regu
 		return -err;
 	}
 	r->file_bytes = (uint64_t)st.st_size;
+	residency_clip(r, off, len);
 	*regular = S_ISREG(st.st_mode);
 	if (!*regular)
 		set_unknown(r, "not a regular file");
@@ -133,12 +175,12 @@ static int open_file(const char *path, struct residency *r, int *fdp, bool *regu
 	return 0;
 }
 
-int residency_measure(const char *path, struct residency *r)
+int residency_measure_range(const char *path, uint64_t off, uint64_t len, struct residency *r)
 {
 	bool regular;
 	int fd, ret;
 
-	ret = open_file(path, r, &fd, &regular);
+	ret = open_file(path, off, len, r, &fd, &regular);
 	if (ret)
 		return ret;
 	if (regular) {
@@ -150,18 +192,29 @@ int residency_measure(const char *path, struct residency *r)
 	return ret;
 }
 
-int residency_measure_mincore(const char *path, struct residency *r)
+int residency_measure(const char *path, struct residency *r)
+{
+	return residency_measure_range(path, 0, RESIDENCY_TO_END, r);
+}
+
+int residency_measure_mincore_range(const char *path, uint64_t off, uint64_t len,
+				    struct residency *r)
 {
 	bool regular;
 	int fd, ret;
 
-	ret = open_file(path, r, &fd, &regular);
+	ret = open_file(path, off, len, r, &fd, &regular);
 	if (ret)
 		return ret;
 	if (regular)
 		ret = mincore_fd(path, fd, r);
 	close(fd);
 	return ret;
+}
+
+int residency_measure_mincore(const char *path, struct residency *r)
+{
+	return residency_measure_mincore_range(path, 0, RESIDENCY_TO_END, r);
 }
 
 const char *residency_method_name(enum residency_method m)
@@ -180,9 +233,9 @@ double residency_percent(const struct residency *r)
 {
 	if (r->method == RES_UNKNOWN)
 		return -1;
-	if (!r->file_bytes)
+	if (!r->range_bytes)
 		return 0;
-	return 100.0 * (double)r->resident_bytes / (double)r->file_bytes;
+	return 100.0 * (double)r->resident_bytes / (double)r->range_bytes;
 }
 
 /* "zfs" itself, or zfs under FUSE: "fuse.zfs", "fuse.zfs-fuse". */

@@ -18,7 +18,7 @@
 
 int residency_os_measure(int fd, struct residency *r)
 {
-	struct cachestat_range range = { .off = 0, .len = 0 };
+	struct cachestat_range range = { .off = r->range_offset, .len = r->range_bytes };
 	struct cachestat cs;
 	long page = sysconf(_SC_PAGESIZE);
 
@@ -29,13 +29,22 @@ int residency_os_measure(int fd, struct residency *r)
 	 * on hugetlbfs.
 	 */
 	memset(&cs, 0, sizeof(cs));
+	if (!r->range_bytes) {
+		/* cachestat's len 0 means "to the end": an empty range is simply empty */
+		r->method = RES_CACHESTAT;
+		r->resident_bytes = 0;
+		return 0;
+	}
 	if (syscall(CLYDE_NR_CACHESTAT, fd, &range, &cs, 0))
 		return -ENOSYS;
 	r->method = RES_CACHESTAT;
 	r->resident_bytes = (uint64_t)cs.nr_cache * (uint64_t)(page > 0 ? page : 4096);
-	/* Whole pages: the tail page overshoots the size; growth after fstat too. */
-	if (r->resident_bytes > r->file_bytes)
-		r->resident_bytes = r->file_bytes;
+	/*
+	 * Whole pages: a range's partial first and last pages and the file's
+	 * tail page overshoot it; growth after fstat too.
+	 */
+	if (r->resident_bytes > r->range_bytes)
+		r->resident_bytes = r->range_bytes;
 	return 0;
 }
 

@@ -21,6 +21,7 @@
 #include "profile.h"
 #include "residency.h"
 #include "semsync.h"
+#include "size.h"
 #include "signals.h"
 #include "stonewall.h"
 #include "timing.h"
@@ -83,6 +84,7 @@ static void fill_worker_result(struct worker_result *wr, const struct worker_job
 	latency_of(&s->hist, wr->latency_q, &wr->max_latency, &wr->latency_count);
 	wr->cpu_first = s->cpu_first;
 	wr->cpu_last = s->cpu_last;
+	mask_format(&s->ran_on, wr->ran_on, sizeof(wr->ran_on));
 	wr->buffer_node = job->buffer_node;
 	if (job->cpus_known)
 		mask_format(&job->cpus, wr->cpus, sizeof(wr->cpus));
@@ -300,8 +302,11 @@ static void drop_caches_after(struct bench *b, struct worker *workers,
 }
 
 /*
- * How much of the big file the phase will find in memory: the worst
- * worker, or unknown when any worker's could not be told.
+ * How much of what the phase will read it will find in memory: the bytes
+ * getc reads for the per-char read (a few MiB of a file that may be GiBs,
+ * which would otherwise hide a fully cached range under the drop's
+ * tolerance), the whole file for the others. The worst worker, or unknown
+ * when any worker's could not be told.
  */
 static void measure_residency(struct bench *b, struct worker *workers, const struct phase_def *d,
 			      struct phase_result *pr)
@@ -311,10 +316,13 @@ static void measure_residency(struct bench *b, struct worker *workers, const str
 	pr->residency_measured = true;
 	pr->resident_pct = 0;
 	for (unsigned i = 0; i < b->plan->workers; i++) {
+		const char *path = reads_other ? workers[i].read_path : workers[i].io_path;
+		uint64_t len = d->family == FAMILY_PERCHAR ? perchar_read_bytes(&workers[i])
+							   : RESIDENCY_TO_END;
 		struct residency r;
 		double pct;
 
-		if (residency_measure(reads_other ? workers[i].read_path : workers[i].io_path, &r)) {
+		if (residency_measure_range(path, 0, len, &r)) {
 			pr->resident_pct = -1;
 			snprintf(pr->residency_method, sizeof(pr->residency_method), "unknown");
 			snprintf(pr->residency_why, sizeof(pr->residency_why),
@@ -329,8 +337,12 @@ static void measure_residency(struct bench *b, struct worker *workers, const str
 			snprintf(pr->residency_why, sizeof(pr->residency_why), "%s", r.why);
 			return;
 		}
-		if (pct > pr->resident_pct)
+		if (!i || pct > pr->resident_pct) {
 			pr->resident_pct = pct;
+			pr->residency_range_offset = r.range_offset;
+			pr->residency_range_bytes = r.range_bytes;
+			pr->residency_file_bytes = r.file_bytes;
+		}
 	}
 }
 
@@ -450,6 +462,7 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 	ret = cluster_check(b, ret);
 	if (ret)
 		return ret;
+	test_pause_before(d->id);
 	if (d->reads_file)
 		measure_residency(b, workers, d, pr);
 	if (d->reads_tree)
@@ -513,6 +526,21 @@ out:
 	return cluster_check(b, ret);
 }
 
+/* What a phase's residency measured, in words: the file, the tree, or a part of the file. */
+static void resident_what(const struct phase_result *pr, enum phase_id id, char *buf, size_t len)
+{
+	char part[32];
+
+	if (id >= PH_FIRST_TREE) {
+		snprintf(buf, len, "the tree");
+	} else if (pr->residency_range_bytes < pr->residency_file_bytes) {
+		size_human(part, sizeof(part), pr->residency_range_bytes);
+		snprintf(buf, len, "the %s's %s of the file", phase_name(id), part);
+	} else {
+		snprintf(buf, len, "the file");
+	}
+}
+
 void bench_cache_outcome(const struct run_plan *p, struct run_result *res)
 {
 	struct run_env *e = &res->env;
@@ -521,6 +549,7 @@ void bench_cache_outcome(const struct run_plan *p, struct run_result *res)
 
 	e->resident_worst = 0;
 	e->resident_known = true;
+	snprintf(e->resident_worst_what, sizeof(e->resident_worst_what), "the file");
 	for (int i = 0; i < PH_COUNT; i++) {
 		const struct phase_result *pr = &res->phase[i];
 
@@ -533,6 +562,8 @@ void bench_cache_outcome(const struct run_plan *p, struct run_result *res)
 		} else if (pr->resident_pct > e->resident_worst) {
 			e->resident_worst = pr->resident_pct;
 			e->resident_worst_tree = i >= PH_FIRST_TREE;
+			resident_what(pr, (enum phase_id)i, e->resident_worst_what,
+				      sizeof(e->resident_worst_what));
 		}
 	}
 	if (!any) {
@@ -544,7 +575,11 @@ void bench_cache_outcome(const struct run_plan *p, struct run_result *res)
 		snprintf(e->cache_outcome, sizeof(e->cache_outcome),
 			 "DROP FAILED: up to %.1f%% of %s resident before reads: "
 			 "read figures are page-cache figures", e->resident_worst,
-			 e->resident_worst_tree ? "the tree" : "the file");
+			 e->resident_worst_what);
+	} else if (strcmp(e->resident_worst_what, "the file")) {
+		snprintf(e->cache_outcome, sizeof(e->cache_outcome),
+			 "%.1f%% resident before reads at most (%s)", e->resident_worst,
+			 e->resident_worst_what);
 	} else {
 		snprintf(e->cache_outcome, sizeof(e->cache_outcome),
 			 "%.1f%% resident before reads at most", e->resident_worst);

@@ -57,7 +57,13 @@ def check_phases(run, tag):
         if n in measured:
             need(p.get("cache", {}).get("resident_pct") == 100
                  and p["cache"].get("method") in ("cachestat", "mincore")
-                 and set(p["cache"]) == {"method", "resident_pct"}, "%s%s cache %r" % (tag, n, p.get("cache")))
+                 and set(p["cache"]) == {"method", "resident_pct", "range_offset", "range_bytes",
+                                         "file_bytes"}, "%s%s cache %r" % (tag, n, p.get("cache")))
+            # what each phase reads: getc its 64 KiB (-f64k), the others
+            # the whole 8 MiB file (-s 8)
+            c = p.get("cache", {})
+            need((c.get("range_offset"), c.get("range_bytes"), c.get("file_bytes"))
+                 == (0, 64 << 10 if n == "getc" else 8 << 20, 8 << 20), "%s%s range %r" % (tag, n, c))
         need(p["ran"] is True, n + " ran")
         need(0 < p["elapsed_s"] < 60, n + " elapsed")
         need(p["amount"] > 0 and p["rate"] > 0, n + " amount/rate")

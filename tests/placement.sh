@@ -46,8 +46,9 @@ for name, ph in r["phases"].items():
     for k, w in enumerate(ws):
         if w["cpus"] != str(k):
             bad.append("%s: worker %d set %r" % (name, k, w["cpus"]))
-        if w["cpu_first"] != k or w["cpu_last"] != k:
-            bad.append("%s: worker %d ran on %r..%r" % (name, k, w["cpu_first"], w["cpu_last"]))
+        if w["cpu_first"] != k or w["cpu_last"] != k or w["ran_on"] != str(k):
+            bad.append("%s: worker %d ran on %r..%r (%r)" % (name, k, w["cpu_first"], w["cpu_last"],
+                                                         w["ran_on"]))
         if w["buffer_node"] not in (0, None):
             bad.append("%s: worker %d buffers on node %r" % (name, k, w["buffer_node"]))
         for key in ("rate", "cpu_s", "start_s", "end_s", "latency_us"):
@@ -75,6 +76,18 @@ PY
 	expect_eq "--cpus=1: both workers on CPU 1" \
 		"$(field "$W/s.json" '[w["cpus"] for w in r["phases"]["put_block"]["workers"]]')" "['1', '1']"
 	expect_file_has "--cpus=1: ran on CPU 1" "$W/s.err" "worker 1 set 1 ran on CPU 1"
+
+	# The seek phase is the seekers' work, not the worker thread's (which
+	# only waits for them): moved to CPU 1 by the test hook while their
+	# worker is bound to CPU 0, the seekers are where the report says the
+	# seeks ran.
+	CLYDE_TEST_SEEKER_CPU=1 "$CLYDE" -d "$MNT" --bind=core -s 8:8192:300:3 -n 0 -f \
+		--json "$W/k.json" >/dev/null 2>"$W/k.err"
+	expect_eq "seekers moved to CPU 1" "$?" 0
+	expect_eq "seeks ran on the seekers' CPU" "$(field "$W/k.json" '[(w["ran_on"], w["cpu_first"], w["cpu_last"]) for w in r["phases"]["seeks"]["workers"]]')" "[('1', 1, 1)]"
+	expect_eq "the other phases on the worker's CPU" "$(field "$W/k.json" 'sorted(set(w["ran_on"] for n, p in r["phases"].items() if p["ran"] and n != "seeks" for w in p["workers"]))')" "['0']"
+	expect_match "the placement line has both" "$(grep '^placement:' "$W/k.err")" '; worker 0 set 0 ran on CPU 0-1 buffers'
+	expect_eq "no test hook complaint" "$(grep -c 'seeker not moved' "$W/k.err")" 0
 fi
 
 "$CLYDE" -d "$MNT" -s 8 -n 0 --cpus=1000 >"$W/e" 2>&1

@@ -149,6 +149,22 @@ expect_eq "-q: no progress lines" "$(grep -c 'done$' "$MNT.err")" 0
 line=$(tail -n 1 "$MNT.out")
 expect_eq "-s 0 leaves fields 5-20 empty" "$(printf '%s' "$line" | cut -d, -f6-21 | tr -d ,)" ""
 phase_ok "$line" 26
+# the table's file-test cells are the CSV's numbers: both truncate
+# (bonnie++ 2.00a's int(stat)); a cell too wide shows thousands (k) or
+# millions (m), truncated too
+expect_eq "file-test cells equal their CSV fields" "$(python3 - "$MNT.out" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+cells, csv = lines[3].split(), lines[-1].split(",")
+bad = []
+for i in range(6):
+    cell, field = cells[1 + 2 * i], csv[26 + 2 * i]
+    div = {"k": 1000, "m": 1000000}.get(cell[-1], 1)
+    if int(cell.rstrip("km")) != int(field) // div:
+        bad.append("%s vs %s" % (cell, field))
+print(" ".join(bad) or "same")
+PY
+)" same
 expect_eq "-s 0: no file read, no counts line" "$(grep -v 'done$' "$MNT.err" | head -n 2)" \
 "clyde $VERSION: engine psync (pread/pwrite); $DROP: no phase read the file; per-char syscall; seed $(csv_field "$line" 4)
 $FS_LINE"

@@ -307,6 +307,54 @@ static void cells_case(void)
 	CHECK_STR(b, "99999");
 	format_count5(b, sizeof(b), 12345678, false);
 	CHECK_STR(b, "  12m");
+	/* files per second truncate, as the CSV does: 72630.9 is 72630 in both */
+	format_count5(b, sizeof(b), 72630.9, false);
+	CHECK_STR(b, "72630");
+	format_count5(b, sizeof(b), 99999.7, false);
+	CHECK_STR(b, "99999");
+	format_count5(b, sizeof(b), 9999999.9, false);
+	CHECK_STR(b, "9999k");
+	format_count5(b, sizeof(b), 0.9, false);
+	CHECK_STR(b, "    0");
+	format_count5(b, sizeof(b), 1e30, false);
+	CHECK_STR(b, "1000000000000m");
+	/* seeks round, as the CSV's %.0f does */
+	format_count5(b, sizeof(b), 5411.6, true);
+	CHECK_STR(b, " 5412");
+}
+
+/* A file-test rate: the table's cell and the CSV's field agree. */
+static void check_file_rate_table_csv(void)
+{
+	struct run_result r;
+	struct format_opts fo = { .exact = true };
+	char *table = NULL, *csv = NULL;
+	size_t tlen = 0, clen = 0;
+	FILE *out;
+
+	memset(&r, 0, sizeof(r));
+	snprintf(r.params.name, sizeof(r.params.name), "t");
+	r.params.files = 1;
+	r.phase[PH_SEQ_CREATE].ran = true;
+	r.phase[PH_SEQ_CREATE].elapsed = 1.0;
+	r.phase[PH_SEQ_CREATE].amount = 72630.9;
+	out = open_memstream(&table, &tlen);
+	CHECK(out != NULL, "memstream");
+	if (!out)
+		return;
+	format_table(out, &r, &fo);
+	fclose(out);
+	out = open_memstream(&csv, &clen);
+	CHECK(out != NULL, "memstream");
+	if (!out)
+		goto out_free;
+	format_csv(out, &r, &fo);
+	fclose(out);
+	CHECK(strstr(table, " 72630 ") && !strstr(table, "72631"), "table: %s", table);
+	CHECK(strstr(csv, ",72630,") && !strstr(csv, "72631"), "csv: %s", csv);
+out_free:
+	free(table);
+	free(csv);
 }
 
 int main(void)
@@ -326,5 +374,6 @@ int main(void)
 	exact_case();
 	header_case();
 	cells_case();
+	check_file_rate_table_csv();
 	return unit_verdict("unit_format");
 }

@@ -75,6 +75,41 @@ print(p["getc"]["mismatches"], p["get_block"]["mismatches"])' "$W/lost.json")" "
 rm -f "$W/old"
 expect_empty_dir "nothing left after the lost write" "$MNT"
 
+# small files: each one's size and data as written are kept. A file
+# shortened by its last byte after its create (a lost write) is found by
+# the stat phase and named with both sizes; a file rewritten in place with
+# other bytes of the same size, by its data.
+for change in truncate rewrite; do
+	# the file exists before clyde starts: wait_pause must not read a
+	# missing file as "paused"
+	rm -f "$W/go"
+	: >"$W/err"
+	CLYDE_TEST_PAUSE=seq_create CLYDE_TEST_RESUME=$W/go "$CLYDE" --verify -d "$MNT" -s 0 \
+		-n 1:8k:1k:1 --json "$W/small.json" >"$W/out" 2>"$W/err" &
+	pid=$!
+	wait_pause "$W/err"
+	f=$(find "$MNT" -type f -name '0000000000*')
+	size=$(wc -c <"$f")
+	case $change in
+	truncate)
+		truncate -s $((size - 1)) "$f"
+		want="size $((size - 1)), written $size"
+		;;
+	rewrite)
+		head -c "$size" /dev/zero | dd of="$f" conv=notrunc 2>/dev/null
+		want="data differ at offset 0"
+		;;
+	esac
+	touch "$W/go"
+	wait $pid
+	expect_eq "a small file's $change after its create exits 6" "$?" 6
+	expect_match "the $change names the file" "$(cat "$W/err")" \
+		"clyde: verify: sequential stat: $MNT/clyde\.[A-Za-z0-9]+/files\.0/0000000000[A-Za-z0-9]*: $want"
+	expect_eq "JSON counts the $change once" "$(python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["runs"][0]["phases"]
+print(p["seq_stat"]["mismatches"], p["ran_stat"]["mismatches"])' "$W/small.json")" "1 0"
+	expect_empty_dir "nothing left after the $change" "$MNT"
+done
+
 # without --verify the same change goes unnoticed (nothing checks): exit 0
 rm -f "$W/go" "$W/err"
 CLYDE_TEST_PAUSE=getc CLYDE_TEST_RESUME=$W/go "$CLYDE" -d "$MNT" -s 8 -n 0 -f64k \
