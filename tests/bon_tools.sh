@@ -68,14 +68,16 @@ check_tools() {
 }
 
 # no seek count: a timed seek phase, its count in field 7 and the label
-"$CLYDE" -d "$MNT" -s 64 -n 1 -f64k --exact -m tools >"$W/out" 2>/dev/null
+# (a one-letter name: on a fast machine the count has 7 digits, and
+# bon_csv2txt then shortens a longer name to fit its label column)
+"$CLYDE" -d "$MNT" -s 64 -n 1 -f64k --exact -m t >"$W/out" 2>/dev/null
 check_tools "full run"
 n=$(csv_field "$(tail -n 1 "$W/out")" 7)
 expect_match "full run: a timed seek count" "$n" '^[1-9][0-9]{3,}$'
 expect_eq "full run: clyde's label: name, size, the count" "$(sed -n 4p "$W/out" | cut -c1-19)" \
-	"$(awk -v s="64M:::$n" 'BEGIN { w = 19 - length(s) - 1; printf("%-" w "s %s", substr("tools", 1, w), s) }')"
+	"$(awk -v s="64M:::$n" 'BEGIN { w = 19 - length(s) - 1; printf("%-" w "s %s", substr("t", 1, w), s) }')"
 expect_eq "full run: bon_csv2txt's label (its own layout)" \
-	"$(grep -A1 '^Name:Size' "$W/txt" | sed -n 2p | awk '{print $1, $2}')" "tools 64M::$n:5"
+	"$(grep -A1 '^Name:Size' "$W/txt" | sed -n 2p | awk '{print $1, $2}')" "t 64M::$n:5"
 "$CLYDE" -d "$MNT" -s 16:16k:200:2 -n 1:4k:1k:4 -f64k --exact -m opts >"$W/out" 2>/dev/null
 check_tools "chunk, dirs, sizes"
 "$CLYDE" -d "$MNT" -s 4::8192 -n 1 -f64k -m plus >"$W/out" 2>/dev/null
