@@ -153,6 +153,8 @@ void sample_merge(struct phase_sample *total, const struct phase_sample *s)
 	total->cpu_s += s->cpu_s;
 	total->amount += s->amount;
 	total->count += s->count;
+	if (s->passes > total->passes)
+		total->passes = s->passes;
 	if (s->tree)
 		tree_sample_merge(total, s->tree);
 }

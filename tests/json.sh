@@ -29,7 +29,7 @@ def need(cond, what):
         problems.append(what)
 doc = json.load(open(sys.argv[1]))
 csv_lines = [l.strip() for l in open(sys.argv[2]) if l.startswith("1.98,")]
-need(doc.get("schema") == "clyde-result/6", "schema %r" % doc.get("schema"))
+need(doc.get("schema") == "clyde-result/7", "schema %r" % doc.get("schema"))
 need(isinstance(doc.get("clyde_version"), str), "clyde_version")
 runs = doc.get("runs", [])
 need(len(runs) == 2, "two runs, got %d" % len(runs))

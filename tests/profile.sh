@@ -38,7 +38,7 @@ problems = []
 def need(cond, what):
     if not cond:
         problems.append(what)
-need(doc["schema"] == "clyde-result/6", "schema")
+need(doc["schema"] == "clyde-result/7", "schema")
 for name, ph in doc["runs"][0]["phases"].items():
     if not ph["ran"]:
         continue
