@@ -96,12 +96,8 @@ static uint64_t median_of(const uint64_t *v, unsigned n)
 	return median_ns(tmp, n);
 }
 
-/*
- * Whether batch times say the machine was noisy: too few, spread wide,
- * or the first half unlike the second (a cache or the file system's
- * state changing under the trial). *spread: slowest quarter over fastest.
- */
-static bool batches_noisy(const uint64_t *ns, unsigned n, double *spread)
+/* A first half unlike the second: a cache or the file system's state changed under the trial. */
+bool calibrate_batches_noisy(const uint64_t *ns, unsigned n, double *spread)
 {
 	uint64_t tmp[CAL_FILES_MORE / CAL_BATCH];
 	double first, second;
@@ -109,6 +105,8 @@ static bool batches_noisy(const uint64_t *ns, unsigned n, double *spread)
 	*spread = 0;
 	if (n < CAL_MIN_BATCHES)
 		return true;
+	if (n > CAL_FILES_MORE / CAL_BATCH)
+		n = CAL_FILES_MORE / CAL_BATCH;
 	memcpy(tmp, ns, n * sizeof(*ns));
 	qsort(tmp, n, sizeof(*tmp), cmp_u64);
 	*spread = tmp[n / 4] ? (double)tmp[n - 1 - n / 4] / (double)tmp[n / 4] : 0;
@@ -140,7 +138,7 @@ static int calibrate_files(const char *dir, struct calibration *c)
 
 		if (made >= most || now_ns() - t0 >= limit_ns) {
 			/* a noisy machine: measure again, longer, and take the median of all */
-			if (c->remeasured || !batches_noisy(batch_ns, batches, &c->create_spread))
+			if (c->remeasured || !calibrate_batches_noisy(batch_ns, batches, &c->create_spread))
 				break;
 			c->remeasured = true;
 			most = CAL_FILES_MORE;
@@ -162,7 +160,7 @@ static int calibrate_files(const char *dir, struct calibration *c)
 	}
 	t1 = now_ns();
 	if (c->remeasured)
-		batches_noisy(batch_ns, batches, &c->create_spread);
+		calibrate_batches_noisy(batch_ns, batches, &c->create_spread);
 	c->create_batches = batches;
 	/* The median batch: a stall of the machine's write-back is not the file system's cost. */
 	c->create_s = per_op(median_ns(batch_ns, batches), CAL_BATCH);

@@ -620,7 +620,7 @@ static void json_phase(FILE *out, const struct run_result *r, enum phase_id id)
 		fputs(", \"time_box\": {\"seconds\": ", out);
 		json_number(out, p->time_box_s);
 		fprintf(out, ", \"cut\": %s, \"amount_at_limit\": ",
-			p->at_deadline >= 0 ? "true" : "false");
+			p->limit_cut ? "true" : "false");
 		json_known_or_null(out, p->at_deadline >= 0, p->at_deadline);
 		fputc('}', out);
 	}

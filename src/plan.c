@@ -25,30 +25,6 @@
 #define MIN_BUDGET_SIZE_MIB	256ull
 /* Share of the run budget the I/O phases may take before -s is cut. */
 #define IO_BUDGET_SHARE		0.5
-/*
- * A 32 MiB trial runs faster than gigabytes sustained (on this project's
- * VM the 4 GiB phases took 1.5 times the trial's estimate).
- */
-#define IO_SUSTAINED_COST	1.5
-/* Calibrated file phases aim this far above FILE_PHASE_SECONDS. */
-#define FILE_MARGIN		1.5
-/*
- * The calibration creates a few thousand files in name order; creating a
- * large directory in random name order costs more per file (ext4 on this
- * project's VM: a tenth of the sequential rate at 200k to 330k entries),
- * so the budget counts the random create at this multiple.
- */
-#define RANDOM_CREATE_COST	12.0
-#define RANDOM_CREATE_AT	200000.0
-/*
- * What a phase costs beyond its work (the residency check, the drop
- * after it, the workers' start), what a run costs beyond its phases
- * (its directory made and removed), and the sync of a write cut at its
- * time box: as measured on this project's VM, rounded up.
- */
-#define PHASE_OVERHEAD_S	0.1
-#define RUN_OVERHEAD_S		1.0
-#define BOX_FLUSH_S		0.75
 /* Share of what the I/O phases leave of the budget that the file tests take. */
 #define FILE_BUDGET_SHARE	0.8
 

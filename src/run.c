@@ -468,6 +468,8 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 	}
 	ret = run_workers(b, workers, d, &total, pr);
 	if (b->stonewall) {
+		/* every worker stopped at the limit: the phase did less than planned */
+		pr->limit_cut = atomic_load(&wall.decided) && wall.target != UINT64_MAX;
 		stonewall_destroy(&wall);
 		b->stonewall = NULL;
 	}
