@@ -149,6 +149,20 @@ fail:
 	return ret;
 }
 
+/*
+ * A create cut at its time box made the first made files: the set is
+ * those, and the shuffled order keeps its order over them alone.
+ */
+static void file_set_cut(struct file_set *fs, uint32_t made)
+{
+	uint32_t k = 0;
+
+	for (uint32_t j = 0; fs->order && j < fs->count; j++)
+		if (fs->order[j] < made)
+			fs->order[k++] = fs->order[j];
+	fs->count = made;
+}
+
 /* --verify: each file's data are a stream keyed by the run and its index. */
 static uint64_t file_key(const struct bench *b, uint32_t index)
 {
@@ -337,7 +351,7 @@ static int create_phase(struct worker *w, struct phase_sample *s, enum phase_id 
 
 		/* a default run's time box: the stat and delete phases take what was made */
 		if (stonewall_stop(w->b->stonewall, s->start_ns, i)) {
-			fs->count = i;
+			file_set_cut(fs, i);
 			break;
 		}
 		t0 = now_ns();

@@ -409,7 +409,8 @@ int plan_calibrate(struct run_plan *p, const struct clyde_options *o, const stru
 				 "near a minute (give -s to choose)", was, mib);
 		}
 	}
-	io = io_seconds(p, c, p->file_bytes, p->phase_est_s);
+	/* each phase's estimate where there was a calibration to make one from */
+	io = io_seconds(p, c, p->file_bytes, c->seconds > 0 ? p->phase_est_s : NULL);
 	/* what the I/O phases leave, never less than the least that measures */
 	files_budget = (budget - io) * FILE_BUDGET_SHARE;
 	if (!(files_budget >= FILE_MIN_BUDGET)) {
@@ -424,11 +425,15 @@ int plan_calibrate(struct run_plan *p, const struct clyde_options *o, const stru
 			p->run[i] = p->files != 0;
 	}
 	p->estimate_io_s = io;
-	p->estimate_files_s = files_seconds(p, c, p->files, p->phase_est_s);
-	if (c->create_batches)
-		snprintf(p->cal_note, sizeof(p->cal_note), "%u batches of 256 creates, the median "
+	p->estimate_files_s = files_seconds(p, c, p->files, c->seconds > 0 ? p->phase_est_s : NULL);
+	if (c->create_batches >= 4)
+		snprintf(p->cal_note, sizeof(p->cal_note), "%u batches of 256 creates, their median "
 			 "(the slowest quarter %.1f times the fastest%s)", c->create_batches,
 			 c->create_spread, c->remeasured ? "; noisy: measured again" : "");
+	else if (c->create_batches)
+		snprintf(p->cal_note, sizeof(p->cal_note), "%u batches of 256 creates, their median "
+			 "(too few to tell their spread%s)", c->create_batches,
+			 c->remeasured ? "; measured again" : "");
 	return 0;
 }
 
@@ -489,6 +494,6 @@ void plan_print(FILE *out, const struct run_plan *p, const struct clyde_options 
 	plan_print_limits(out, p);
 	fprintf(out, "runs: %" PRIu32 "%s\n", o->repeats, o->warmup ? " after a warm-up run" : "");
 	fprintf(out, "estimate: %.0f s (calibration %.1f s; each run: I/O phases %.1f s, "
-		"file tests %.1f s)\n", p->estimate_seconds, p->estimate_cal_s, p->estimate_io_s,
-		p->estimate_files_s);
+		"file tests %.1f s, %.1f s around them)\n", p->estimate_seconds, p->estimate_cal_s,
+		p->estimate_io_s, p->estimate_files_s, RUN_OVERHEAD_S);
 }
