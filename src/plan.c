@@ -236,7 +236,7 @@ double plan_phase_limit(const struct run_plan *p, enum phase_id id)
 
 /*
  * One I/O phase's seconds at the calibrated cost t, cut at its limit;
- * a phase cut short leaves a shorter file to the next (*bytes scaled).
+ * the write cut short leaves a shorter file to the rest (*bytes scaled).
  */
 static double phase_seconds(const struct run_plan *p, enum phase_id id, double t, double *bytes)
 {
@@ -271,8 +271,9 @@ static double io_seconds(const struct run_plan *p, const struct calibration *c, 
 					   NULL);
 	}
 	t[PH_PUT_BLOCK] = phase_seconds(p, PH_PUT_BLOCK, IO_SUSTAINED_COST * bytes / w, &bytes);
+	/* only the write's cut shortens the file: a rewrite cut leaves it whole */
 	t[PH_REWRITE] = phase_seconds(p, PH_REWRITE, IO_SUSTAINED_COST * bytes * (1 / r + 1 / w),
-				      &bytes);
+				      NULL);
 	t[PH_GET_BLOCK] = phase_seconds(p, PH_GET_BLOCK, IO_SUSTAINED_COST * bytes / r, &bytes);
 	for (int i = 0; i < PH_FIRST_FILE; i++) {
 		double limit = plan_phase_limit(p, (enum phase_id)i);

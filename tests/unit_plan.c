@@ -107,15 +107,14 @@ static void slow_device(void)
 	CHECK(plan_phase_limit(&p, PH_PUT_BLOCK) == BOX_WRITE_S, "slow: write box");
 	CHECK(plan_phase_limit(&p, PH_GET_BLOCK) == BOX_READ_S, "slow: read box");
 	CHECK(plan_phase_limit(&p, PH_SEEKS) == 0, "slow: seeks are timed, not boxed");
-	/* each phase moves what the one before left: the write's box shortens the file */
+	/* the write's box shortens the file the later phases find */
 	w = IO_SUSTAINED_COST * bytes / 10e6;
 	CHECK(w > BOX_WRITE_S, "the test's device is slow enough to hit the box");
 	bytes *= BOX_WRITE_S / w;
+	/* the rewrite cut at its box leaves the file as the write made it */
 	rw = IO_SUSTAINED_COST * bytes * (2 / 10e6);
-	if (rw > BOX_REWRITE_S) {
-		bytes *= BOX_REWRITE_S / rw;
+	if (rw > BOX_REWRITE_S)
 		rw = BOX_REWRITE_S + BOX_FLUSH_S;
-	}
 	r = IO_SUSTAINED_COST * bytes / 10e6;
 	if (r > BOX_READ_S)
 		r = BOX_READ_S;
