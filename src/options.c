@@ -675,7 +675,7 @@ void options_usage(FILE *out)
 "  -n number[:max[:min[:num_dirs[:chunk]]]]\n"
 "                file tests with number*1024 files (0 skips them; default: 16,\n"
 "                fewer where a calibration says a default run's budget cannot\n"
-"                hold them; then each create stops at 4 s and each stat phase\n"
+"                hold them; then each create stops at 3 s and each stat phase\n"
 "                repeats over every file until it has lasted 0.5 s)\n"
 "                of min..max bytes (max -1: hard links, -2: symlinks) in\n"
 "                num_dirs directories, written in chunk-sized writes\n"

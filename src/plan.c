@@ -270,7 +270,8 @@ static double io_seconds(const struct run_plan *p, const struct calibration *c, 
 		t[PH_GETC] = phase_seconds(p, PH_GETC, pc * (c->syscall_s + IO_SUSTAINED_COST / r),
 					   NULL);
 	}
-	t[PH_PUT_BLOCK] = phase_seconds(p, PH_PUT_BLOCK, IO_SUSTAINED_COST * bytes / w, &bytes);
+	t[PH_PUT_BLOCK] = phase_seconds(p, PH_PUT_BLOCK, WRITE_SUSTAINED_COST * bytes / w,
+					&bytes);
 	/* only the write's cut shortens the file: a rewrite cut leaves it whole */
 	t[PH_REWRITE] = phase_seconds(p, PH_REWRITE, IO_SUSTAINED_COST * bytes * (1 / r + 1 / w),
 				      NULL);

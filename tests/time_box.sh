@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # A default run's time boxes and stat passes, from its JSON: without -n a
-# create phase held past its 4 s box (a test pause) stops there and the
+# create phase held past its 3 s box (a test pause) stops there and the
 # stat and delete phases after it take what it made, every stat phase
 # lasts 0.5 s in whole passes over every file; without -s the block write
 # held past its 8 s box leaves a shorter file to the phases after it.
@@ -44,14 +44,14 @@ PY
 
 mkdir "$W/d"
 # 1. no -n: the random create held past its box
-hold ran_create 4.5 -d "$W/d" -s 0
+hold ran_create 3.5 -d "$W/d" -s 0
 out=$(py '
 need(d["schema"] == "clyde-result/7", "schema %r" % d["schema"])
 need(d["plan"] and d["plan"]["estimate_s"] > 0, "plan %r" % d["plan"])
-need(d["elapsed_s"] and d["elapsed_s"] >= 4.5, "elapsed_s %r" % d["elapsed_s"])
+need(d["elapsed_s"] and d["elapsed_s"] >= 3.5, "elapsed_s %r" % d["elapsed_s"])
 planned = r["files"]["number"] * 1024
 rc, rs, rd = ph["ran_create"], ph["ran_stat"], ph["ran_del"]
-need(rc["time_box"]["seconds"] == 4, "ran_create box %r" % rc.get("time_box"))
+need(rc["time_box"]["seconds"] == 3, "ran_create box %r" % rc.get("time_box"))
 need(rc["time_box"]["cut"] is True, "ran_create not cut: %r" % rc.get("time_box"))
 need(0 < rc["amount"] < planned, "ran_create made %r of %r" % (rc["amount"], planned))
 need(rd["amount"] == rc["amount"], "ran_del removed %r, made %r" % (rd["amount"], rc["amount"]))

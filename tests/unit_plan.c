@@ -79,7 +79,8 @@ static void huge_size(double gib)
 	CHECK(p.phase_box_s[PH_PUT_BLOCK] == 0, "-s given: no time box on the block write");
 	/* perchar: 3 MiB of 1-byte writes, and of reads that also read the file */
 	io = 3 * MIB * 1e-6 + 3 * MIB * (1e-6 + IO_SUSTAINED_COST / 200e6) +
-	     IO_SUSTAINED_COST * bytes * (1 / 200e6 + (1 / 200e6 + 1 / 200e6) + 1 / 200e6) +
+	     WRITE_SUSTAINED_COST * bytes / 200e6 +
+	     IO_SUSTAINED_COST * bytes * ((1 / 200e6 + 1 / 200e6) + 1 / 200e6) +
 	     SEEK_SECONDS + 6 * PHASE_OVERHEAD_S;
 	CHECK(near(p.estimate_io_s, io), "-s %gG: I/O %.3f s, want %.3f", gib, p.estimate_io_s, io);
 	CHECK(p.estimate_files_s > 0 && p.estimate_files_s <= FILE_MIN_BUDGET + 1e-9,
@@ -90,36 +91,50 @@ static void huge_size(double gib)
 	      "-s %gG: estimate %.3f is its parts", gib, est);
 }
 
-/* A slow device without -s: the file cut to 256 MiB, the phases stop at their boxes. */
+/*
+ * A slow device without -s: each phase at the calibrated cost, capped at
+ * its box; a write cut at its box shortens the file the later phases
+ * find. Returns the I/O seconds the test computes for a file of size bytes.
+ */
+static double boxed_io(double bytes, double wbps, double rbps)
+{
+	double w = WRITE_SUSTAINED_COST * bytes / wbps, rw, r, pc;
+
+	if (w > BOX_WRITE_S) {
+		bytes *= BOX_WRITE_S / w;
+		w = BOX_WRITE_S + BOX_FLUSH_S;
+	}
+	/* a rewrite cut at its box leaves the file as the write made it */
+	rw = IO_SUSTAINED_COST * bytes * (1 / rbps + 1 / wbps);
+	if (rw > BOX_REWRITE_S)
+		rw = BOX_REWRITE_S + BOX_FLUSH_S;
+	r = IO_SUSTAINED_COST * bytes / rbps;
+	if (r > BOX_READ_S)
+		r = BOX_READ_S;
+	pc = 3 * MIB * 1e-6;
+	if (pc > BOX_PERCHAR_S)
+		pc = BOX_PERCHAR_S;
+	return 2 * pc + w + rw + r + SEEK_SECONDS + 6 * PHASE_OVERHEAD_S;
+}
+
 static void slow_device(void)
 {
 	struct clyde_options o;
 	struct run_plan p;
 	struct calibration c = cal(500, 5, 50, 10, 10);
-	double bytes = 256 * MIB, w, rw, r, io;
+	double io;
 
 	defaults(&o);
 	build(&p, &o, 100 * (uint64_t)GIB, 100000000);
 	plan_calibrate(&p, &o, &c);
-	CHECK(p.file_bytes == 256ull << 20, "slow: file %llu MiB, want 256",
-	      (unsigned long long)(p.file_bytes >> 20));
-	CHECK(strstr(p.size_note, "cut from 4096 to 256 MiB") != NULL, "slow: %s", p.size_note);
+	/* the write stops at its box so early that the rest fit: no cut */
+	io = boxed_io(4 * GIB, 10e6, 10e6);
+	CHECK(io <= DEFAULT_RUN_BUDGET * 0.5, "the test's 4 GiB fit half the budget: %.1f", io);
+	CHECK(p.file_bytes == 4096ull << 20 && !p.size_note[0], "slow: file %llu MiB (%s)",
+	      (unsigned long long)(p.file_bytes >> 20), p.size_note);
 	CHECK(plan_phase_limit(&p, PH_PUT_BLOCK) == BOX_WRITE_S, "slow: write box");
 	CHECK(plan_phase_limit(&p, PH_GET_BLOCK) == BOX_READ_S, "slow: read box");
 	CHECK(plan_phase_limit(&p, PH_SEEKS) == 0, "slow: seeks are timed, not boxed");
-	/* the write's box shortens the file the later phases find */
-	w = IO_SUSTAINED_COST * bytes / 10e6;
-	CHECK(w > BOX_WRITE_S, "the test's device is slow enough to hit the box");
-	bytes *= BOX_WRITE_S / w;
-	/* the rewrite cut at its box leaves the file as the write made it */
-	rw = IO_SUSTAINED_COST * bytes * (2 / 10e6);
-	if (rw > BOX_REWRITE_S)
-		rw = BOX_REWRITE_S + BOX_FLUSH_S;
-	r = IO_SUSTAINED_COST * bytes / 10e6;
-	if (r > BOX_READ_S)
-		r = BOX_READ_S;
-	io = BOX_PERCHAR_S + BOX_PERCHAR_S + BOX_WRITE_S + BOX_FLUSH_S + rw + r + SEEK_SECONDS +
-	     6 * PHASE_OVERHEAD_S;
 	CHECK(3 * MIB * 1e-6 > BOX_PERCHAR_S, "the test's per-char phases hit their box");
 	CHECK(near(p.estimate_io_s, io), "slow: I/O %.3f s, want %.3f", p.estimate_io_s, io);
 	CHECK(p.phase_est_s[PH_PUT_BLOCK] == BOX_WRITE_S + BOX_FLUSH_S + PHASE_OVERHEAD_S,
@@ -127,6 +142,19 @@ static void slow_device(void)
 	CHECK(p.estimate_seconds == 0, "plan_calibrate leaves the total to its caller");
 	CHECK(plan_estimate(&p, &c, 1) < 90 - c.seconds, "slow: a default run under 90 s: %.1f",
 	      plan_estimate(&p, &c, 1));
+
+	/* cold reads twenty times slower than the writes: every box binds, the file is cut */
+	c = cal(500, 5, 50, 100, 5);
+	build(&p, &o, 100 * (uint64_t)GIB, 100000000);
+	plan_calibrate(&p, &o, &c);
+	CHECK(boxed_io(4 * GIB, 100e6, 5e6) > DEFAULT_RUN_BUDGET * 0.5, "the test's reads are slow");
+	CHECK(p.file_bytes == 256ull << 20, "slow reads: file %llu MiB, want 256",
+	      (unsigned long long)(p.file_bytes >> 20));
+	CHECK(strstr(p.size_note, "cut from 4096 to 256 MiB") != NULL, "slow reads: %s", p.size_note);
+	io = boxed_io(256 * MIB, 100e6, 5e6);
+	CHECK(near(p.estimate_io_s, io), "slow reads: I/O %.3f s, want %.3f", p.estimate_io_s, io);
+	CHECK(p.phase_est_s[PH_GET_BLOCK] == BOX_READ_S + PHASE_OVERHEAD_S,
+	      "slow reads: the read's estimate %.3f", p.phase_est_s[PH_GET_BLOCK]);
 }
 
 /* A 1 ms create in a default run: bonnie++'s count, the creates stop at their boxes. */
