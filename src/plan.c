@@ -272,10 +272,13 @@ static double io_seconds(const struct run_plan *p, const struct calibration *c, 
 	}
 	t[PH_PUT_BLOCK] = phase_seconds(p, PH_PUT_BLOCK, WRITE_SUSTAINED_COST * bytes / w,
 					&bytes);
-	/* only the write's cut shortens the file: a rewrite cut leaves it whole */
-	t[PH_REWRITE] = phase_seconds(p, PH_REWRITE, IO_SUSTAINED_COST * bytes * (1 / r + 1 / w),
-				      NULL);
-	t[PH_GET_BLOCK] = phase_seconds(p, PH_GET_BLOCK, IO_SUSTAINED_COST * bytes / r, &bytes);
+	/*
+	 * A rewrite reads and writes each chunk, at the block read's and the
+	 * block write's cost; only the write's cut shortens the file.
+	 */
+	t[PH_REWRITE] = phase_seconds(p, PH_REWRITE, bytes * (READ_SUSTAINED_COST / r +
+							     WRITE_SUSTAINED_COST / w), NULL);
+	t[PH_GET_BLOCK] = phase_seconds(p, PH_GET_BLOCK, READ_SUSTAINED_COST * bytes / r, &bytes);
 	for (int i = 0; i < PH_FIRST_FILE; i++) {
 		double limit = plan_phase_limit(p, (enum phase_id)i);
 

@@ -80,7 +80,8 @@ static void huge_size(double gib)
 	/* perchar: 3 MiB of 1-byte writes, and of reads that also read the file */
 	io = 3 * MIB * 1e-6 + 3 * MIB * (1e-6 + IO_SUSTAINED_COST / 200e6) +
 	     WRITE_SUSTAINED_COST * bytes / 200e6 +
-	     IO_SUSTAINED_COST * bytes * ((1 / 200e6 + 1 / 200e6) + 1 / 200e6) +
+	     bytes * (READ_SUSTAINED_COST / 200e6 + WRITE_SUSTAINED_COST / 200e6) +
+	     READ_SUSTAINED_COST * bytes / 200e6 +
 	     SEEK_SECONDS + 6 * PHASE_OVERHEAD_S;
 	CHECK(near(p.estimate_io_s, io), "-s %gG: I/O %.3f s, want %.3f", gib, p.estimate_io_s, io);
 	CHECK(p.estimate_files_s > 0 && p.estimate_files_s <= FILE_MIN_BUDGET + 1e-9,
@@ -105,10 +106,10 @@ static double boxed_io(double bytes, double wbps, double rbps)
 		w = BOX_WRITE_S + BOX_FLUSH_S;
 	}
 	/* a rewrite cut at its box leaves the file as the write made it */
-	rw = IO_SUSTAINED_COST * bytes * (1 / rbps + 1 / wbps);
+	rw = bytes * (READ_SUSTAINED_COST / rbps + WRITE_SUSTAINED_COST / wbps);
 	if (rw > BOX_REWRITE_S)
 		rw = BOX_REWRITE_S + BOX_FLUSH_S;
-	r = IO_SUSTAINED_COST * bytes / rbps;
+	r = READ_SUSTAINED_COST * bytes / rbps;
 	if (r > BOX_READ_S)
 		r = BOX_READ_S;
 	pc = 3 * MIB * 1e-6;
@@ -121,14 +122,14 @@ static void slow_device(void)
 {
 	struct clyde_options o;
 	struct run_plan p;
-	struct calibration c = cal(500, 5, 50, 10, 10);
+	struct calibration c = cal(500, 5, 50, 10, 100);
 	double io;
 
 	defaults(&o);
 	build(&p, &o, 100 * (uint64_t)GIB, 100000000);
 	plan_calibrate(&p, &o, &c);
-	/* the write stops at its box so early that the rest fit: no cut */
-	io = boxed_io(4 * GIB, 10e6, 10e6);
+	/* a slow writer: the write stops at its box so early that the rest fit: no cut */
+	io = boxed_io(4 * GIB, 10e6, 100e6);
 	CHECK(io <= DEFAULT_RUN_BUDGET * 0.5, "the test's 4 GiB fit half the budget: %.1f", io);
 	CHECK(p.file_bytes == 4096ull << 20 && !p.size_note[0], "slow: file %llu MiB (%s)",
 	      (unsigned long long)(p.file_bytes >> 20), p.size_note);
