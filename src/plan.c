@@ -21,10 +21,6 @@
 
 /* Without -s: the smaller of this and half the free space. */
 #define DEFAULT_SIZE_MIB	4096ull
-/* A budget never cuts the file below this. */
-#define MIN_BUDGET_SIZE_MIB	256ull
-/* Share of the run budget the I/O phases may take before -s is cut. */
-#define IO_BUDGET_SHARE		0.5
 /* Share of what the I/O phases leave of the budget that the file tests take. */
 #define FILE_BUDGET_SHARE	0.8
 
@@ -399,20 +395,15 @@ int plan_calibrate(struct run_plan *p, const struct clyde_options *o, const stru
 	double budget = DEFAULT_RUN_BUDGET, io, files_budget;
 	const char *why = "";
 
+	/*
+	 * No -s: the size is not cut to a trial's guess; the phases stop at
+	 * their boxes, whose time is known whatever the device does.
+	 */
 	if (!o->size_given && p->file_bytes) {
-		uint64_t mib = p->file_bytes >> 20, was = mib;
+		size_t len = strlen(p->size_note);
 
-		while (mib > MIN_BUDGET_SIZE_MIB &&
-		       io_seconds(p, c, mib << 20, NULL) > budget * IO_BUDGET_SHARE)
-			mib /= 2;
-		if (mib < was) {
-			p->file_bytes = mib << 20;
-			if (p->perchar_bytes > p->file_bytes)
-				p->perchar_bytes = p->file_bytes;
-			snprintf(p->size_note, sizeof(p->size_note),
-				 "file size cut from %" PRIu64 " to %" PRIu64 " MiB to keep a default run "
-				 "near a minute (give -s to choose)", was, mib);
-		}
+		snprintf(p->size_note + len, sizeof(p->size_note) - len, "%sthe I/O phases stop at "
+			 "their time boxes (give -s to do it all)", len ? "; " : "");
 	}
 	/* each phase's estimate where there was a calibration to make one from */
 	io = io_seconds(p, c, p->file_bytes, c->seconds > 0 ? p->phase_est_s : NULL);
