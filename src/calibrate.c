@@ -138,7 +138,8 @@ static int calibrate_files(const char *dir, struct calibration *c)
 
 		if (made >= most || now_ns() - t0 >= limit_ns) {
 			/* a noisy machine: measure again, longer, and take the median of all */
-			if (c->remeasured || !calibrate_batches_noisy(batch_ns, batches, &c->create_spread))
+			if (c->remeasured ||
+			    !calibrate_batches_noisy(batch_ns, batches, &c->create_spread))
 				break;
 			c->remeasured = true;
 			most = CAL_FILES_MORE;

@@ -377,7 +377,8 @@ static uint32_t files_for_budget(const struct run_plan *p, const struct calibrat
 		limit = "half the free inodes";
 	}
 	if (!n) {
-		snprintf(note, len, "no files: fewer than %u free inodes", 2 * FILES_UNIT * workers);
+		snprintf(note, len, "no files: fewer than %u free inodes",
+			 2 * FILES_UNIT * workers);
 		return 0;
 	}
 	while (n > 1 && files_seconds(p, c, n, NULL) > budget) {
@@ -423,11 +424,13 @@ int plan_calibrate(struct run_plan *p, const struct clyde_options *o, const stru
 	p->estimate_io_s = io;
 	p->estimate_files_s = files_seconds(p, c, p->files, c->seconds > 0 ? p->phase_est_s : NULL);
 	if (c->create_batches >= 4)
-		snprintf(p->cal_note, sizeof(p->cal_note), "%u batches of 256 creates, their median "
+		snprintf(p->cal_note, sizeof(p->cal_note),
+			 "%u batches of 256 creates, their median "
 			 "(the slowest quarter %.1f times the fastest%s)", c->create_batches,
 			 c->create_spread, c->remeasured ? "; noisy: measured again" : "");
 	else if (c->create_batches)
-		snprintf(p->cal_note, sizeof(p->cal_note), "%u batches of 256 creates, their median "
+		snprintf(p->cal_note, sizeof(p->cal_note),
+			 "%u batches of 256 creates, their median "
 			 "(too few to tell their spread%s)", c->create_batches,
 			 c->remeasured ? "; measured again" : "");
 	return 0;

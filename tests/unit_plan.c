@@ -85,7 +85,8 @@ static void huge_size(double gib)
 	     SEEK_SECONDS + 6 * PHASE_OVERHEAD_S;
 	CHECK(near(p.estimate_io_s, io), "-s %gG: I/O %.3f s, want %.3f", gib, p.estimate_io_s, io);
 	CHECK(p.estimate_files_s > 0 && p.estimate_files_s <= FILE_MIN_BUDGET + 1e-9,
-	      "-s %gG: the file tests %.2f s, at most %g", gib, p.estimate_files_s, FILE_MIN_BUDGET);
+	      "-s %gG: the file tests %.2f s, at most %g", gib, p.estimate_files_s,
+	      FILE_MIN_BUDGET);
 	est = plan_estimate(&p, &c, 1);
 	CHECK(est - io < 120, "-s %gG: %.0f s over the I/O phases' %.0f s", gib, est - io, io);
 	CHECK(near(est, RUN_OVERHEAD_S + p.estimate_io_s + p.estimate_files_s),
