@@ -45,7 +45,7 @@
 /*
  * clyde-result/7 added the plan's word and how it was kept: the
  * document's "plan" (estimate_s, calibration_s) and "elapsed_s"; per
- * phase "estimate_s" (calibrated runs), "time_box" (a default run's
+ * phase "estimate_s" (where a calibration ran), "time_box" (a default run's
  * phases that stop at a time limit) and, for the file tests, "passes".
  * /1 to /6 fields are unchanged.
  */
