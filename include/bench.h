@@ -90,6 +90,7 @@ struct phase_sample {
 	uint64_t flush_ns;	/* the fsync or sync that ends the phase */
 	double amount;		/* KiB, seeks or files */
 	uint64_t count;		/* seeks done (the seek phase) */
+	uint32_t passes;	/* stat phases: passes over every file, the most of any worker */
 	uint64_t mismatches;	/* --verify: units that differed */
 	struct histogram hist;	/* every operation's latency */
 	struct timeline done;	/* when they completed */

@@ -11,6 +11,10 @@
 
 struct format_opts {
 	bool exact;	/* measured numbers where bonnie++ prints +++++ */
+	/* The JSON document's "plan" and "elapsed_s": 0 where unknown (null). */
+	double estimate_s;	/* the invocation's own estimate, calibration included */
+	double calibration_s;
+	double elapsed_s;	/* measured: the calibration's start to the last run's end */
 };
 
 /* bonnie++ 2.00a's text table (I/O section, then file section). */

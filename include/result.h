@@ -93,8 +93,15 @@ struct phase_result {
 	struct histogram *hist;
 	/* When they completed, all workers (allocated; for the stonewall view). */
 	struct timeline *done;
-	/* --stonewall: the amount done when its deadline struck; -1 when the phase ended first. */
+	/*
+	 * --stonewall or the time box: the amount done when its deadline
+	 * struck; -1 when the phase ended first.
+	 */
 	double at_deadline;
+	double time_box_s;	/* a default run's time box of the phase; 0 none */
+	bool limit_cut;		/* the box or --stonewall stopped it before its planned amount */
+	double estimate_s;	/* the plan's estimate of it; 0 none */
+	uint32_t passes;	/* the stat phases: times every file was stat'ed (1 elsewhere) */
 	/* Each worker's part; NULL when there is none to show (allocated, see run_result_release). */
 	unsigned nworkers;
 	struct worker_result *workers;

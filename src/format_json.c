@@ -42,7 +42,14 @@
  * "exit_status" and "stopped", and per run "failure" (null for a run that
  * finished). /1 to /5 fields are unchanged.
  */
-#define JSON_SCHEMA "clyde-result/6"
+/*
+ * clyde-result/7 added the plan's word and how it was kept: the
+ * document's "plan" (estimate_s, calibration_s) and "elapsed_s"; per
+ * phase "estimate_s" (where a calibration ran), "time_box" (a default run's
+ * phases that stop at a time limit) and, for the file tests, "passes".
+ * /1 to /6 fields are unchanged.
+ */
+#define JSON_SCHEMA "clyde-result/7"
 
 static void json_string(FILE *out, const char *s)
 {
@@ -610,6 +617,20 @@ static void json_phase(FILE *out, const struct run_result *r, enum phase_id id)
 		json_workers(out, p);
 	if (p->tree.valid)
 		json_tree_phase(out, p);
+	if (phase_get(id)->family == FAMILY_FILE)
+		fprintf(out, ", \"passes\": %" PRIu32, p->passes ? p->passes : 1);
+	if (p->estimate_s > 0) {
+		fputs(", \"estimate_s\": ", out);
+		json_number(out, p->estimate_s);
+	}
+	if (p->time_box_s > 0) {
+		fputs(", \"time_box\": {\"seconds\": ", out);
+		json_number(out, p->time_box_s);
+		fprintf(out, ", \"cut\": %s, \"amount_at_limit\": ",
+			p->limit_cut ? "true" : "false");
+		json_known_or_null(out, p->at_deadline >= 0, p->at_deadline);
+		fputc('}', out);
+	}
 	if (r->env.stonewall_s > 0 && (phase_get(id)->family == FAMILY_PERCHAR ||
 					 phase_get(id)->family == FAMILY_BLOCK))
 		json_stonewall(out, r, p, r->env.stonewall_s);
@@ -784,6 +805,18 @@ void format_json(FILE *out, const struct run_result *runs, unsigned count,
 		json_string(out, stopped);
 	else
 		fputs("null", out);
+	fputs(",\n  \"plan\": ", out);
+	if (fo->estimate_s > 0) {
+		fputs("{\"estimate_s\": ", out);
+		json_number(out, fo->estimate_s);
+		fputs(", \"calibration_s\": ", out);
+		json_number(out, fo->calibration_s);
+		fputc('}', out);
+	} else {
+		fputs("null", out);
+	}
+	fputs(",\n  \"elapsed_s\": ", out);
+	json_known_or_null(out, fo->elapsed_s > 0, fo->elapsed_s);
 	fputs(",\n  \"runs\": [\n", out);
 	for (unsigned i = 0; i < count; i++) {
 		json_run(out, &runs[i], fo);

@@ -39,6 +39,7 @@
 #include "cluster.h"
 #include "cluster_result.h"
 #include "leftover.h"
+#include "timing.h"
 #include "topology.h"
 #include "tree.h"
 #include "workdir.h"
@@ -58,6 +59,7 @@ struct session {
 	struct topo_model model;	/* the machine */
 	struct place_plan place;	/* where each worker runs */
 	double clock_offset;	/* under mpirun: this rank's clock minus rank 0's, seconds */
+	uint64_t start_ns;	/* before the calibration: what the estimate covers */
 };
 
 static void print_version(void)
@@ -423,6 +425,7 @@ static int calibrate_plan(struct session *s, char *err, size_t errlen)
 	bool files = !o->files_given && s->plan.files;
 	int ret;
 
+	s->start_ns = now_ns();
 	if (io || files || o->plan_only) {
 		ret = calibrate(&s->plan, io || o->plan_only, files || o->plan_only, &s->cal,
 				err, errlen);
@@ -430,6 +433,7 @@ static int calibrate_plan(struct session *s, char *err, size_t errlen)
 			return CLYDE_EXIT_DIR;
 	}
 	plan_calibrate(&s->plan, o, &s->cal);
+	s->plan.estimate_cal_s = s->cal.seconds;
 	s->plan.estimate_seconds = s->cal.seconds +
 		plan_estimate(&s->plan, &s->cal, o->repeats + (o->warmup ? 1 : 0));
 	return 0;
@@ -700,7 +704,12 @@ static int run_all(struct session *s, const struct format_opts *fo)
 out:
 	/* a document whatever happened once the runs began: complete, with why it stopped */
 	if (json) {
-		format_json(json, runs, kept, fo, status, stopped[0] ? stopped : NULL);
+		struct format_opts jo = *fo;
+
+		jo.estimate_s = s->plan.estimate_seconds;
+		jo.calibration_s = s->cal.seconds;
+		jo.elapsed_s = (double)(now_ns() - s->start_ns) / 1e9;
+		format_json(json, runs, kept, &jo, status, stopped[0] ? stopped : NULL);
 		js = close_json(json, o->json, json_temp);
 		if (js && !status)
 			status = js;

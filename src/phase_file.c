@@ -24,6 +24,7 @@
 #include "pattern.h"
 #include "rng.h"
 #include "signals.h"
+#include "stonewall.h"
 #include "timing.h"
 
 /*
@@ -150,6 +151,20 @@ static int file_set_make(struct worker *w, bool random, struct file_set **out)
 fail:
 	file_set_free(fs);
 	return ret;
+}
+
+/*
+ * A create cut at its time box made the first made files: the set is
+ * those, and the shuffled order keeps its order over them alone.
+ */
+static void file_set_cut(struct file_set *fs, uint32_t made)
+{
+	uint32_t k = 0;
+
+	for (uint32_t j = 0; fs->order && j < fs->count; j++)
+		if (fs->order[j] < made)
+			fs->order[k++] = fs->order[j];
+	fs->count = made;
 }
 
 /*
@@ -345,8 +360,14 @@ static int create_phase(struct worker *w, struct phase_sample *s, enum phase_id 
 	pattern_fill(buf, p->file_chunk, p->data, p->data_zero_pct, &r);
 	sample_start(w, s);
 	for (uint32_t i = 0; i < fs->count; i++) {
-		uint64_t t0 = now_ns();
+		uint64_t t0;
 
+		/* a default run's time box: the stat and delete phases take what was made */
+		if (stonewall_stop(w->b->stonewall, s->start_ns, i)) {
+			file_set_cut(fs, i);
+			break;
+		}
+		t0 = now_ns();
 		ret = create_one(b, fs, i, &r, buf);
 		if (ret) {
 			sample_fail_at(s, id, ret, w->files_dir, fs->names[i], -1, "create %s/%s",
@@ -524,11 +545,32 @@ static int walk_shuffled(struct worker *w, struct phase_sample *s, enum phase_id
 	return 0;
 }
 
+/*
+ * One walk over every file: stat (with its read) or delete. A pass that
+ * does not meet every file is an error.
+ */
+static int visit_pass(struct worker *w, struct phase_sample *s, enum phase_id id, bool del,
+		      char *buf, uint32_t *seen)
+{
+	const struct file_set *fs = w->files;
+	uint32_t before = *seen;
+	int ret;
+
+	ret = fs->random ? walk_shuffled(w, s, id, del, buf, seen)
+			 : walk_dirs(w, s, id, del, buf, seen);
+	if (!ret && *seen - before != fs->count)
+		return sample_fail_at(s, id, -EIO, w->files_dir, NULL, -1,
+				      "%s found %u files, expected %u", w->files_dir,
+				      *seen - before, fs->count);
+	return ret;
+}
+
 static int visit_phase(struct worker *w, struct phase_sample *s, enum phase_id id, bool del)
 {
 	const struct file_set *fs = w->files;
+	double min_s = del ? 0 : w->b->plan->stat_min_s;
 	char what[WORKPATH_MAX + NAME_LEN + 8] = "";
-	uint32_t seen = 0;
+	uint32_t seen = 0, passes = 0;
 	uint64_t t_sync;
 	char *buf;
 	int ret;
@@ -539,8 +581,11 @@ static int visit_phase(struct worker *w, struct phase_sample *s, enum phase_id i
 	if (!buf)
 		return sample_fail(s, id, -ENOMEM, "buffer");
 	sample_start(w, s);
-	ret = fs->random ? walk_shuffled(w, s, id, del, buf, &seen)
-			 : walk_dirs(w, s, id, del, buf, &seen);
+	/* without -n a stat phase lasts min_s: pass after pass over every file */
+	do {
+		ret = visit_pass(w, s, id, del, buf, &seen);
+		passes++;
+	} while (!ret && fs->count && (double)(now_ns() - s->start_ns) < min_s * 1e9);
 	t_sync = now_ns();
 	if (!ret && del)
 		ret = sync_dirs(w, fs, false, what, sizeof(what));
@@ -548,12 +593,12 @@ static int visit_phase(struct worker *w, struct phase_sample *s, enum phase_id i
 	if (del)
 		s->flush_ns = s->end_ns - t_sync;
 	free(buf);
+	if (ret && s->err)
+		return ret;
 	if (ret)
 		return sample_fail_at(s, id, ret, what[0] ? what : w->files_dir, NULL, -1, "sync %s",
 				      what[0] ? what : w->files_dir);
-	if (seen != fs->count)
-		return sample_fail_at(s, id, -EIO, w->files_dir, NULL, -1,
-				      "%s found %u files, expected %u", w->files_dir, seen, fs->count);
+	s->passes = passes;
 	s->amount = seen;
 	return 0;
 }

@@ -159,6 +159,8 @@ void sample_merge(struct phase_sample *total, const struct phase_sample *s)
 	total->count += s->count;
 	for (int i = 0; i < TOPO_MASK_WORDS; i++)
 		total->ran_on.w[i] |= s->ran_on.w[i];
+	if (s->passes > total->passes)
+		total->passes = s->passes;
 	if (s->tree)
 		tree_sample_merge(total, s->tree);
 }

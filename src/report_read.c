@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * clyde-report's readers: CSV lines of clyde and of bonnie++ 1.98,
- * 1.96/1.97 and 1.03, and clyde's JSON documents (clyde-result/1 to /4:
+ * 1.96/1.97 and 1.03, and clyde's JSON documents (clyde-result/1 to /7:
  * /3's phases may carry a --profile, /4's runs a --tree and its five
  * phases), into report_run. They are fed
  * whatever a user finds on disk, and a fuzzer: every field used is
@@ -1186,7 +1186,7 @@ static bool known_schema(const char *schema)
 {
 	static const char *const known[] = {
 		"clyde-result/1", "clyde-result/2", "clyde-result/3", "clyde-result/4",
-		"clyde-result/5", "clyde-result/6",
+		"clyde-result/5", "clyde-result/6", "clyde-result/7",
 	};
 
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
@@ -1203,7 +1203,7 @@ static int json_document(struct reader *rd, const struct json_node *doc, unsigne
 	int ret = 0;
 
 	if (!schema || schema->type != JSON_STRING || !known_schema(schema->string)) {
-		malformed(rd, line, "a JSON document whose schema is not clyde-result/1 to /6");
+		malformed(rd, line, "a JSON document whose schema is not clyde-result/1 to /7");
 		return 0;
 	}
 	if (!runs || runs->type != JSON_ARRAY) {

@@ -405,6 +405,7 @@ static void fill_phase_result(struct phase_result *pr, const struct phase_sample
 	pr->flush = (double)total->flush_ns / 1e9;
 	pr->mismatches = total->mismatches;
 	pr->amount = total->amount;
+	pr->passes = total->passes ? total->passes : 1;
 	pr->plus_when_short = plus_when_short;
 	pr->at_deadline = -1;
 }
@@ -440,10 +441,13 @@ static void note_failure(struct run_result *res, enum phase_id id, int err, cons
 	f->offset = offset;
 }
 
-/* --stonewall cuts the sequential phases, as IOR's does its transfers. */
+/*
+ * --stonewall cuts the sequential phases, as IOR's does its transfers;
+ * a default run's time boxes cut the phases whose amount clyde chose.
+ */
 static bool stonewalled(const struct run_plan *p, const struct phase_def *d)
 {
-	return p->stonewall_s > 0 && (d->family == FAMILY_PERCHAR || d->family == FAMILY_BLOCK);
+	return plan_phase_limit(p, d->id) > 0;
 }
 
 /* One phase on every worker; 0, or -errno with b->errmsg set. */
@@ -472,11 +476,13 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 	phase_clock_init(&clock, p->workers, b->profiler);
 	b->clock = &clock;
 	if (stonewalled(p, d)) {
-		stonewall_init(&wall, p->stonewall_s, p->workers);
+		stonewall_init(&wall, plan_phase_limit(p, d->id), p->workers);
 		b->stonewall = &wall;
 	}
 	ret = run_workers(b, workers, d, &total, pr);
 	if (b->stonewall) {
+		/* every worker stopped at the limit: the phase did less than planned */
+		pr->limit_cut = atomic_load(&wall.decided) && wall.target != UINT64_MAX;
 		stonewall_destroy(&wall);
 		b->stonewall = NULL;
 	}
@@ -495,9 +501,11 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 		goto out;
 	}
 	fill_phase_result(pr, &total, &clock, p->plus_when_short[d->id]);
-	if (stonewalled(p, d) && pr->elapsed > p->stonewall_s)
+	pr->time_box_s = p->phase_box_s[d->id];
+	pr->estimate_s = p->phase_est_s[d->id];
+	if (stonewalled(p, d) && pr->elapsed > plan_phase_limit(p, d->id))
 		pr->at_deadline = rank_amount_by(pr->done, pr->amount, pr->t_end,
-						 pr->t_start + p->stonewall_s);
+						 pr->t_start + plan_phase_limit(p, d->id));
 	if (total.tree) {
 		fill_tree_result(&pr->tree, total.tree);
 		snprintf(res->tree.io_desc, sizeof(res->tree.io_desc), "%s", total.tree->io_desc);

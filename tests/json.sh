@@ -29,8 +29,12 @@ def need(cond, what):
         problems.append(what)
 doc = json.load(open(sys.argv[1]))
 csv_lines = [l.strip() for l in open(sys.argv[2]) if l.startswith("1.98,")]
-need(doc.get("schema") == "clyde-result/6", "schema %r" % doc.get("schema"))
+need(doc.get("schema") == "clyde-result/7", "schema %r" % doc.get("schema"))
 need(isinstance(doc.get("clyde_version"), str), "clyde_version")
+# /7: the invocation's estimate and what it took
+need(doc.get("plan") and doc["plan"]["estimate_s"] > 0 and doc["plan"]["calibration_s"] >= 0,
+     "plan %r" % doc.get("plan"))
+need(isinstance(doc.get("elapsed_s"), float) and doc["elapsed_s"] > 0, "elapsed_s %r" % doc.get("elapsed_s"))
 runs = doc.get("runs", [])
 need(len(runs) == 2, "two runs, got %d" % len(runs))
 names = ["putc", "put_block", "rewrite", "getc", "get_block", "seeks",
@@ -52,7 +56,8 @@ def check_phases(run, tag):
     end = 0
     for n in names:
         p = run["phases"][n]
-        want = keys | ({"cache"} if n in measured else set())
+        # the file tests say how many passes they made: one each, -n given
+        want = keys | ({"cache"} if n in measured else set()) | ({"passes"} if n in names[6:] else set())
         need(set(p) == want, "%s%s keys %s" % (tag, n, sorted(set(p) ^ want)))
         if n in measured:
             need(p.get("cache", {}).get("resident_pct") == 100
@@ -64,6 +69,7 @@ def check_phases(run, tag):
             c = p.get("cache", {})
             need((c.get("range_offset"), c.get("range_bytes"), c.get("file_bytes"))
                  == (0, 64 << 10 if n == "getc" else 8 << 20, 8 << 20), "%s%s range %r" % (tag, n, c))
+        need(n not in names[6:] or p.get("passes") == 1, "%s%s passes %r" % (tag, n, p.get("passes")))
         need(p["ran"] is True, n + " ran")
         need(0 < p["elapsed_s"] < 60, n + " elapsed")
         need(p["amount"] > 0 and p["rate"] > 0, n + " amount/rate")
