@@ -55,6 +55,7 @@ struct worker {
 	/* The big file the read phases read: io_path, or another rank's (--mpi-read-other). */
 	char read_path[WORKPATH_MAX];
 	uint64_t file_bytes;	/* what the big file holds now: --stonewall may cut it short */
+	uint32_t files_made;	/* the sequential create's files: the random one makes no more */
 	char files_dir[WORKPATH_MAX];
 	struct file_set *files;
 	/* --tree: the tree and its copy, made by extract and copy */

@@ -38,11 +38,26 @@ static void touch_chunk(struct io_req *r)
 	((unsigned char *)r->buf)[r->chunk % r->len]++;
 }
 
+/*
+ * Where a limit may stop the phase: any chunk, but a block write only on
+ * whole MiB where the chunk divides one, so the file it leaves has the
+ * size the CSV's MiB label says.
+ */
+static bool at_cut_point(const struct seq_ctx *c, uint64_t len)
+{
+	const uint64_t mib = 1u << 20;
+
+	if (c->id != PH_PUT_BLOCK || len >= mib || mib % len)
+		return true;
+	return (c->next * len) % mib == 0;
+}
+
 static bool seq_fill(void *arg, struct io_req *r)
 {
 	struct seq_ctx *c = arg;
 
-	if (c->next == c->nchunks || stonewall_stop(c->w->b->stonewall, c->s->start_ns, c->next))
+	if (c->next == c->nchunks || (at_cut_point(c, r->len) &&
+	    stonewall_stop(c->w->b->stonewall, c->s->start_ns, c->next)))
 		return false;
 	r->chunk = c->next++;
 	r->off = r->chunk * r->len;

@@ -226,6 +226,7 @@ static int setup_workers(struct bench *b, struct worker *workers)
 		snprintf(w->read_path, sizeof(w->read_path), "%s/io.%u",
 			 b->read_dir[0] ? b->read_dir : b->workdir, i);
 		w->file_bytes = p->file_bytes;
+		w->files_made = 0;
 		snprintf(w->files_dir, sizeof(w->files_dir), "%s/files.%u", b->workdir, i);
 		snprintf(w->tree_dir, sizeof(w->tree_dir), "%s/tree.%u", b->workdir, i);
 		snprintf(w->copy_dir, sizeof(w->copy_dir), "%s/tree.%u.copy", b->workdir, i);
@@ -450,6 +451,19 @@ static bool stonewalled(const struct run_plan *p, const struct phase_def *d)
 	return plan_phase_limit(p, d->id) > 0;
 }
 
+/*
+ * A limit that cut the block write or the sequential create left a smaller
+ * file or fewer files (equal on every worker: the wear-out): the table's
+ * and the CSV's size and count say what was tested, not what was planned.
+ */
+static void label_cut(struct run_result *res, const struct worker *workers, enum phase_id id)
+{
+	if (id == PH_PUT_BLOCK)
+		res->params.size_mib = workers[0].file_bytes >> 20;
+	else if (id == PH_SEQ_CREATE)
+		res->params.files = workers[0].files_made / FILES_UNIT;
+}
+
 /* One phase on every worker; 0, or -errno with b->errmsg set. */
 static int run_phase(struct bench *b, struct worker *workers, const struct phase_def *d,
 		     struct run_result *res)
@@ -501,6 +515,8 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 		goto out;
 	}
 	fill_phase_result(pr, &total, &clock, p->plus_when_short[d->id]);
+	if (pr->limit_cut)
+		label_cut(res, workers, d->id);
 	pr->time_box_s = p->phase_box_s[d->id];
 	pr->estimate_s = p->phase_est_s[d->id];
 	if (stonewalled(p, d) && pr->elapsed > plan_phase_limit(p, d->id))
