@@ -136,6 +136,8 @@ void verify_mismatch(struct phase_sample *s, enum phase_id id, const char *path,
 
 /* Test-only pause point (CLYDE_TEST_PAUSE=<phase csv name>), see clyde(1). */
 void test_pause_point(enum phase_id id);
+/* The same pause for any named point (CLYDE_TEST_PAUSE=remove: workdir_remove). */
+void test_pause_named(const char *name);
 
 /*
  * The timed part of a phase starts when every worker has prepared

@@ -204,15 +204,15 @@ void verify_mismatch(struct phase_sample *s, enum phase_id id, const char *path,
 /*
  * Tests stop here to send a signal, fill the disk or change the file
  * behind clyde's back at a known point. CLYDE_TEST_PAUSE names one phase
- * or several, separated by colons; each pause lasts until a stop signal
- * or until the file CLYDE_TEST_RESUME names exists, which clyde then
- * removes so that the next pause waits again.
+ * or several (or "remove", the remover inside a subdirectory), separated
+ * by colons; each pause lasts until a stop signal or until the file
+ * CLYDE_TEST_RESUME names exists, which clyde then removes so that the
+ * next pause waits again.
  */
-void test_pause_point(enum phase_id id)
+void test_pause_named(const char *name)
 {
 	const char *want = getenv("CLYDE_TEST_PAUSE");
 	const char *resume = getenv("CLYDE_TEST_RESUME");
-	const char *name = phase_csv_name(id);
 	size_t len = strlen(name);
 	bool hit = false;
 
@@ -228,4 +228,9 @@ void test_pause_point(enum phase_id id)
 		usleep(10000);
 	if (resume)
 		unlink(resume);
+}
+
+void test_pause_point(enum phase_id id)
+{
+	test_pause_named(phase_csv_name(id));
 }
