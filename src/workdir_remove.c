@@ -12,6 +12,8 @@
  * followed. A directory on another file system (a mount inside the tree)
  * is kept and named, never entered; so is one deeper than
  * WORKDIR_DEPTH_MAX, which bounds the descriptors held open at once.
+ * The root's marker (LEFTOVER_MARKER) goes last, and only when all else
+ * went: a tree that could not be removed stays one --cleanup can find.
  */
 #include "config.h"
 
@@ -25,6 +27,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "leftover.h"
 #include "workdir.h"
 
 #define DIR_OPEN_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
@@ -52,6 +55,7 @@ struct tree_walk {
 	unsigned named;		/* and how many there were */
 	uint64_t bytes;		/* WALK_MEASURE */
 	bool paused;		/* the test pause came (once per removal) */
+	bool keep_marker;	/* WALK_REMOVE: the root's marker stays for now */
 	char shown[4096];	/* the entry's path, for messages only: never opened */
 };
 
@@ -183,6 +187,8 @@ static void walk_dir(struct tree_walk *w, int fd, unsigned depth)
 
 			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 				continue;
+			if (depth == 1 && w->keep_marker && !strcmp(e->d_name, LEFTOVER_MARKER))
+				continue;
 			len = shown_push(w, e->d_name);
 			removed += walk_entry(w, dirfd(d), e->d_name, depth);
 			shown_pop(w, len);
@@ -224,14 +230,23 @@ static int open_root(int parent_fd, const char *name, const struct stat *expect,
 
 int workdir_remove_at(int parent_fd, const char *name, const struct stat *expect)
 {
-	struct tree_walk w = { .op = WALK_REMOVE };
+	struct tree_walk w = { .op = WALK_REMOVE, .keep_marker = true };
 	struct stat root, now;
-	int fd = open_root(parent_fd, name, expect, &root);
+	int fd = open_root(parent_fd, name, expect, &root), walk_fd;
 
 	if (fd < 0)
 		return fd;
 	w.dev = root.st_dev;
-	walk_dir(&w, fd, 1);
+	walk_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (walk_fd < 0) {
+		note_err(&w, -errno);
+		goto close_root;
+	}
+	walk_dir(&w, walk_fd, 1);
+	if (w.err)
+		goto close_root;
+	if (unlinkat(fd, LEFTOVER_MARKER, 0) && errno != ENOENT)
+		note_err(&w, -errno);
 	/* the name must still be the directory emptied: rmdir takes only an empty one anyway */
 	if (fstatat(parent_fd, name, &now, AT_SYMLINK_NOFOLLOW)) {
 		note_err(&w, -errno);
@@ -240,6 +255,8 @@ int workdir_remove_at(int parent_fd, const char *name, const struct stat *expect
 	} else if (unlinkat(parent_fd, name, AT_REMOVEDIR) && errno != ENOENT) {
 		note_err(&w, -errno);
 	}
+close_root:
+	close(fd);
 	return w.err;
 }
 
