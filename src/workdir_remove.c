@@ -114,15 +114,22 @@ static void walk_dir(struct tree_walk *w, int fd, unsigned depth);
 static int open_subdir(int dirfd, const char *name, const struct stat *st)
 {
 	struct stat opened;
-	int fd = openat(dirfd, name, DIR_OPEN_FLAGS);
+	int fd = openat(dirfd, name, DIR_OPEN_FLAGS), ret;
 
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &opened) || opened.st_dev != st->st_dev || opened.st_ino != st->st_ino) {
-		close(fd);
-		return -EAGAIN;
+	if (fstat(fd, &opened)) {
+		ret = -errno;
+		goto close_dir;
+	}
+	if (opened.st_dev != st->st_dev || opened.st_ino != st->st_ino) {
+		ret = -EAGAIN;
+		goto close_dir;
 	}
 	return fd;
+close_dir:
+	close(fd);
+	return ret;
 }
 
 /* One entry of the directory dirfd, at depth (the root's entries: 1); true when removed. */
@@ -210,22 +217,23 @@ static void walk_dir(struct tree_walk *w, int fd, unsigned depth)
  */
 static int open_root(int parent_fd, const char *name, const struct stat *expect, struct stat *st)
 {
-	int fd = openat(parent_fd, name, DIR_OPEN_FLAGS);
+	int fd = openat(parent_fd, name, DIR_OPEN_FLAGS), ret;
 
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, st)) {
-		int ret = -errno;
-
-		close(fd);
-		return ret;
+		ret = -errno;
+		goto close_dir;
 	}
 	if (expect && (st->st_dev != expect->st_dev || st->st_ino != expect->st_ino ||
 		       st->st_uid != expect->st_uid)) {
-		close(fd);
-		return -EAGAIN;
+		ret = -EAGAIN;
+		goto close_dir;
 	}
 	return fd;
+close_dir:
+	close(fd);
+	return ret;
 }
 
 int workdir_remove_at(int parent_fd, const char *name, const struct stat *expect)
