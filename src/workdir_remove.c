@@ -55,7 +55,7 @@ struct tree_walk {
 	unsigned named;		/* and how many there were */
 	uint64_t bytes;		/* WALK_MEASURE */
 	bool paused;		/* the test pause came (once per removal) */
-	bool keep_marker;	/* WALK_REMOVE: the root's marker stays for now */
+	bool keep_marker;	/* the root's marker: not removed (yet), not named */
 	char shown[4096];	/* the entry's path, for messages only: never opened */
 };
 
@@ -194,6 +194,7 @@ static void walk_dir(struct tree_walk *w, int fd, unsigned depth)
 
 			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 				continue;
+			/* the marker stays until all else went, and goes unnamed */
 			if (depth == 1 && w->keep_marker && !strcmp(e->d_name, LEFTOVER_MARKER))
 				continue;
 			len = shown_push(w, e->d_name);
@@ -271,7 +272,7 @@ close_root:
 unsigned workdir_name_left_at(int parent_fd, const char *name, const char *shown, FILE *out,
 			      unsigned max)
 {
-	struct tree_walk w = { .op = WALK_NAME, .out = out, .max = max };
+	struct tree_walk w = { .op = WALK_NAME, .out = out, .max = max, .keep_marker = true };
 	struct stat root;
 	int fd = open_root(parent_fd, name, NULL, &root);
 
