@@ -22,6 +22,8 @@ printf 'clyde-marker 1\npid 999999\nhost %s\nboot %s\nstart 1\ntime 0\ncmd fake\
 # a run made with -u nobody, killed: its directory and marker are nobody's
 R=$T/runs
 mkdir -m 1777 "$R"
+# the error file exists before clyde starts, so that wait_pause reads it
+: >"$W/err"
 CLYDE_TEST_PAUSE=put_block "$CLYDE" -u nobody -d "$R" -s 16 -n 0 -f >/dev/null 2>"$W/err" &
 pid=$!
 if wait_pause "$W/err"; then

@@ -38,6 +38,8 @@ outside "$T/outside1"
 plant "$T/c1/clyde.race"
 mkdir "$T/c1/clyde.race/sub"
 for f in f1 f2 f3; do echo inside >"$T/c1/clyde.race/sub/$f"; done
+# the error file exists before clyde starts, so that wait_pause reads it
+: >"$W/err1"
 CLYDE_TEST_PAUSE=remove CLYDE_TEST_RESUME=$W/go1 "$CLYDE" --cleanup "$T/c1" >"$W/out1" 2>"$W/err1" &
 pid=$!
 if wait_pause "$W/err1"; then
@@ -61,6 +63,7 @@ expect_match "--cleanup after the swap: says so" "$(cat "$W/out1")" \
 # while block write pauses, swapped while the remover is inside it
 mkdir "$T/c2"
 outside "$T/outside2"
+: >"$W/err2"
 CLYDE_TEST_PAUSE=put_block:remove CLYDE_TEST_RESUME=$W/go2 "$CLYDE" -d "$T/c2" -s 8 -n 0 -f \
 	>/dev/null 2>"$W/err2" &
 pid=$!
