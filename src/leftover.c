@@ -20,12 +20,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <pwd.h>
-#include <sys/wait.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -402,8 +402,8 @@ static void warn_one(const struct leftover *l, void *arg)
 			"clyde --cleanup removes it\n", what, l->why);
 	else
 		fprintf((FILE *)arg, "clyde: note: a run that did not finish left %s behind (%s); "
-			"it belongs to %s: clyde --cleanup run by %s removes it\n", what, l->why,
-			who, who);
+			"it belongs to %s: clyde --cleanup run by %s, or by root with "
+			"--cleanup-user=%s, removes it\n", what, l->why, who, who, who);
 }
 
 void leftover_warn(const char *dir, FILE *out)
