@@ -143,15 +143,16 @@ static bool walk_entry(struct tree_walk *w, int dirfd, const char *name, unsigne
 			note_err(w, -errno);
 		return false;
 	}
-	w->bytes += (uint64_t)st.st_blocks * 512u;
-	if (!S_ISDIR(st.st_mode)) {
-		name_left(w, "");
-		return w->op == WALK_REMOVE && unlink_name(w, dirfd, name, 0);
-	}
+	/* a mount point, a file bind-mounted too: another file system's */
 	if (st.st_dev != w->dev) {
 		note_err(w, -EXDEV);
 		name_left(w, " (another file system: not entered)");
 		return false;
+	}
+	w->bytes += (uint64_t)st.st_blocks * 512u;
+	if (!S_ISDIR(st.st_mode)) {
+		name_left(w, "");
+		return w->op == WALK_REMOVE && unlink_name(w, dirfd, name, 0);
 	}
 	if (depth >= WORKDIR_DEPTH_MAX) {
 		note_err(w, -ELOOP);
@@ -159,9 +160,10 @@ static bool walk_entry(struct tree_walk *w, int dirfd, const char *name, unsigne
 		return false;
 	}
 	fd = open_subdir(dirfd, name, &st);
+	if (fd == -ENOENT)
+		return false;
 	if (fd < 0) {
-		if (fd != -ENOENT)
-			note_err(w, fd);
+		note_err(w, fd);
 		name_left(w, fd == -EAGAIN ? " (changed while read: not entered)" : "");
 		return false;
 	}
