@@ -152,6 +152,8 @@ void test_pause_point(enum phase_id id);
  * residency measurement (CLYDE_TEST_PAUSE=before-<phase csv name>).
  */
 void test_pause_before(enum phase_id id);
+/* The same pause for any named point (CLYDE_TEST_PAUSE=remove: workdir_remove). */
+void test_pause_named(const char *name);
 
 /*
  * The timed part of a phase starts when every worker has prepared

@@ -137,4 +137,35 @@ static inline bool fs_sync_waits(void)
 }
 #endif
 
+#include <sys/types.h>
+
+/*
+ * Set the real, effective and saved group (user) id at once, so that
+ * the old one cannot be taken back. Where setresgid/setresuid are missing
+ * (NetBSD), setregid/setreuid with both ids set also set the saved one
+ * (POSIX: an effective id other than the real one is saved); callers
+ * check the result with privs_become's own test that root cannot return.
+ */
+#if HAVE_DECL_SETRESUID && HAVE_DECL_SETRESGID
+static inline int set_all_gids(gid_t gid)
+{
+	return setresgid(gid, gid, gid);
+}
+
+static inline int set_all_uids(uid_t uid)
+{
+	return setresuid(uid, uid, uid);
+}
+#else
+static inline int set_all_gids(gid_t gid)
+{
+	return setregid(gid, gid);
+}
+
+static inline int set_all_uids(uid_t uid)
+{
+	return setreuid(uid, uid);
+}
+#endif
+
 #endif

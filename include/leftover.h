@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /*
@@ -24,7 +25,13 @@ void leftover_set_command(int argc, char **argv);
 int leftover_mark(const char *workdir);
 
 struct leftover {
-	char path[4096];	/* the private directory */
+	char path[4096];	/* the private directory, for messages */
+	char name[256];		/* its name in the directory scanned, */
+	int parent_fd;		/* which is open at this while fn runs */
+	struct stat st;		/* the directory as scanned (owner, st_dev, st_ino) */
+	uid_t marker_uid;	/* the marker's owner */
+	char pidns[48];		/* the marker's pid namespace (DEV:INO), empty if none */
+	bool other_ns;		/* written in another pid namespace */
 	pid_t pid;
 	char host[64];
 	char cmd[512];
@@ -32,7 +39,7 @@ struct leftover {
 	uint64_t bytes;		/* what it holds (allocated blocks) */
 	bool same_host;
 	bool gone;		/* its process is gone (this host only) */
-	char why[128];		/* how that was told, or why it could not be */
+	char why[256];		/* how that was told, or why it could not be */
 };
 
 /* Parse a marker's text; 0, or -EINVAL when it is not clyde's. */
@@ -40,19 +47,28 @@ int leftover_parse(const char *text, struct leftover *l);
 
 /*
  * Each clyde.* directory right in dir that has a marker (a real directory,
- * never a symlink): fn is called with what was found. 0 or -errno (dir
- * cannot be read).
+ * never a symlink, read by descriptors): fn is called with what was found.
+ * any_ns: a marker from another pid namespace counts as gone. 0 or -errno
+ * (dir cannot be read).
  */
-int leftover_scan(const char *dir, void (*fn)(const struct leftover *l, void *arg), void *arg);
+int leftover_scan(const char *dir, bool any_ns,
+		  void (*fn)(const struct leftover *l, void *arg), void *arg);
 
 /* A run's note on stderr for every leftover whose process is gone. */
 void leftover_warn(const char *dir, FILE *out);
 
+struct cleanup_opts {
+	const char *user;	/* --cleanup-user: remove this user's trees, as this user */
+	bool any_ns;		/* --cleanup-any-ns: other pid namespaces' markers are gone */
+};
+
 /*
  * --cleanup DIR: remove the leftovers whose process is gone (on this
- * host), saying what was removed and what was kept and why. Returns the
- * exit status: 0, 2 (dir unusable) or 3 (a removal failed).
+ * host) and whose directory and marker the effective uid owns (or
+ * opts->user, then in a child that became that user), saying what was
+ * removed and what was kept and why. Returns the exit status: 0, 1 (no
+ * such user), 2 (dir unusable) or 3 (a removal failed).
  */
-int leftover_cleanup(const char *dir, FILE *out);
+int leftover_cleanup(const char *dir, const struct cleanup_opts *opts, FILE *out);
 
 #endif

@@ -86,6 +86,8 @@ struct clyde_options {
 	double stonewall_s;	/* --stonewall; 0 off */
 	int read_other;		/* --mpi-read-other; 0 off */
 	const char *cleanup_dir;	/* --cleanup DIR: remove leftovers and exit */
+	const char *cleanup_user;	/* --cleanup-user: also this user's, as this user */
+	bool cleanup_any_ns;	/* --cleanup-any-ns: other pid namespaces' too */
 	bool warmup;
 	bool plan_only;		/* --plan */
 	bool help;

@@ -3,6 +3,7 @@
 #define CLYDE_PRIVS_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /*
  * Become user[:group] (-u) and/or group (-g). A user given by name
@@ -10,5 +11,19 @@
  * if it has one, else "nogroup" (as bonnie++). 0 or -errno with err set.
  */
 int privs_drop(const char *user, const char *group, char *err, size_t errlen);
+
+/*
+ * The uid and gid that privs_drop would take for user and group; opt
+ * names the option in messages. 0 or -EINVAL with err set.
+ */
+int privs_resolve(const char *opt, const char *user, const char *group, uid_t *uid, gid_t *gid,
+		  char *err, size_t errlen);
+
+/*
+ * Become uid and gid for good (a child about to act for another user):
+ * supplementary groups (only gid), real, effective and saved ids, each
+ * step checked, and root's return tried and refused. 0 or -errno, err set.
+ */
+int privs_become(uid_t uid, gid_t gid, char *err, size_t errlen);
 
 #endif

@@ -25,10 +25,36 @@ int workdir_create(const char *dir, char *out, size_t outlen);
 /* The same, named clyde.<tag>XXXXXX: under mpirun the tag is the rank ("r3."). */
 int workdir_create_tagged(const char *dir, const char *tag, char *out, size_t outlen);
 
+/*
+ * The remover (src/workdir_remove.c): by descriptors only, never a path
+ * string below the root, never following a symlink, never entering
+ * another file system (a mount inside the tree is kept and named) nor a
+ * directory deeper than WORKDIR_DEPTH_MAX levels (so at most that many
+ * descriptors are open). It goes on past a failure; the first error is
+ * returned (-EXDEV: a mount was kept; -ELOOP: too deep; -EAGAIN: a
+ * directory changed while it was read).
+ */
+#define WORKDIR_DEPTH_MAX 64u
+
+/* Remove path and everything under it; 0 or -errno. */
+int workdir_remove(const char *path);
+
+/*
+ * Remove the directory name in parent_fd and everything under it; when
+ * expect is given, only if name is still that directory (st_dev, st_ino,
+ * st_uid). 0 or -errno.
+ */
+struct stat;
+int workdir_remove_at(int parent_fd, const char *name, const struct stat *expect);
+
 /* What a failed removal left under path: the first max named on out; how many in all. */
 unsigned workdir_name_left(const char *path, FILE *out, unsigned max);
 
-/* Remove path and everything under it, never following links or mounts. */
-int workdir_remove(const char *path);
+/* The same for the directory name in parent_fd, shown as the path shown. */
+unsigned workdir_name_left_at(int parent_fd, const char *name, const char *shown, FILE *out,
+			      unsigned max);
+
+/* The bytes allocated to the tree open at dir_fd (not closed), on its file system only. */
+uint64_t workdir_tree_bytes(int dir_fd);
 
 #endif

@@ -832,8 +832,14 @@ static int clyde_main(int argc, char **argv)
 		return semaphore_command(&s.opt);
 	if (s.opt.tree_list)
 		return tree_list_command(&s.opt);
-	if (s.opt.cleanup_dir)
-		return leftover_cleanup(s.opt.cleanup_dir, stdout);
+	if (s.opt.cleanup_dir) {
+		struct cleanup_opts co = {
+			.user = s.opt.cleanup_user,
+			.any_ns = s.opt.cleanup_any_ns,
+		};
+
+		return leftover_cleanup(s.opt.cleanup_dir, &co, stdout);
+	}
 	if (signals_install()) {
 		fprintf(stderr, "clyde: cannot install signal handlers: %s\n", strerror(errno));
 		return CLYDE_EXIT_IO;

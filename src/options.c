@@ -48,6 +48,8 @@ enum long_only {
 	OPT_STONEWALL,
 	OPT_MPI_READ_OTHER,
 	OPT_CLEANUP,
+	OPT_CLEANUP_USER,
+	OPT_CLEANUP_ANY_NS,
 };
 
 static const struct option long_opts[] = {
@@ -80,6 +82,8 @@ static const struct option long_opts[] = {
 	{ "stonewall", required_argument, NULL, OPT_STONEWALL },
 	{ "mpi-read-other", required_argument, NULL, OPT_MPI_READ_OTHER },
 	{ "cleanup", required_argument, NULL, OPT_CLEANUP },
+	{ "cleanup-user", required_argument, NULL, OPT_CLEANUP_USER },
+	{ "cleanup-any-ns", no_argument, NULL, OPT_CLEANUP_ANY_NS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -584,6 +588,12 @@ static int parse_option(struct clyde_options *o, int c, char *arg, char *err, si
 	case OPT_CLEANUP:
 		o->cleanup_dir = arg;
 		return 0;
+	case OPT_CLEANUP_USER:
+		o->cleanup_user = arg;
+		return 0;
+	case OPT_CLEANUP_ANY_NS:
+		o->cleanup_any_ns = true;
+		return 0;
 	case OPT_PERCHAR:
 		if (!strcmp(arg, "syscall"))
 			o->perchar = PERCHAR_SYSCALL;
@@ -609,6 +619,9 @@ static int check_combination(const struct clyde_options *o, char *err, size_t er
 		return fail(err, errlen, "%s needs --tree=SHAPE", o->tree_list ? "--tree-list" : "--tree-seed");
 	if (o->sem_procs_given && o->sync != SYNC_NONE)
 		return fail(err, errlen, "-p creates the semaphore and exits; -y is for the runs that use it");
+	if ((o->cleanup_user || o->cleanup_any_ns) && !o->cleanup_dir)
+		return fail(err, errlen, "%s needs --cleanup DIR",
+			    o->cleanup_user ? "--cleanup-user" : "--cleanup-any-ns");
 	return 0;
 }
 
@@ -657,7 +670,7 @@ void options_usage(FILE *out)
 "             [--mem-policy=local|interleave|bind:N]\n"
 "             [--tree=ports|source|mixed[:SCALE]] [--tree-seed=N] [--tree-list]\n"
 "             [--stonewall=SECONDS] [--mpi-read-other=K]\n"
-"       clyde --cleanup DIR\n"
+"       clyde --cleanup DIR [--cleanup-user=USER] [--cleanup-any-ns]\n"
 "\n"
 "A bonnie++ 2.00a-compatible file system benchmark.\n"
 "\n"
@@ -771,8 +784,15 @@ void options_usage(FILE *out)
 "                the rank count\n"
 "  --cleanup DIR remove the private directories (clyde.*) in DIR that runs\n"
 "                killed or cut off left behind: only those with clyde's marker\n"
-"                whose process is gone from this host, never following links;\n"
-"                says what it removed and what it kept, then exits\n"
+"                whose process is gone from this host, whose directory and\n"
+"                marker belong to the user running it (root removes only\n"
+"                root's), never following links nor entering other file\n"
+"                systems; says what it removed and what it kept, then exits\n"
+"  --cleanup-user=USER  with --cleanup, as root: also remove USER's trees\n"
+"                (runs made with -u USER), in a child that has become USER\n"
+"  --cleanup-any-ns  with --cleanup: take the markers written in another\n"
+"                pid namespace (a container) as gone; say so only when no\n"
+"                run is alive there\n"
 "  --warmup      run once untimed before the counted runs\n"
 "  --plan        calibrate and print what would run (sizes, counts, engine,\n"
 "                cache method, phases, time boxes, time estimate), then exit\n"

@@ -222,11 +222,12 @@ void verify_size_mismatch(struct phase_sample *s, enum phase_id id, const char *
 /*
  * Tests stop here to send a signal, fill the disk or change the file
  * behind clyde's back at a known point. CLYDE_TEST_PAUSE names one phase
- * or several, separated by colons; each pause lasts until a stop signal
- * or until the file CLYDE_TEST_RESUME names exists, which clyde then
- * removes so that the next pause waits again.
+ * or several (or "remove", the remover inside a subdirectory), separated
+ * by colons; each pause lasts until a stop signal or until the file
+ * CLYDE_TEST_RESUME names exists, which clyde then removes so that the
+ * next pause waits again.
  */
-static void test_pause_named(const char *name)
+void test_pause_named(const char *name)
 {
 	const char *want = getenv("CLYDE_TEST_PAUSE");
 	const char *resume = getenv("CLYDE_TEST_RESUME");

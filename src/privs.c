@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compat.h"
 #include "privs.h"
 
 static bool all_digits(const char *s)
@@ -51,18 +52,17 @@ static int default_group(gid_t *gid)
 	return 0;
 }
 
-int privs_drop(const char *user, const char *group, char *err, size_t errlen)
+int privs_resolve(const char *opt, const char *user, const char *group, uid_t *uid, gid_t *gid,
+		  char *err, size_t errlen)
 {
 	char name[256];
 	const char *grp = group;
 	struct passwd *pw = NULL;
-	uid_t uid = getuid();
-	gid_t gid = getgid();
 	bool have_gid = false;
 	char *colon;
 
-	if (!user && !group)
-		return 0;
+	*uid = getuid();
+	*gid = getgid();
 	if (user) {
 		snprintf(name, sizeof(name), "%s", user);
 		colon = strchr(name, ':');
@@ -73,22 +73,36 @@ int privs_drop(const char *user, const char *group, char *err, size_t errlen)
 		}
 		pw = all_digits(name) ? getpwuid((uid_t)strtoul(name, NULL, 10)) : getpwnam(name);
 		if (!pw && !all_digits(name)) {
-			snprintf(err, errlen, "-u: no such user '%s'", name);
+			snprintf(err, errlen, "%s: no such user '%s'", opt, name);
 			return -EINVAL;
 		}
-		uid = pw ? pw->pw_uid : (uid_t)strtoul(name, NULL, 10);
+		*uid = pw ? pw->pw_uid : (uid_t)strtoul(name, NULL, 10);
 		if (pw) {
-			gid = pw->pw_gid;
+			*gid = pw->pw_gid;
 			have_gid = true;
 		}
 	}
 	if (grp) {
-		if (resolve_group(grp, &gid, err, errlen))
+		if (resolve_group(grp, gid, err, errlen))
 			return -EINVAL;
 		have_gid = true;
 	} else if (user && !have_gid) {
-		default_group(&gid);
+		default_group(gid);
 	}
+	return 0;
+}
+
+int privs_drop(const char *user, const char *group, char *err, size_t errlen)
+{
+	uid_t uid;
+	gid_t gid;
+	int ret;
+
+	if (!user && !group)
+		return 0;
+	ret = privs_resolve("-u", user, group, &uid, &gid, err, errlen);
+	if (ret)
+		return ret;
 	if (geteuid() != 0) {
 		if (uid == geteuid() && gid == getegid())
 			return 0;
@@ -103,4 +117,32 @@ int privs_drop(const char *user, const char *group, char *err, size_t errlen)
 		return -e;
 	}
 	return 0;
+}
+
+int privs_become(uid_t uid, gid_t gid, char *err, size_t errlen)
+{
+	const char *step;
+
+	/* groups first: once the uid is not root, they can no longer change */
+	step = "setgroups";
+	if (setgroups(1, &gid))
+		goto failed;
+	step = "setresgid";
+	if (set_all_gids(gid))
+		goto failed;
+	step = "setresuid";
+	if (set_all_uids(uid))
+		goto failed;
+	step = "the check of the new ids";
+	errno = EPERM;
+	if (getuid() != uid || geteuid() != uid || getgid() != gid || getegid() != gid)
+		goto failed;
+	/* a saved root id would let root come back: it must not */
+	if (uid != 0 && (setuid(0) == 0 || seteuid(0) == 0))
+		goto failed;
+	return 0;
+failed:
+	snprintf(err, errlen, "cannot become uid %u gid %u: %s: %s", (unsigned)uid,
+		 (unsigned)gid, step, strerror(errno));
+	return -errno;
 }

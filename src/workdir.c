@@ -3,7 +3,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,59 +103,4 @@ int workdir_create_tagged(const char *dir, const char *tag, char *out, size_t ou
 	if (ret)
 		rmdir(out);
 	return ret;
-}
-
-/* The first error of a removal; it goes on past one to remove what it can. */
-static int remove_err;
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	int r;
-
-	(void)st;
-	(void)ftw;
-	if (flag == FTW_DP || flag == FTW_D)
-		r = rmdir(path);
-	else
-		r = unlink(path);
-	if (r && errno != ENOENT && !remove_err)
-		remove_err = -errno;
-	return 0;
-}
-
-int workdir_remove(const char *path)
-{
-	if (!path || !*path)
-		return 0;
-	/* Depth first, physical, never crossing into another filesystem. */
-	remove_err = 0;
-	if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT))
-		return errno ? -errno : -EIO;
-	return remove_err;
-}
-
-static FILE *left_out;
-static unsigned left_named, left_max;
-
-static int name_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	/* the directory itself is implied */
-	if (ftw->level == 0)
-		return 0;
-	if (left_named++ < left_max)
-		fprintf(left_out, "clyde:   left: %s\n", path);
-	return 0;
-}
-
-unsigned workdir_name_left(const char *path, FILE *out, unsigned max)
-{
-	left_out = out;
-	left_named = 0;
-	left_max = max;
-	nftw(path, name_entry, 16, FTW_PHYS | FTW_MOUNT);
-	if (left_named > max)
-		fprintf(out, "clyde:   and %u more\n", left_named - max);
-	return left_named;
 }

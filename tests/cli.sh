@@ -8,7 +8,8 @@ MAN=$(dirname "$TESTLIB")/../man/clyde.1
 out=$("$CLYDE" --help); rc=$?
 expect_eq "--help exit status" "$rc" 0
 for opt in -d -s -n -m -r -x -u -g -q -f -b -D --direct -c -z -Z -p -y -l \
-	--cache --perchar --exact --engine --iodepth --seek-updates --json --help --version; do
+	--cache --perchar --exact --engine --iodepth --seek-updates --json --help --version \
+	--cleanup --cleanup-user --cleanup-any-ns; do
 	expect_match "--help documents $opt" "$out" "(^|[ [,])$opt([ =,]|\$|\[)"
 	# roff escapes the dashes: \- or \-\-
 	esc=$(printf '%s' "$opt" | sed 's/-/\\\\-/g')

@@ -130,7 +130,8 @@ if "$CLYDE" --version | grep -q '^engines:.* uring\( \|$\)'; then
 	fi
 fi
 
-# the removal fails on io.0: the rest goes, io.0 is named
+# the removal fails on io.0: the rest goes, io.0 is named; the marker
+# stays, unnamed, for a later --cleanup
 fault put_block "op=write,path=*io.0,after=2
 op=unlink,path=*io.0,count=0" -s 4 -n 0 -f
 expect_eq "unlink faulted: exit 3" "$RC" 3
@@ -139,7 +140,7 @@ expect_match "unlink faulted: says it could not remove all" \
 expect_match "unlink faulted: names what is left" "$(grep '^clyde:   left: ' "$W/err")" "^clyde:   left: $D/io\\.0\$"
 expect_match "unlink faulted: the last line says so" "$(tail -n 1 "$W/err")" \
 	"^clyde: block write: write $D/io\\.0 at offset [0-9]+: Input/output error; could not remove all of $D\$"
-expect_eq "unlink faulted: only io.0 stays" "$(cd "$B" && find . -mindepth 1 | sort | sed 's|^\./clyde\.[^/]*|D|' | tr '\n' ' ')" "D D/io.0 "
+expect_eq "unlink faulted: only io.0 and the marker stay" "$(cd "$B" && find . -mindepth 1 | sort | sed 's|^\./clyde\.[^/]*|D|' | tr '\n' ' ')" "D D/.clyde-run D/io.0 "
 rm -rf "$B"/clyde.*
 
 # a slow device: every write to io.0 2 ms late (the seeks write nothing back)

@@ -72,4 +72,23 @@ expect_eq "--cleanup again: the dead process's directory" "$(tail -n 1 "$W/out")
 expect_eq "--cleanup of a missing directory: exit 2" "$?" 2
 expect_eq "--cleanup of a missing directory: says why" "$(cat "$W/out")" \
 	"clyde: --cleanup $T/missing: No such file or directory"
+
+# a marker from another pid namespace: cannot tell, unless --cleanup-any-ns
+N=$T/ns
+mkdir -p "$N/clyde.ns"
+printf 'clyde-marker 1\npid %s\nhost %s\nboot %s\nstart 1\npidns 1:2\ntime 0\ncmd fake\n' $$ \
+	"$host" "$boot" >"$N/clyde.ns/.clyde-run"
+"$CLYDE" --cleanup "$N" >"$W/out" 2>&1
+expect_match "another pid namespace: kept" "$(grep 'clyde.ns ' "$W/out")" \
+	"^clyde: kept $N/clyde\\.ns \\(.*\\): written in pid namespace 1:2, not this one \\(.*\\): clyde cannot tell whether pid $$ still runs there \\(--cleanup-any-ns removes it\\)$"
+[ -d "$N/clyde.ns" ]
+expect_eq "another pid namespace: still there" "$?" 0
+"$CLYDE" --cleanup "$N" --cleanup-any-ns >"$W/out" 2>&1
+expect_eq "--cleanup-any-ns: exit 0" "$?" 0
+expect_match "--cleanup-any-ns: removed" "$(grep 'clyde.ns ' "$W/out")" \
+	"^clyde: removed $N/clyde\\.ns \\(.*\\): written in pid namespace 1:2, not this one \\(.*\\): taken as gone \\(--cleanup-any-ns\\)$"
+[ -e "$N/clyde.ns" ]
+expect_eq "--cleanup-any-ns: gone" "$?" 1
+"$CLYDE" --cleanup-any-ns >"$W/out" 2>&1
+expect_eq "--cleanup-any-ns alone: exit 1" "$?" 1
 done_testing

@@ -88,10 +88,15 @@ int main(void)
 	      !strcmp(o.engine, "auto") && o.iodepth == 1024, "auto at the top depth");
 	CHECK(parse(&o, "--help", (char *)NULL) == 0 && o.help, "--help");
 	CHECK(parse(&o, "--version", (char *)NULL) == 0 && o.version, "--version");
+	CHECK(parse(&o, "--cleanup", "/var/tmp", "--cleanup-user=nobody", "--cleanup-any-ns",
+		    (char *)NULL) == 0 && !strcmp(o.cleanup_dir, "/var/tmp") &&
+	      !strcmp(o.cleanup_user, "nobody") && o.cleanup_any_ns, "--cleanup's options");
 
 	/* Every bad value names the option and the limit. */
 	REJECTS("unknown option '-k'", "-k");
 	REJECTS("unknown option '--bogus'", "--bogus");
+	REJECTS("--cleanup-user needs --cleanup DIR", "--cleanup-user=nobody");
+	REJECTS("--cleanup-any-ns needs --cleanup DIR", "--cleanup-any-ns");
 	REJECTS("option '-s' needs an argument", "-s");
 	REJECTS("-s: size 'abc' is not a size", "-s", "abc");
 	REJECTS("-s: size 100k is not a whole number of MiB", "-s", "100k");
