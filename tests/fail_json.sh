@@ -36,6 +36,8 @@ no_temp "exit 0"
 
 # exit 3: the disk fills in block write
 rm -f "$W/j.json"
+# the stderr file emptied first: wait_pause must not count an earlier run's pauses
+: >"$W/err"
 CLYDE_TEST_PAUSE=put_block CLYDE_TEST_RESUME=$W/go "$CLYDE" -d "$T" -s 64 -n 0 -f \
 	--json "$W/j.json" >"$W/out" 2>"$W/err" &
 pid=$!
@@ -58,6 +60,7 @@ no_temp "exit 3"
 expect_empty_dir "exit 3: nothing left" "$T"
 
 # exit 5: SIGTERM in rewrite: per-char write and block write finished
+: >"$W/err"
 CLYDE_TEST_PAUSE=rewrite "$CLYDE" -d "$T" -s 8 -n 0 -f64k --json "$W/j.json" >"$W/out" 2>"$W/err" &
 pid=$!
 wait_pause "$W/err"
@@ -73,6 +76,7 @@ no_temp "exit 5"
 expect_empty_dir "exit 5: nothing left" "$T"
 
 # -x 3, SIGTERM in the second run: the first keeps its figures and CSV line
+: >"$W/err"
 CLYDE_TEST_PAUSE=put_block CLYDE_TEST_RESUME=$W/go2 "$CLYDE" -d "$T" -s 8 -n 0 -f -x 3 \
 	--json "$W/j.json" >"$W/out" 2>"$W/err" &
 pid=$!
@@ -90,6 +94,7 @@ expect_match "-x 3: stopped names run 2" "$(doc "$W/j.json" 'd["stopped"]')" '^r
 no_temp "-x 3"
 
 # exit 6: a byte changed between write and read
+: >"$W/err"
 CLYDE_TEST_PAUSE=getc CLYDE_TEST_RESUME=$W/go3 "$CLYDE" --verify -d "$T" -s 8 -n 0 -f64k \
 	--json "$W/j.json" >"$W/out" 2>"$W/err" &
 pid=$!

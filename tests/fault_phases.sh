@@ -32,7 +32,7 @@ fault() {
 	phase=$1
 	rule=$2
 	shift 2
-	rm -f "$W/ctl" "$W/go" "$W/j.json"
+	rm -f "$W/ctl" "$W/go" "$W/j.json" "$W/err"
 	CLYDE_TEST_PAUSE=$phase CLYDE_TEST_RESUME=$W/go $tmo "$CLYDE" -d "$M" "$@" \
 		--json "$W/j.json" >"$W/out" 2>"$W/err" &
 	cp=$!

@@ -81,7 +81,7 @@ expect_eq "JSON: five runs and their summary" "$out" ok
 
 # --data: what lands in the file, seen while clyde waits in rewrite
 data_ratio() {
-	rm -f "$W/go"
+	rm -f "$W/go" "$W/err"
 	CLYDE_TEST_PAUSE=rewrite CLYDE_TEST_RESUME=$W/go "$CLYDE" -d "$MNT" -s 8::8192 -n 0 -f --data="$1" \
 		>/dev/null 2>"$W/err" &
 	pid=$!

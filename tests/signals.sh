@@ -15,6 +15,8 @@ ERR=$SCRATCH/err
 start_paused() {
 	phase=$1
 	shift
+	# the stderr file emptied first: wait_pause must not count an earlier run's pauses
+	: >"$ERR"
 	CLYDE_TEST_PAUSE=$phase "$CLYDE" -d "$MNT" "$@" >/dev/null 2>"$ERR" &
 	pid=$!
 	wait_pause "$ERR" && return 0
@@ -47,6 +49,7 @@ stop_in seq_stat TERM -s 0 -n 1:4k:1k:4
 stop_in ran_del INT -s 0 -n 1
 
 # SIGHUP is ignored: the run goes on and finishes normally
+: >"$ERR"
 CLYDE_TEST_PAUSE=put_block CLYDE_TEST_RESUME=$ERR.go "$CLYDE" -d "$MNT" -s 16::8192 -n 0 -f \
 	>"$ERR.out" 2>"$ERR" &
 pid=$!
@@ -79,6 +82,7 @@ names() {
 		"$(awk '{print length}' "$ERR.names" | sort -n | sed -n '1p;$p' | tr '\n' ' ')" "10 22 "
 }
 rm -f "$ERR.go"
+: >"$ERR"
 CLYDE_TEST_PAUSE=seq_stat:ran_stat CLYDE_TEST_RESUME=$ERR.go "$CLYDE" -d "$MNT" -s 0 -n 1 \
 	>"$ERR.out" 2>"$ERR" &
 pid=$!

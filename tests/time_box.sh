@@ -15,7 +15,7 @@ W=$SCRATCH
 hold() {
 	ph=$1 s=$2
 	shift 2
-	rm -f "$W/go" "$W/j.json"
+	rm -f "$W/go" "$W/j.json" "$W/err"
 	CLYDE_TEST_PAUSE=$ph CLYDE_TEST_RESUME=$W/go "$CLYDE" "$@" --json "$W/j.json" \
 		>"$W/out" 2>"$W/err" &
 	pid=$!

@@ -27,6 +27,7 @@ expect_eq "--verify with -D and stdio per-char" "$?" 0
 
 # a byte changed while clyde waits in the per-char read, after rewrite:
 # the block read finds it at its offset
+: >"$W/err"
 CLYDE_TEST_PAUSE=getc CLYDE_TEST_RESUME=$W/go "$CLYDE" --verify -d "$MNT" -s 8 -n 0 -f64k \
 	--json "$W/bad.json" >"$W/out" 2>"$W/err" &
 pid=$!
