@@ -6,10 +6,35 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 
 #include "format.h"
+#include "phase.h"
 #include "size.h"
+
+/*
+ * The phases a time box or --stonewall stopped, and what that left: the
+ * size and the file count the table and the CSV line give.
+ */
+static void format_context_cuts(FILE *out, const struct run_result *r)
+{
+	const char *sep = "cut at their time limits:";
+
+	for (int i = 0; i < PH_COUNT; i++) {
+		if (!r->phase[i].ran || !r->phase[i].limit_cut)
+			continue;
+		fprintf(out, "%s %s", sep, phase_csv_name((enum phase_id)i));
+		sep = "";
+	}
+	if (*sep)
+		return;
+	if (r->phase[PH_PUT_BLOCK].limit_cut)
+		fprintf(out, "; the file tested: %" PRIu64 " MiB", r->params.size_mib);
+	if (r->phase[PH_SEQ_CREATE].limit_cut)
+		fprintf(out, "; the files tested: %" PRIu32 " x 1024", r->params.files);
+	fputc('\n', out);
+}
 
 void format_context(FILE *out, const struct run_result *r)
 {
@@ -36,6 +61,7 @@ void format_context(FILE *out, const struct run_result *r)
 			fprintf(out, "%s%s", sep, e->files_note);
 		fputc('\n', out);
 	}
+	format_context_cuts(out, r);
 	size_human(ram, sizeof(ram), e->ram_bytes);
 	if (e->fs_type[0])
 		fprintf(out, "filesystem: %s %s on %s (%s); %u CPUs; %s RAM\n",

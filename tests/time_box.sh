@@ -73,6 +73,7 @@ for n in ("seq_create", "seq_del", "ran_create", "ran_del"):
     need("estimate_s" in ph[n], "%s has no estimate_s" % n)
 ')
 expect_eq "no -n, random create held: the document" "$out" ""
+expect_file_has "no -n, random create held: the context line" "$W/err" "cut at their time limits: ran_create"
 
 # 2. -n and -s given: one pass, no box, bonnie++ semantics
 "$CLYDE" -d "$W/d" -s 0 -n 1 --json "$W/j.json" >"$W/out" 2>"$W/err"
@@ -98,6 +99,7 @@ need(rw["amount"] == pb["amount"] and gb["amount"] == pb["amount"], "rewrite %r,
 need("time_box" not in ph["seeks"], "seeks boxed")
 ')
 	expect_eq "no -s, block write held: the document" "$out" ""
+	expect_file_has "no -s, block write held: the context line" "$W/err" "cut at their time limits: put_block; the file tested: 1 MiB"
 else
 	echo "SKIP (counted): the block write's box needs root for a small tmpfs"
 	T_SKIPPED=1
