@@ -28,7 +28,8 @@ same_bytes() {
 pages() {
 	name=$1
 	shift
-	(cd "$IN" && "$REPORT" --svg "$W/$name.svg" --html "$W/$name.html" "$@") >"$W/$name.txt" 2>"$W/$name.err"
+	(cd "$IN" && "$REPORT" --svg "$W/$name.svg" --html "$W/$name.html" "$@") \
+		>"$W/$name.txt" 2>"$W/$name.err"
 	expect_eq "$name: exit status" "$?" 0
 	expect_eq "$name: nothing on stderr" "$(cat "$W/$name.err")" ""
 	same_bytes "report-$name.svg" "$W/$name.svg"

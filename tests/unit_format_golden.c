@@ -116,7 +116,8 @@ static void show_difference(const char *name, const char *got, const char *want)
 	from = at;
 	while (from > 0 && at - from < 60 && got[from - 1] != '\n')
 		from--;
-	fprintf(stderr, "%s: first difference at line %zu (byte %zu)\n--- got:  %.*s\n--- want: %.*s\n",
+	fprintf(stderr, "%s: first difference at line %zu (byte %zu)\n"
+		"--- got:  %.*s\n--- want: %.*s\n",
 		name, line, at, shown(got + from), got + from, shown(want + from), want + from);
 }
 
@@ -424,7 +425,8 @@ static void build_tree(struct run_result *r)
 	r->tree.hash = 0x0123456789abcdefULL;
 	snprintf(r->tree.io, sizeof(r->tree.io), "uring");
 	r->tree.depth = 32;
-	snprintf(r->tree.io_desc, sizeof(r->tree.io_desc), "SQPOLL off; open, read, close via the ring");
+	snprintf(r->tree.io_desc, sizeof(r->tree.io_desc), "%s",
+		 "SQPOLL off; open, read, close via the ring");
 	snprintf(r->tree.walk_cache, sizeof(r->tree.walk_cache), "the walk found 100%% cached");
 }
 
