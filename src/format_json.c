@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "json_writer.h"
 #include "phase.h"
 #include "placement.h"
 #include "size.h"
@@ -51,45 +52,25 @@
  */
 #define JSON_SCHEMA "clyde-result/7"
 
-static void json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+/*
+ * The document, the runs array, each run and its phases put one member on
+ * a line; everything deeper stays on one line.
+ */
+#define JSON_WRAP_DEPTH 4
 
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
-static void json_number(FILE *out, double v)
+/* A number, or null where the figure is unknown. */
+static void json_known_or_null(struct json_writer *w, const char *key, bool known, double v)
 {
-	/* Enough digits for a microsecond of a day, without exponents for counts. */
-	fprintf(out, "%.9g", v);
+	if (known)
+		json_add_double(w, key, v);
+	else
+		json_add_null(w, key);
 }
 
 /* A number, or null where the figure is unknown (negative). */
-static void json_known_or_null(FILE *out, bool known, double v)
+static void json_known(struct json_writer *w, const char *key, double v)
 {
-	if (known)
-		json_number(out, v);
-	else
-		fputs("null", out);
-}
-
-static void json_known(FILE *out, const char *key, double v)
-{
-	if (key)
-		fprintf(out, ", \"%s\": ", key);
-	if (v < 0)
-		fputs("null", out);
-	else
-		json_number(out, v);
+	json_known_or_null(w, key, v >= 0, v);
 }
 
 static const char *const group_keys[PROF_GROUPS] = {
@@ -109,52 +90,47 @@ static const char *const cpu_keys[CPU_STATES] = {
 	[CPU_SOFTIRQ] = "softirq_s", [CPU_STEAL] = "steal_s",
 };
 
-static void json_profile_machine(FILE *out, const struct phase_profile *pp)
+static void json_profile_machine(struct json_writer *w, const struct phase_profile *pp)
 {
-	fputs(", \"machine\": ", out);
 	if (!pp->machine_valid) {
-		fputs("null, \"machine_why\": ", out);
-		json_string(out, pp->machine_why);
+		json_add_null(w, "machine");
+		json_add_str(w, "machine_why", pp->machine_why);
 		return;
 	}
-	fprintf(out, "{\"cpus\": %u, \"ticks_per_s\": ", pp->ncpu);
-	json_number(out, pp->hz);
-	json_known(out, "total_s", pp->machine_total_s);
+	json_obj_begin(w, "machine");
+	json_add_uint(w, "cpus", pp->ncpu);
+	json_add_double(w, "ticks_per_s", pp->hz);
+	json_known(w, "total_s", pp->machine_total_s);
 	for (int i = 0; i < CPU_STATES; i++)
-		json_known(out, cpu_keys[i], pp->cpu_known[i] ? pp->cpu_s[i] : -1);
-	fprintf(out, ", \"counters_backwards\": %s}", pp->cpu_backwards ? "true" : "false");
+		json_known(w, cpu_keys[i], pp->cpu_known[i] ? pp->cpu_s[i] : -1);
+	json_add_bool(w, "counters_backwards", pp->cpu_backwards);
+	json_obj_end(w);
 }
 
-static void json_profile_groups(FILE *out, const struct phase_profile *pp)
+static void json_profile_groups(struct json_writer *w, const struct phase_profile *pp)
 {
-	fputs(", \"groups\": ", out);
 	if (!pp->groups_valid) {
-		fputs("null, \"groups_why\": ", out);
-		json_string(out, pp->groups_why);
+		json_add_null(w, "groups");
+		json_add_str(w, "groups_why", pp->groups_why);
 		return;
 	}
-	fputc('{', out);
-	for (int g = 0; g < PROF_GROUPS; g++) {
-		fprintf(out, "%s\"%s\": ", g ? ", " : "", group_keys[g]);
-		json_number(out, pp->group_s[g]);
-	}
-	fputs(", \"unattributed_s\": ", out);
-	if (pp->machine_valid)
-		json_number(out, pp->unattributed_s);
-	else
-		fputs("null", out);
-	fprintf(out, ", \"tasks_new\": %u, \"tasks_exited\": %u, \"kworkers_unnamed\": %u"
-		", \"top\": [", pp->tasks_new, pp->tasks_exited, pp->kworkers_unnamed);
+	json_obj_begin(w, "groups");
+	for (int g = 0; g < PROF_GROUPS; g++)
+		json_add_double(w, group_keys[g], pp->group_s[g]);
+	json_known_or_null(w, "unattributed_s", pp->machine_valid, pp->unattributed_s);
+	json_add_uint(w, "tasks_new", pp->tasks_new);
+	json_add_uint(w, "tasks_exited", pp->tasks_exited);
+	json_add_uint(w, "kworkers_unnamed", pp->kworkers_unnamed);
+	json_arr_begin(w, "top");
 	for (unsigned k = 0; k < pp->ntop; k++) {
-		fputs(k ? ", {\"name\": " : "{\"name\": ", out);
-		json_string(out, pp->top[k].name);
-		fputs(", \"group\": ", out);
-		json_string(out, prof_group_name(pp->top[k].group));
-		fputs(", \"s\": ", out);
-		json_number(out, pp->top[k].s);
-		fputc('}', out);
+		json_obj_begin(w, NULL);
+		json_add_str(w, "name", pp->top[k].name);
+		json_add_str(w, "group", prof_group_name(pp->top[k].group));
+		json_add_double(w, "s", pp->top[k].s);
+		json_obj_end(w);
 	}
-	fputs("]}", out);
+	json_arr_end(w);
+	json_obj_end(w);
 }
 
 static const char *const perf_keys[PERF_COUNTERS] = {
@@ -163,30 +139,27 @@ static const char *const perf_keys[PERF_COUNTERS] = {
 	[PERF_CYCLES] = "cycles", [PERF_INSTRUCTIONS] = "instructions",
 };
 
-static void json_profile_perf(FILE *out, const struct phase_profile *pp,
+static void json_profile_perf(struct json_writer *w, const struct phase_profile *pp,
 			      const struct profile_derived *d)
 {
-	fputs(", \"perf\": {", out);
+	json_obj_begin(w, "perf");
 	for (int i = 0; i < PERF_COUNTERS; i++) {
-		fprintf(out, "%s\"%s\": ", i ? ", " : "", perf_keys[i]);
 		if (!pp->perf_valid[i])
-			fputs("null", out);
+			json_add_null(w, perf_keys[i]);
 		else if (i == PERF_TASK_CLOCK)
-			json_number(out, (double)pp->perf[i] / 1e9);
+			json_add_double(w, perf_keys[i], (double)pp->perf[i] / 1e9);
 		else
-			fprintf(out, "%" PRIu64, pp->perf[i]);
+			json_add_uint(w, perf_keys[i], pp->perf[i]);
 	}
-	fprintf(out, ", \"per\": \"%s\"", d->per_op);
-	json_known(out, "cycles_per_op", d->cycles_per_op);
-	json_known(out, "instructions_per_op", d->instructions_per_op);
-	fputs(", \"software_why\": ", out);
-	json_string(out, pp->perf_sw_why);
-	fputs(", \"hardware_why\": ", out);
-	json_string(out, pp->perf_hw_why);
-	fputc('}', out);
+	json_add_str(w, "per", d->per_op);
+	json_known(w, "cycles_per_op", d->cycles_per_op);
+	json_known(w, "instructions_per_op", d->instructions_per_op);
+	json_add_str(w, "software_why", pp->perf_sw_why);
+	json_add_str(w, "hardware_why", pp->perf_hw_why);
+	json_obj_end(w);
 }
 
-static void json_profile_device(FILE *out, const struct phase_profile *pp,
+static void json_profile_device(struct json_writer *w, const struct phase_profile *pp,
 				const struct profile_derived *d)
 {
 	const struct prof_devices *dv = &pp->devs;
@@ -195,171 +168,168 @@ static void json_profile_device(FILE *out, const struct phase_profile *pp,
 		[PROF_DEV_UNKNOWN] = "unknown",
 	};
 
-	fprintf(out, ", \"device\": {\"state\": \"%s\", \"why\": ", states[dv->state]);
-	json_string(out, dv->why);
-	fputs(", \"names\": [", out);
-	for (unsigned k = 0; k < dv->count; k++) {
-		if (k)
-			fputs(", ", out);
-		json_string(out, dv->name[k]);
-	}
-	fputs("], \"via\": ", out);
-	json_string(out, dv->via);
-	fputs(", \"shared\": ", out);
-	json_string(out, dv->shared);
+	json_obj_begin(w, "device");
+	json_add_str(w, "state", states[dv->state]);
+	json_add_str(w, "why", dv->why);
+	json_arr_begin(w, "names");
+	for (unsigned k = 0; k < dv->count; k++)
+		json_add_str(w, NULL, dv->name[k]);
+	json_arr_end(w);
+	json_add_str(w, "via", dv->via);
+	json_add_str(w, "shared", dv->shared);
 	if (pp->dev_valid) {
-		fprintf(out, ", \"read_ios\": %" PRIu64 ", \"read_bytes\": %" PRIu64
-			", \"write_ios\": %" PRIu64 ", \"write_bytes\": %" PRIu64,
-			pp->dev.rd_ios, pp->dev.rd_bytes, pp->dev.wr_ios, pp->dev.wr_bytes);
-		if (pp->dev.discard_known)
-			fprintf(out, ", \"discard_ios\": %" PRIu64 ", \"discard_bytes\": %" PRIu64,
-				pp->dev.discard_ios, pp->dev.discard_bytes);
-		else
-			fputs(", \"discard_ios\": null, \"discard_bytes\": null", out);
-		json_known(out, "busy_s", (double)pp->dev.busy_ms / 1e3);
-		json_known(out, "write_amplification", d->write_amp);
-		json_known(out, "read_amplification", d->read_amp);
+		json_add_uint(w, "read_ios", pp->dev.rd_ios);
+		json_add_uint(w, "read_bytes", pp->dev.rd_bytes);
+		json_add_uint(w, "write_ios", pp->dev.wr_ios);
+		json_add_uint(w, "write_bytes", pp->dev.wr_bytes);
+		if (pp->dev.discard_known) {
+			json_add_uint(w, "discard_ios", pp->dev.discard_ios);
+			json_add_uint(w, "discard_bytes", pp->dev.discard_bytes);
+		} else {
+			json_add_null(w, "discard_ios");
+			json_add_null(w, "discard_bytes");
+		}
+		json_known(w, "busy_s", (double)pp->dev.busy_ms / 1e3);
+		json_known(w, "write_amplification", d->write_amp);
+		json_known(w, "read_amplification", d->read_amp);
 	}
-	fputc('}', out);
+	json_obj_end(w);
 }
 
-static void json_profile(FILE *out, const struct run_result *r, enum phase_id id)
+static void json_profile(struct json_writer *w, const struct run_result *r, enum phase_id id)
 {
 	const struct phase_profile *pp = &r->phase[id].profile;
 	struct profile_derived d;
 
 	profile_derive(r, id, &d);
-	fputs(", \"profile\": {\"window_s\": ", out);
-	json_number(out, pp->window_s);
-	fputs(", \"sampler\": {\"cpu_s\": ", out);
-	json_number(out, pp->sampler_cpu_s);
-	fputs(", \"wall_s\": ", out);
-	json_number(out, pp->sampler_wall_s);
-	json_known(out, "fraction", pp->window_s > 0 ? pp->sampler_cpu_s / pp->window_s : -1);
-	fputs("}, \"process\": {\"user_s\": ", out);
-	json_number(out, pp->self_user_s);
-	fputs(", \"sys_s\": ", out);
-	json_number(out, pp->self_sys_s);
-	json_known(out, "io_uring_s", pp->uring_s);
-	fprintf(out, ", \"voluntary_switches\": %" PRIu64 ", \"involuntary_switches\": %" PRIu64
-		", \"minor_faults\": %" PRIu64 ", \"major_faults\": %" PRIu64 "}",
-		pp->nvcsw, pp->nivcsw, pp->minflt, pp->majflt);
-	json_profile_machine(out, pp);
-	json_profile_groups(out, pp);
-	json_known(out, "caused_s", d.caused_s);
-	json_known(out, "outside_s", d.outside_s);
-	json_known(out, "outside_fraction", d.outside_fraction);
-	fprintf(out, ", \"per_unit\": {\"unit\": \"%s\"", d.unit);
-	json_known(out, "clyde_s", d.self_per_unit);
-	json_known(out, "caused_s", d.caused_per_unit);
-	fputc('}', out);
-	json_profile_perf(out, pp, &d);
-	json_profile_device(out, pp, &d);
-	fputc('}', out);
+	json_obj_begin(w, "profile");
+	json_add_double(w, "window_s", pp->window_s);
+	json_obj_begin(w, "sampler");
+	json_add_double(w, "cpu_s", pp->sampler_cpu_s);
+	json_add_double(w, "wall_s", pp->sampler_wall_s);
+	json_known(w, "fraction", pp->window_s > 0 ? pp->sampler_cpu_s / pp->window_s : -1);
+	json_obj_end(w);
+	json_obj_begin(w, "process");
+	json_add_double(w, "user_s", pp->self_user_s);
+	json_add_double(w, "sys_s", pp->self_sys_s);
+	json_known(w, "io_uring_s", pp->uring_s);
+	json_add_uint(w, "voluntary_switches", pp->nvcsw);
+	json_add_uint(w, "involuntary_switches", pp->nivcsw);
+	json_add_uint(w, "minor_faults", pp->minflt);
+	json_add_uint(w, "major_faults", pp->majflt);
+	json_obj_end(w);
+	json_profile_machine(w, pp);
+	json_profile_groups(w, pp);
+	json_known(w, "caused_s", d.caused_s);
+	json_known(w, "outside_s", d.outside_s);
+	json_known(w, "outside_fraction", d.outside_fraction);
+	json_obj_begin(w, "per_unit");
+	json_add_str(w, "unit", d.unit);
+	json_known(w, "clyde_s", d.self_per_unit);
+	json_known(w, "caused_s", d.caused_per_unit);
+	json_obj_end(w);
+	json_profile_perf(w, pp, &d);
+	json_profile_device(w, pp, &d);
+	json_obj_end(w);
 }
 
 /* "latency_us": the count, the percentiles and the maximum, in microseconds. */
-static void json_latency(FILE *out, uint64_t count, const double q_s[LAT_QUANTILES], double max_s)
+static void json_latency(struct json_writer *w, uint64_t count, const double q_s[LAT_QUANTILES],
+			 double max_s)
 {
-	fprintf(out, ", \"latency_us\": {\"count\": %" PRIu64, count);
-	for (int q = 0; q < LAT_QUANTILES; q++) {
-		fprintf(out, ", \"%s\": ", latency_quantile_names[q]);
-		json_number(out, q_s[q] * 1e6);
-	}
-	fputs(", \"max\": ", out);
-	json_number(out, max_s * 1e6);
-	fputc('}', out);
+	json_obj_begin(w, "latency_us");
+	json_add_uint(w, "count", count);
+	for (int q = 0; q < LAT_QUANTILES; q++)
+		json_add_double(w, latency_quantile_names[q], q_s[q] * 1e6);
+	json_add_double(w, "max", max_s * 1e6);
+	json_obj_end(w);
 }
 
 /* A tree phase's work and each kind of operation it issued. */
-static void json_tree_phase(FILE *out, const struct phase_result *p)
+static void json_tree_phase(struct json_writer *w, const struct phase_result *p)
 {
 	const struct phase_tree *t = &p->tree;
-	bool first = true;
 
-	fprintf(out, ", \"tree\": {\"files\": %" PRIu64 ", \"dirs\": %" PRIu64
-		", \"entries\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"mib_per_s\": ",
-		t->files, t->dirs, t->entries, t->bytes);
-	json_number(out, p->elapsed > 0 ? (double)t->bytes / 1048576.0 / p->elapsed : 0);
-	fputs(", \"ops\": {", out);
+	json_obj_begin(w, "tree");
+	json_add_uint(w, "files", t->files);
+	json_add_uint(w, "dirs", t->dirs);
+	json_add_uint(w, "entries", t->entries);
+	json_add_uint(w, "bytes", t->bytes);
+	json_add_double(w, "mib_per_s",
+			p->elapsed > 0 ? (double)t->bytes / 1048576.0 / p->elapsed : 0);
+	json_obj_begin(w, "ops");
 	for (int k = 0; k <= TOP_KINDS; k++) {
 		const struct tree_op_result *o = k < TOP_KINDS ? &t->op[k] : &t->list;
 
 		if (!o->count)
 			continue;
-		fprintf(out, "%s\"%s\": {\"via_ring\": %" PRIu64, first ? "" : ", ",
-			k < TOP_KINDS ? tree_op_name((enum tree_op_kind)k) : "list", o->via_ring);
-		json_latency(out, o->count, o->latency_q, o->max_latency);
-		fputc('}', out);
-		first = false;
+		json_obj_begin(w, k < TOP_KINDS ? tree_op_name((enum tree_op_kind)k) : "list");
+		json_add_uint(w, "via_ring", o->via_ring);
+		json_latency(w, o->count, o->latency_q, o->max_latency);
+		json_obj_end(w);
 	}
-	fputs("}}", out);
+	json_obj_end(w);
+	json_obj_end(w);
 }
 
 /* The generated tree: the same shape, scale and seed give the same listing hash. */
-static void json_tree(FILE *out, const struct run_tree *t)
+static void json_tree(struct json_writer *w, const struct run_tree *t)
 {
-	fputs(",\n      \"tree\": ", out);
+	char hash[17];
+
 	if (!t->on) {
-		fputs("null", out);
+		json_add_null(w, "tree");
 		return;
 	}
-	fputs("{\"shape\": ", out);
-	json_string(out, t->shape);
-	fputs(", \"scale\": ", out);
-	json_number(out, t->scale);
-	fprintf(out, ", \"seed\": %" PRIu64 ", \"dirs\": %" PRIu32 ", \"files\": %" PRIu32
-		", \"max_depth\": %" PRIu32 ", \"bytes\": %" PRIu64 ", \"hash\": \"%016" PRIx64
-		"\", \"io\": ", t->seed, t->dirs, t->files, t->max_depth, t->bytes, t->hash);
-	json_string(out, t->io);
-	fprintf(out, ", \"depth\": %u, \"io_description\": ", t->depth);
-	json_string(out, t->io_desc);
-	fputs(", \"walk_cache\": ", out);
-	json_string(out, t->walk_cache);
-	fputc('}', out);
+	snprintf(hash, sizeof(hash), "%016" PRIx64, t->hash);
+	json_obj_begin(w, "tree");
+	json_add_str(w, "shape", t->shape);
+	json_add_double(w, "scale", t->scale);
+	json_add_uint(w, "seed", t->seed);
+	json_add_uint(w, "dirs", t->dirs);
+	json_add_uint(w, "files", t->files);
+	json_add_uint(w, "max_depth", t->max_depth);
+	json_add_uint(w, "bytes", t->bytes);
+	json_add_str(w, "hash", hash);
+	json_add_str(w, "io", t->io);
+	json_add_uint(w, "depth", t->depth);
+	json_add_str(w, "io_description", t->io_desc);
+	json_add_str(w, "walk_cache", t->walk_cache);
+	json_obj_end(w);
 }
 
-static void json_workers(FILE *out, const struct phase_result *p)
+static void json_workers(struct json_writer *w, const struct phase_result *p)
 {
-	fputs(", \"workers\": [", out);
+	json_arr_begin(w, "workers");
 	for (unsigned k = 0; k < p->nworkers; k++) {
-		const struct worker_result *w = &p->workers[k];
+		const struct worker_result *wr = &p->workers[k];
 
-		fprintf(out, "%s{\"index\": %u, \"start_s\": %.6f, \"end_s\": %.6f, \"amount\": ",
-			k ? ", " : "", k, w->t_start, w->t_end);
-		json_number(out, w->amount);
-		fputs(", \"rate\": ", out);
-		json_number(out, worker_rate(w));
-		fputs(", \"cpu_s\": ", out);
-		json_number(out, w->cpu_s);
-		json_latency(out, w->latency_count, w->latency_q, w->max_latency);
-		fputs(", \"cpus\": ", out);
-		json_string(out, w->cpus);
-		fputs(", \"cpu_first\": ", out);
-		json_known(out, NULL, w->cpu_first);
-		fputs(", \"cpu_last\": ", out);
-		json_known(out, NULL, w->cpu_last);
-		fputs(", \"ran_on\": ", out);
-		json_string(out, w->ran_on);
-		fputs(", \"buffer_node\": ", out);
-		json_known(out, NULL, w->buffer_node);
-		fputs(", \"note\": ", out);
-		json_string(out, w->note);
-		fputc('}', out);
+		json_obj_begin(w, NULL);
+		json_add_uint(w, "index", k);
+		json_add_fixed(w, "start_s", wr->t_start, 6);
+		json_add_fixed(w, "end_s", wr->t_end, 6);
+		json_add_double(w, "amount", wr->amount);
+		json_add_double(w, "rate", worker_rate(wr));
+		json_add_double(w, "cpu_s", wr->cpu_s);
+		json_latency(w, wr->latency_count, wr->latency_q, wr->max_latency);
+		json_add_str(w, "cpus", wr->cpus);
+		json_known(w, "cpu_first", wr->cpu_first);
+		json_known(w, "cpu_last", wr->cpu_last);
+		json_add_str(w, "ran_on", wr->ran_on);
+		json_known(w, "buffer_node", wr->buffer_node);
+		json_add_str(w, "note", wr->note);
+		json_obj_end(w);
 	}
-	fputc(']', out);
+	json_arr_end(w);
 }
 
 /* What --stonewall's limit found done, this process's or all ranks'. */
-static void json_stonewall(FILE *out, const struct run_result *r, const struct phase_result *p,
-			   double seconds)
+static void json_stonewall(struct json_writer *w, const struct run_result *r,
+			   const struct phase_result *p, double seconds)
 {
-	fputs(", \"stonewall\": {\"seconds\": ", out);
-	json_number(out, seconds);
-	fputs(", \"amount_at_limit\": ", out);
-	if (p->at_deadline < 0 && !r->cluster) {
-		fputs("null", out);
-	} else if (r->cluster) {
+	json_obj_begin(w, "stonewall");
+	json_add_double(w, "seconds", seconds);
+	if (r->cluster) {
 		const struct cluster_phase *cp = &r->cluster->phase[p - r->phase];
 		double sum = 0;
 		bool hit = cp->rank != NULL;
@@ -368,118 +338,114 @@ static void json_stonewall(FILE *out, const struct run_result *r, const struct p
 			hit = cp->rank[k].at_deadline >= 0;
 			sum += cp->rank[k].at_deadline;
 		}
-		if (hit)
-			json_number(out, sum);
-		else
-			fputs("null", out);
+		json_known_or_null(w, "amount_at_limit", hit, sum);
 	} else {
-		json_number(out, p->at_deadline);
+		json_known_or_null(w, "amount_at_limit", p->at_deadline >= 0, p->at_deadline);
 	}
-	fputc('}', out);
+	json_obj_end(w);
 }
 
 /* Under mpirun: the aggregate's views and every rank's part of the phase. */
-static void json_cluster_phase(FILE *out, const struct cluster_run *c, enum phase_id id)
+static void json_cluster_phase(struct json_writer *w, const struct cluster_run *c,
+			       enum phase_id id)
 {
 	const struct cluster_phase *cp = &c->phase[id];
 	const struct aggregate *a = &cp->agg;
 
-	fprintf(out, ", \"cluster\": {\"ranks\": %u, \"first_start_s\": %.6f, \"last_start_s\": "
-		"%.6f, \"first_end_s\": %.6f, \"last_end_s\": %.6f, \"rate\": ", a->ranks,
-		a->first_start, a->last_start, a->first_end, a->last_end);
-	json_number(out, a->rate);
-	fputs(", \"stonewall_amount\": ", out);
-	json_known_or_null(out, a->stonewall_known, a->stonewall_amount);
-	fputs(", \"stonewall_rate\": ", out);
-	json_known_or_null(out, a->stonewall_known, a->stonewall_rate);
-	fputs(", \"sum_of_rates\": ", out);
-	json_number(out, a->sum_of_rates);
-	fputs(", \"hosts\": [", out);
+	json_obj_begin(w, "cluster");
+	json_add_uint(w, "ranks", a->ranks);
+	json_add_fixed(w, "first_start_s", a->first_start, 6);
+	json_add_fixed(w, "last_start_s", a->last_start, 6);
+	json_add_fixed(w, "first_end_s", a->first_end, 6);
+	json_add_fixed(w, "last_end_s", a->last_end, 6);
+	json_add_double(w, "rate", a->rate);
+	json_known_or_null(w, "stonewall_amount", a->stonewall_known, a->stonewall_amount);
+	json_known_or_null(w, "stonewall_rate", a->stonewall_known, a->stonewall_rate);
+	json_add_double(w, "sum_of_rates", a->sum_of_rates);
+	json_arr_begin(w, "hosts");
 	for (unsigned h = 0; h < c->hosts; h++) {
 		double user, sys;
 
 		cluster_host_cpu(c, id, h, &user, &sys);
-		fprintf(out, "%s{\"host\": ", h ? ", " : "");
-		json_string(out, c->host[h]);
-		fputs(", \"cpu_user_s\": ", out);
-		json_number(out, user);
-		fputs(", \"cpu_sys_s\": ", out);
-		json_number(out, sys);
-		fputc('}', out);
+		json_obj_begin(w, NULL);
+		json_add_str(w, "host", c->host[h]);
+		json_add_double(w, "cpu_user_s", user);
+		json_add_double(w, "cpu_sys_s", sys);
+		json_obj_end(w);
 	}
-	fputs("], \"ranks_detail\": [", out);
+	json_arr_end(w);
+	json_arr_begin(w, "ranks_detail");
 	for (unsigned k = 0; k < c->ranks; k++) {
 		const struct rank_result *rr = &cp->rank[k];
 		double len = rr->p.t_end - rr->p.t_start;
 
-		fprintf(out, "%s{\"rank\": %u, \"host\": ", k ? ", " : "", k);
-		json_string(out, c->host[c->rank_host[k]]);
-		fprintf(out, ", \"start_s\": %.6f, \"end_s\": %.6f, \"amount\": ", rr->p.t_start,
-			rr->p.t_end);
-		json_number(out, rr->p.amount);
-		fputs(", \"rate\": ", out);
-		json_number(out, len > 0 ? rr->p.amount / len : 0);
-		fputs(", \"amount_at_first_end\": ", out);
-		json_known_or_null(out, rr->p.amount_at_first_end >= 0, rr->p.amount_at_first_end);
-		fputs(", \"cpu_user_s\": ", out);
-		json_number(out, rr->p.cpu_user);
-		fputs(", \"cpu_sys_s\": ", out);
-		json_number(out, rr->p.cpu_sys);
-		fputs(", \"flush_s\": ", out);
-		json_number(out, rr->flush);
-		if (rr->at_deadline >= 0 || c->stonewall_s > 0) {
-			fputs(", \"amount_at_limit\": ", out);
-			json_known_or_null(out, rr->at_deadline >= 0, rr->at_deadline);
-		}
-		json_latency(out, rr->latency_count, rr->latency_q, rr->max_latency);
-		fputc('}', out);
+		json_obj_begin(w, NULL);
+		json_add_uint(w, "rank", k);
+		json_add_str(w, "host", c->host[c->rank_host[k]]);
+		json_add_fixed(w, "start_s", rr->p.t_start, 6);
+		json_add_fixed(w, "end_s", rr->p.t_end, 6);
+		json_add_double(w, "amount", rr->p.amount);
+		json_add_double(w, "rate", len > 0 ? rr->p.amount / len : 0);
+		json_known_or_null(w, "amount_at_first_end", rr->p.amount_at_first_end >= 0,
+				   rr->p.amount_at_first_end);
+		json_add_double(w, "cpu_user_s", rr->p.cpu_user);
+		json_add_double(w, "cpu_sys_s", rr->p.cpu_sys);
+		json_add_double(w, "flush_s", rr->flush);
+		if (rr->at_deadline >= 0 || c->stonewall_s > 0)
+			json_known_or_null(w, "amount_at_limit", rr->at_deadline >= 0,
+					   rr->at_deadline);
+		json_latency(w, rr->latency_count, rr->latency_q, rr->max_latency);
+		json_obj_end(w);
 	}
-	fputs("]}", out);
+	json_arr_end(w);
+	json_obj_end(w);
 }
 
 /* The ranks of the run under mpirun, or null alone. */
-static void json_cluster(FILE *out, const struct cluster_run *c)
+static void json_cluster(struct json_writer *w, const struct cluster_run *c)
 {
-	fputs(",\n      \"cluster\": ", out);
 	if (!c) {
-		fputs("null", out);
+		json_add_null(w, "cluster");
 		return;
 	}
-	fprintf(out, "{\"ranks\": %u, \"workers_per_rank\": %u, \"read_other\": %d, "
-		"\"stonewall_s\": ", c->ranks, c->workers, c->read_other);
-	json_number(out, c->stonewall_s);
-	fputs(", \"hosts\": [", out);
-	for (unsigned h = 0; h < c->hosts; h++) {
-		fputs(h ? ", " : "", out);
-		json_string(out, c->host[h]);
-	}
-	fputs("], \"rank_hosts\": [", out);
-	for (unsigned k = 0; k < c->ranks; k++) {
-		fputs(k ? ", " : "", out);
-		json_string(out, c->host[c->rank_host[k]]);
-	}
-	fputs("], \"clock_offsets_s\": [", out);
+	json_obj_begin(w, "cluster");
+	json_add_uint(w, "ranks", c->ranks);
+	json_add_uint(w, "workers_per_rank", c->workers);
+	json_add_int(w, "read_other", c->read_other);
+	json_add_double(w, "stonewall_s", c->stonewall_s);
+	json_arr_begin(w, "hosts");
+	for (unsigned h = 0; h < c->hosts; h++)
+		json_add_str(w, NULL, c->host[h]);
+	json_arr_end(w);
+	json_arr_begin(w, "rank_hosts");
 	for (unsigned k = 0; k < c->ranks; k++)
-		fprintf(out, "%s%.9f", k ? ", " : "", c->offset[k]);
-	fputs("]}", out);
+		json_add_str(w, NULL, c->host[c->rank_host[k]]);
+	json_arr_end(w);
+	json_arr_begin(w, "clock_offsets_s");
+	for (unsigned k = 0; k < c->ranks; k++)
+		json_add_fixed(w, NULL, c->offset[k], 9);
+	json_arr_end(w);
+	json_obj_end(w);
 }
 
-static void json_topology(FILE *out, const struct topo_model *m)
+static const char *cache_type_name(char type)
 {
-	fputs(",\n      \"topology\": ", out);
+	return type == 'd' ? "data" : type == 'i' ? "instruction" : "unified";
+}
+
+static void json_topology(struct json_writer *w, const struct topo_model *m)
+{
 	if (!m) {
-		fputs("null", out);
+		json_add_null(w, "topology");
 		return;
 	}
-	fputs("{\"source\": ", out);
-	json_string(out, m->source ? m->source : "");
-	fputs(", \"packages\": ", out);
-	json_known(out, NULL, m->npackages ? (double)m->npackages : -1);
-	fputs(", \"numa_nodes\": ", out);
-	json_known(out, NULL, m->nnodes ? (double)m->nnodes : -1);
-	fputs(", \"cores\": ", out);
-	json_known(out, NULL, m->ncores ? (double)m->ncores : -1);
-	fprintf(out, ", \"threads\": %u, \"nodes\": [", m->npus);
+	json_obj_begin(w, "topology");
+	json_add_str(w, "source", m->source ? m->source : "");
+	json_known(w, "packages", m->npackages ? (double)m->npackages : -1);
+	json_known(w, "numa_nodes", m->nnodes ? (double)m->nnodes : -1);
+	json_known(w, "cores", m->ncores ? (double)m->ncores : -1);
+	json_add_uint(w, "threads", m->npus);
+	json_arr_begin(w, "nodes");
 	for (unsigned i = 0; i < m->nnodes; i++) {
 		struct cpu_mask c = { { 0 } };
 		char list[256];
@@ -488,63 +454,61 @@ static void json_topology(FILE *out, const struct topo_model *m)
 			if (m->pu[k].node == m->node[i].os)
 				mask_set(&c, (unsigned)m->pu[k].os);
 		mask_format(&c, list, sizeof(list));
-		fprintf(out, "%s{\"os_index\": %d, \"cpus\": ", i ? ", " : "", m->node[i].os);
-		json_string(out, list);
-		fputs(", \"mem_bytes\": ", out);
-		json_known(out, NULL, m->node[i].mem_bytes ? (double)m->node[i].mem_bytes : -1);
-		fputc('}', out);
+		json_obj_begin(w, NULL);
+		json_add_int(w, "os_index", m->node[i].os);
+		json_add_str(w, "cpus", list);
+		json_known(w, "mem_bytes", m->node[i].mem_bytes ? (double)m->node[i].mem_bytes : -1);
+		json_obj_end(w);
 	}
-	fputs("], \"caches\": [", out);
-	for (unsigned i = 0; i < m->ncaches; i++)
-		fprintf(out, "%s{\"level\": %d, \"type\": \"%s\", \"size\": %llu}",
-			i ? ", " : "", m->cache[i].level, m->cache[i].type == 'd' ? "data" :
-			m->cache[i].type == 'i' ? "instruction" : "unified",
-			(unsigned long long)m->cache[i].size);
-	fputs("], \"device_node\": ", out);
-	json_known(out, NULL, m->device_node);
-	fputs(", \"device_why\": ", out);
-	json_string(out, m->device_why);
-	fputs(", \"unknown\": ", out);
-	json_string(out, m->unknown);
-	fputc('}', out);
+	json_arr_end(w);
+	json_arr_begin(w, "caches");
+	for (unsigned i = 0; i < m->ncaches; i++) {
+		json_obj_begin(w, NULL);
+		json_add_int(w, "level", m->cache[i].level);
+		json_add_str(w, "type", cache_type_name(m->cache[i].type));
+		json_add_uint(w, "size", m->cache[i].size);
+		json_obj_end(w);
+	}
+	json_arr_end(w);
+	json_known(w, "device_node", m->device_node);
+	json_add_str(w, "device_why", m->device_why);
+	json_add_str(w, "unknown", m->unknown);
+	json_obj_end(w);
 }
 
-static void json_placement(FILE *out, const struct run_env *e)
+static void json_placement(struct json_writer *w, const struct run_env *e)
 {
 	const struct place_plan *pl = e->place;
+	static const char *const mems[] = {
+		[MEM_DEFAULT] = "default", [MEM_LOCAL] = "local",
+		[MEM_INTERLEAVE] = "interleave", [MEM_BIND] = "bind",
+	};
 
-	fputs(",\n      \"placement\": ", out);
 	if (!pl) {
-		fputs("null", out);
+		json_add_null(w, "placement");
 		return;
 	}
-	fputs("{\"summary\": ", out);
-	json_string(out, pl->summary);
-	fprintf(out, ", \"binds\": %s, \"workers\": [", pl->any_binding ? "true" : "false");
+	json_obj_begin(w, "placement");
+	json_add_str(w, "summary", pl->summary);
+	json_add_bool(w, "binds", pl->any_binding);
+	json_arr_begin(w, "workers");
 	for (unsigned i = 0; i < pl->workers; i++) {
-		const struct place_worker *w = &pl->w[i];
-		static const char *const mems[] = {
-			[MEM_DEFAULT] = "default", [MEM_LOCAL] = "local",
-			[MEM_INTERLEAVE] = "interleave", [MEM_BIND] = "bind",
-		};
+		const struct place_worker *pw = &pl->w[i];
 		char list[256];
 
-		mask_format(&w->cpus, list, sizeof(list));
-		fprintf(out, "%s{\"index\": %u, \"cpus\": ", i ? ", " : "", i);
-		if (w->bind)
-			json_string(out, list);
-		else
-			fputs("null", out);
-		fputs(", \"core\": ", out);
-		json_known(out, NULL, w->core);
-		fputs(", \"node\": ", out);
-		json_known(out, NULL, w->node);
-		mask_format(&w->mem_nodes, list, sizeof(list));
-		fprintf(out, ", \"memory\": \"%s\", \"memory_nodes\": ", mems[w->mem]);
-		json_string(out, list);
-		fputc('}', out);
+		mask_format(&pw->cpus, list, sizeof(list));
+		json_obj_begin(w, NULL);
+		json_add_uint(w, "index", i);
+		json_add_str(w, "cpus", pw->bind ? list : NULL);
+		json_known(w, "core", pw->core);
+		json_known(w, "node", pw->node);
+		mask_format(&pw->mem_nodes, list, sizeof(list));
+		json_add_str(w, "memory", mems[pw->mem]);
+		json_add_str(w, "memory_nodes", list);
+		json_obj_end(w);
 	}
-	fputs("]}", out);
+	json_arr_end(w);
+	json_obj_end(w);
 }
 
 static const char *amount_unit(enum phase_id id)
@@ -552,295 +516,297 @@ static const char *amount_unit(enum phase_id id)
 	return phase_unit_names(id)->amount;
 }
 
-static void json_phase(FILE *out, const struct run_result *r, enum phase_id id)
+/* Where the phase's file was in the page cache before it ran. */
+static void json_phase_cache(struct json_writer *w, const struct phase_result *p, enum phase_id id)
+{
+	json_obj_begin(w, "cache");
+	json_add_str(w, "method", p->residency_method);
+	if (p->resident_pct < 0) {
+		json_add_null(w, "resident_pct");
+		json_add_str(w, "why", p->residency_why);
+	} else {
+		json_add_double(w, "resident_pct", p->resident_pct);
+	}
+	/* the big file's phases: the bytes measured, what that phase reads */
+	if (id < PH_FIRST_TREE) {
+		json_add_uint(w, "range_offset", p->residency_range_offset);
+		json_add_uint(w, "range_bytes", p->residency_range_bytes);
+		json_add_uint(w, "file_bytes", p->residency_file_bytes);
+	}
+	json_obj_end(w);
+}
+
+static void json_phase(struct json_writer *w, const struct run_result *r, enum phase_id id)
 {
 	const struct phase_result *p = &r->phase[id];
+	const struct phase_def *desc = phase_get(id);
 	double ceiling = phase_ceiling(r, id);
 	double cpu = p->cpu_user + p->cpu_sys;
+	bool in_mib = desc->unit == UNIT_KIB;
+	char rate_unit[32];
 
-	fprintf(out, "{\"ran\": %s", p->ran ? "true" : "false");
+	json_obj_begin(w, phase_csv_name(id));
+	json_add_bool(w, "ran", p->ran);
 	if (!p->ran) {
-		fputc('}', out);
+		json_obj_end(w);
 		return;
 	}
-	fputs(", \"elapsed_s\": ", out);
-	json_number(out, p->elapsed);
-	fprintf(out, ", \"amount\": ");
-	json_number(out, p->amount);
-	fprintf(out, ", \"amount_unit\": \"%s\", \"rate\": ", amount_unit(id));
-	json_number(out, phase_rate(p));
-	fprintf(out, ", \"rate_unit\": \"%s/s\", \"too_short\": %s", amount_unit(id),
-		p->elapsed < MIN_REPORT_SECONDS ? "true" : "false");
-	fprintf(out, ", \"cpu_percent\": %d, \"cpu_user_s\": ", phase_cpu_percent(p));
-	json_number(out, p->cpu_user);
-	fputs(", \"cpu_sys_s\": ", out);
-	json_number(out, p->cpu_sys);
-	fputs(", \"cpu_window_s\": ", out);
-	json_number(out, p->cpu_window);
-	fputs(", \"cpu_us_per_unit\": ", out);
-	json_number(out, p->amount > 0 ? cpu * 1e6 / (phase_get(id)->unit == UNIT_KIB ? p->amount / 1024.0 : p->amount) : 0);
-	fprintf(out, ", \"cpu_unit\": \"%s\"",
-		phase_get(id)->unit == UNIT_KIB ? "MiB" : amount_unit(id));
-	fputs(", \"dead_s\": ", out);
-	json_number(out, phase_dead_time(p));
-	fputs(", \"flush_s\": ", out);
-	json_number(out, p->flush);
-	fputs(", \"max_latency_us\": ", out);
-	json_number(out, p->max_latency * 1e6);
-	json_latency(out, p->latency_count, p->latency_q, p->max_latency);
-	fprintf(out, ", \"mismatches\": %" PRIu64, p->mismatches);
-	fprintf(out, ", \"short\": %s", p->elapsed < MIN_REPORT_SECONDS ? "true" : "false");
-	fprintf(out, ", \"start_s\": %.6f, \"end_s\": %.6f", p->t_start, p->t_end);
-	if (p->residency_measured) {
-		fputs(", \"cache\": {\"method\": ", out);
-		json_string(out, p->residency_method);
-		fputs(", \"resident_pct\": ", out);
-		if (p->resident_pct < 0) {
-			fputs("null, \"why\": ", out);
-			json_string(out, p->residency_why);
-		} else {
-			json_number(out, p->resident_pct);
-		}
-		/* the big file's phases: the bytes measured, what that phase reads */
-		if (id < PH_FIRST_TREE)
-			fprintf(out, ", \"range_offset\": %" PRIu64 ", \"range_bytes\": %" PRIu64
-				", \"file_bytes\": %" PRIu64, p->residency_range_offset,
-				p->residency_range_bytes, p->residency_file_bytes);
-		fputc('}', out);
+	json_add_double(w, "elapsed_s", p->elapsed);
+	json_add_double(w, "amount", p->amount);
+	json_add_str(w, "amount_unit", amount_unit(id));
+	json_add_double(w, "rate", phase_rate(p));
+	snprintf(rate_unit, sizeof(rate_unit), "%s/s", amount_unit(id));
+	json_add_str(w, "rate_unit", rate_unit);
+	json_add_bool(w, "too_short", p->elapsed < MIN_REPORT_SECONDS);
+	json_add_int(w, "cpu_percent", phase_cpu_percent(p));
+	json_add_double(w, "cpu_user_s", p->cpu_user);
+	json_add_double(w, "cpu_sys_s", p->cpu_sys);
+	json_add_double(w, "cpu_window_s", p->cpu_window);
+	json_add_double(w, "cpu_us_per_unit",
+			p->amount > 0 ? cpu * 1e6 / (in_mib ? p->amount / 1024.0 : p->amount) : 0);
+	json_add_str(w, "cpu_unit", in_mib ? "MiB" : amount_unit(id));
+	json_add_double(w, "dead_s", phase_dead_time(p));
+	json_add_double(w, "flush_s", p->flush);
+	json_add_double(w, "max_latency_us", p->max_latency * 1e6);
+	json_latency(w, p->latency_count, p->latency_q, p->max_latency);
+	json_add_uint(w, "mismatches", p->mismatches);
+	/* "short" is /2's name of "too_short"; both stay for readers of either */
+	json_add_bool(w, "short", p->elapsed < MIN_REPORT_SECONDS);
+	json_add_fixed(w, "start_s", p->t_start, 6);
+	json_add_fixed(w, "end_s", p->t_end, 6);
+	if (p->residency_measured)
+		json_phase_cache(w, p, id);
+	if (p->arc_valid) {
+		json_obj_begin(w, "arc");
+		json_add_uint(w, "hits", p->arc_hits);
+		json_add_uint(w, "misses", p->arc_misses);
+		json_obj_end(w);
 	}
-	if (p->arc_valid)
-		fprintf(out, ", \"arc\": {\"hits\": %" PRIu64 ", \"misses\": %" PRIu64 "}",
-			p->arc_hits, p->arc_misses);
 	if (p->profile.valid)
-		json_profile(out, r, id);
+		json_profile(w, r, id);
 	if (p->nworkers)
-		json_workers(out, p);
+		json_workers(w, p);
 	if (p->tree.valid)
-		json_tree_phase(out, p);
-	if (phase_get(id)->family == FAMILY_FILE)
-		fprintf(out, ", \"passes\": %" PRIu32, p->passes ? p->passes : 1);
-	if (p->estimate_s > 0) {
-		fputs(", \"estimate_s\": ", out);
-		json_number(out, p->estimate_s);
-	}
+		json_tree_phase(w, p);
+	if (desc->family == FAMILY_FILE)
+		json_add_uint(w, "passes", p->passes ? p->passes : 1);
+	if (p->estimate_s > 0)
+		json_add_double(w, "estimate_s", p->estimate_s);
 	if (p->time_box_s > 0) {
-		fputs(", \"time_box\": {\"seconds\": ", out);
-		json_number(out, p->time_box_s);
-		fprintf(out, ", \"cut\": %s, \"amount_at_limit\": ",
-			p->limit_cut ? "true" : "false");
-		json_known_or_null(out, p->at_deadline >= 0, p->at_deadline);
-		fputc('}', out);
+		json_obj_begin(w, "time_box");
+		json_add_double(w, "seconds", p->time_box_s);
+		json_add_bool(w, "cut", p->limit_cut);
+		json_known_or_null(w, "amount_at_limit", p->at_deadline >= 0, p->at_deadline);
+		json_obj_end(w);
 	}
-	if (r->env.stonewall_s > 0 && (phase_get(id)->family == FAMILY_PERCHAR ||
-					 phase_get(id)->family == FAMILY_BLOCK))
-		json_stonewall(out, r, p, r->env.stonewall_s);
+	if (r->env.stonewall_s > 0 && (desc->family == FAMILY_PERCHAR ||
+				       desc->family == FAMILY_BLOCK))
+		json_stonewall(w, r, p, r->env.stonewall_s);
 	if (r->cluster && r->cluster->phase[id].rank)
-		json_cluster_phase(out, r->cluster, id);
-	if (ceiling > 0) {
-		fputs(", \"ceiling_fraction\": ", out);
-		json_number(out, phase_rate(p) / ceiling);
-	}
-	fputc('}', out);
+		json_cluster_phase(w, r->cluster, id);
+	if (ceiling > 0)
+		json_add_double(w, "ceiling_fraction", phase_rate(p) / ceiling);
+	json_obj_end(w);
 }
 
 /* Where and why a run stopped; null for one that finished. */
-static void json_failure(FILE *out, const struct run_failure *f)
+static void json_failure(struct json_writer *w, const struct run_failure *f)
 {
 	if (!f->failed) {
-		fputs("null", out);
+		json_add_null(w, "failure");
 		return;
 	}
-	fputs("{\"phase\": ", out);
-	if (f->phase >= 0)
-		json_string(out, phase_csv_name((enum phase_id)f->phase));
-	else
-		fputs("null", out);
-	fputs(", \"path\": ", out);
-	if (f->path[0])
-		json_string(out, f->path);
-	else
-		fputs("null", out);
-	fputs(", \"offset\": ", out);
+	json_obj_begin(w, "failure");
+	json_add_str(w, "phase", f->phase >= 0 ? phase_csv_name((enum phase_id)f->phase) : NULL);
+	json_add_str(w, "path", f->path[0] ? f->path : NULL);
 	if (f->offset >= 0)
-		fprintf(out, "%" PRId64, f->offset);
+		json_add_int(w, "offset", f->offset);
 	else
-		fputs("null", out);
-	fputs(", \"errno\": ", out);
+		json_add_null(w, "offset");
 	if (f->err < 0)
-		fprintf(out, "%d, \"error\": ", -f->err);
+		json_add_int(w, "errno", -f->err);
 	else
-		fputs("null, \"error\": ", out);
-	if (f->err < 0)
-		json_string(out, strerror(-f->err));
-	else
-		fputs("null", out);
-	fputs(", \"message\": ", out);
-	json_string(out, f->message);
-	fprintf(out, ", \"exit_status\": %d}", f->exit_status);
+		json_add_null(w, "errno");
+	json_add_str(w, "error", f->err < 0 ? strerror(-f->err) : NULL);
+	json_add_str(w, "message", f->message);
+	json_add_int(w, "exit_status", f->exit_status);
+	json_obj_end(w);
 }
 
-static void json_run(FILE *out, const struct run_result *r, const struct format_opts *fo)
+/* The run's bonnie++ CSV line, null for a run that failed. */
+static void json_csv(struct json_writer *w, const struct run_result *r,
+		     const struct format_opts *fo)
+{
+	char *csv = NULL;
+	size_t len = 0;
+	FILE *m = r->failure.failed ? NULL : open_memstream(&csv, &len);
+
+	if (!m) {
+		json_add_null(w, "csv");
+		return;
+	}
+	format_csv(m, r, fo);
+	fclose(m);
+	if (len && csv[len - 1] == '\n')
+		csv[len - 1] = '\0';
+	json_add_str(w, "csv", csv);
+	free(csv);
+}
+
+static void json_machine(struct json_writer *w, const struct run_env *e)
+{
+	json_obj_begin(w, "machine");
+	json_add_uint(w, "cpus", e->cpus);
+	json_add_uint(w, "ram_bytes", e->ram_bytes);
+	json_add_str(w, "os", e->os);
+	json_add_str(w, "kernel", e->kernel);
+	json_add_str(w, "arch", e->arch);
+	json_add_str(w, "cpu_model", e->cpu_model);
+	json_obj_end(w);
+}
+
+static void json_device(struct json_writer *w, const struct run_env *e)
+{
+	if (!e->blockdev[0]) {
+		json_add_null(w, "device");
+		return;
+	}
+	json_obj_begin(w, "device");
+	json_add_str(w, "name", e->blockdev);
+	if (e->driver[0])	/* the BSDs only: Linux's object is unchanged */
+		json_add_str(w, "driver", e->driver);
+	if (e->rotational < 0)
+		json_add_null(w, "rotational");
+	else
+		json_add_bool(w, "rotational", e->rotational);
+	json_add_str(w, "scheduler", e->scheduler);
+	json_add_int(w, "read_ahead_kb", e->read_ahead_kb);
+	json_obj_end(w);
+}
+
+static void json_run(struct json_writer *w, const struct run_result *r,
+		     const struct format_opts *fo)
 {
 	const struct run_params *p = &r->params;
 	const struct run_env *e = &r->env;
-	char *csv = NULL;
-	size_t len = 0;
-	FILE *m;
 
-	fprintf(out, "    {\n      \"name\": ");
-	json_string(out, p->name);
-	fprintf(out, ",\n      \"seed\": %" PRIu32 ",\n      \"concurrency\": %u,\n", p->seed, p->concurrency);
-	fprintf(out, "      \"io\": {\"size_mib\": %" PRIu64 ", \"chunk\": %" PRIu32
-		", \"seeks\": %" PRIu32 ", \"seekers\": %" PRIu32 "},\n",
-		p->size_mib, p->chunk, p->seeks, p->seekers);
-	fprintf(out, "      \"files\": {\"number\": %" PRIu32 ", \"max_size\": %" PRId64
-		", \"min_size\": %" PRId64 ", \"dirs\": %" PRIu32 ", \"chunk\": %" PRIu32 "},\n",
-		p->files, p->file_max, p->file_min, p->file_dirs, p->file_chunk);
-	fprintf(out, "      \"engine\": {\"name\": ");
-	json_string(out, e->engine);
-	fprintf(out, ", \"description\": ");
-	json_string(out, e->engine_desc);
-	fprintf(out, ", \"iodepth\": %u, \"direct\": %s},\n", e->iodepth, e->direct ? "true" : "false");
-	fprintf(out, "      \"cache\": {\"mode\": ");
-	json_string(out, e->cache);
-	fprintf(out, ", \"description\": ");
-	json_string(out, e->cache_note);
-	fprintf(out, ", \"outcome\": ");
-	json_string(out, e->cache_outcome);
-	fprintf(out, ", \"resident_worst_pct\": ");
-	if (e->resident_known)
-		json_number(out, e->resident_worst);
-	else
-		fputs("null", out);
-	fprintf(out, "},\n      \"counts\": {\"seeks_timed\": %s, \"files_calibrated\": %s",
-		e->seeks_timed ? "true" : "false", e->files_calibrated ? "true" : "false");
-	fprintf(out, ", \"size_note\": ");
-	json_string(out, e->size_note);
-	fprintf(out, ", \"files_note\": ");
-	json_string(out, e->files_note);
-	fprintf(out, "},\n      \"perchar\": \"%s\",\n", e->perchar_stdio ? "stdio" : "syscall");
-	fprintf(out, "      \"filesystem\": {\"type\": ");
-	json_string(out, e->fs_type);
-	fprintf(out, ", \"source\": ");
-	json_string(out, e->fs_source);
-	fprintf(out, ", \"mountpoint\": ");
-	json_string(out, e->fs_mountpoint);
-	fprintf(out, ", \"options\": ");
-	json_string(out, e->fs_options);
-	fprintf(out, "},\n      \"machine\": {\"cpus\": %u, \"ram_bytes\": %" PRIu64 ", \"os\": ",
-		e->cpus, e->ram_bytes);
-	json_string(out, e->os);
-	fputs(", \"kernel\": ", out);
-	json_string(out, e->kernel);
-	fputs(", \"arch\": ", out);
-	json_string(out, e->arch);
-	fputs(", \"cpu_model\": ", out);
-	json_string(out, e->cpu_model);
-	fputs("},\n      \"device\": ", out);
-	if (e->blockdev[0]) {
-		fputs("{\"name\": ", out);
-		json_string(out, e->blockdev);
-		if (e->driver[0]) {	/* the BSDs only: Linux's object is unchanged */
-			fputs(", \"driver\": ", out);
-			json_string(out, e->driver);
-		}
-		fputs(", \"rotational\": ", out);
-		fputs(e->rotational < 0 ? "null" : e->rotational ? "true" : "false", out);
-		fputs(", \"scheduler\": ", out);
-		json_string(out, e->scheduler);
-		fprintf(out, ", \"read_ahead_kb\": %d}", e->read_ahead_kb);
-	} else {
-		fputs("null", out);
-	}
-	json_topology(out, e->topo);
-	json_placement(out, e);
-	json_tree(out, &r->tree);
-	json_cluster(out, r->cluster);
-	fputs(",\n      \"ceilings\": ", out);
+	json_obj_begin(w, NULL);
+	json_add_str(w, "name", p->name);
+	json_add_uint(w, "seed", p->seed);
+	json_add_uint(w, "concurrency", p->concurrency);
+	json_obj_begin(w, "io");
+	json_add_uint(w, "size_mib", p->size_mib);
+	json_add_uint(w, "chunk", p->chunk);
+	json_add_uint(w, "seeks", p->seeks);
+	json_add_uint(w, "seekers", p->seekers);
+	json_obj_end(w);
+	json_obj_begin(w, "files");
+	json_add_uint(w, "number", p->files);
+	json_add_int(w, "max_size", p->file_max);
+	json_add_int(w, "min_size", p->file_min);
+	json_add_uint(w, "dirs", p->file_dirs);
+	json_add_uint(w, "chunk", p->file_chunk);
+	json_obj_end(w);
+	json_obj_begin(w, "engine");
+	json_add_str(w, "name", e->engine);
+	json_add_str(w, "description", e->engine_desc);
+	json_add_uint(w, "iodepth", e->iodepth);
+	json_add_bool(w, "direct", e->direct);
+	json_obj_end(w);
+	json_obj_begin(w, "cache");
+	json_add_str(w, "mode", e->cache);
+	json_add_str(w, "description", e->cache_note);
+	json_add_str(w, "outcome", e->cache_outcome);
+	json_known_or_null(w, "resident_worst_pct", e->resident_known, e->resident_worst);
+	json_obj_end(w);
+	json_obj_begin(w, "counts");
+	json_add_bool(w, "seeks_timed", e->seeks_timed);
+	json_add_bool(w, "files_calibrated", e->files_calibrated);
+	json_add_str(w, "size_note", e->size_note);
+	json_add_str(w, "files_note", e->files_note);
+	json_obj_end(w);
+	json_add_str(w, "perchar", e->perchar_stdio ? "stdio" : "syscall");
+	json_obj_begin(w, "filesystem");
+	json_add_str(w, "type", e->fs_type);
+	json_add_str(w, "source", e->fs_source);
+	json_add_str(w, "mountpoint", e->fs_mountpoint);
+	json_add_str(w, "options", e->fs_options);
+	json_obj_end(w);
+	json_machine(w, e);
+	json_device(w, e);
+	json_topology(w, e->topo);
+	json_placement(w, e);
+	json_tree(w, &r->tree);
+	json_cluster(w, r->cluster);
 	if (e->ceil_syscall_ns > 0) {
-		fputs("{\"syscall_ns\": ", out);
-		json_number(out, e->ceil_syscall_ns);
-		fputs(", \"copy_bytes_per_s\": ", out);
-		json_number(out, e->ceil_copy_bps);
-		fputc('}', out);
+		json_obj_begin(w, "ceilings");
+		json_add_double(w, "syscall_ns", e->ceil_syscall_ns);
+		json_add_double(w, "copy_bytes_per_s", e->ceil_copy_bps);
+		json_obj_end(w);
 	} else {
-		fputs("null", out);
+		json_add_null(w, "ceilings");
 	}
-	fprintf(out, ",\n      \"data\": {\"pattern\": ");
-	json_string(out, e->data);
-	fprintf(out, ", \"verify\": %s, \"mismatches\": %" PRIu64 "},\n",
-		e->verify ? "true" : "false", r->mismatches);
-	fprintf(out, "      \"phases\": {\n");
+	json_obj_begin(w, "data");
+	json_add_str(w, "pattern", e->data);
+	json_add_bool(w, "verify", e->verify);
+	json_add_uint(w, "mismatches", r->mismatches);
+	json_obj_end(w);
+	json_obj_begin(w, "phases");
 	/* the tree phases are listed only in a run with --tree */
-	for (int i = 0, last = r->tree.on ? PH_COUNT : PH_BONNIE_COUNT; i < last; i++) {
-		fprintf(out, "        \"%s\": ", phase_csv_name((enum phase_id)i));
-		json_phase(out, r, (enum phase_id)i);
-		fputs(i + 1 < last ? ",\n" : "\n", out);
+	for (int i = 0, last = r->tree.on ? PH_COUNT : PH_BONNIE_COUNT; i < last; i++)
+		json_phase(w, r, (enum phase_id)i);
+	json_obj_end(w);
+	json_failure(w, &r->failure);
+	json_csv(w, r, fo);
+	json_obj_end(w);
+}
+
+static void json_summary(struct json_writer *w, const struct run_result *runs, unsigned count)
+{
+	json_obj_begin(w, "summary");
+	for (int i = 0, last = count && runs[0].tree.on ? PH_COUNT : PH_BONNIE_COUNT; i < last; i++) {
+		struct phase_summary s;
+
+		summarize_phase(runs, count, (enum phase_id)i, &s);
+		json_obj_begin(w, phase_csv_name((enum phase_id)i));
+		json_add_uint(w, "runs", s.runs);
+		if (s.runs) {
+			json_add_double(w, "median", s.median);
+			json_add_double(w, "min", s.min);
+			json_add_double(w, "max", s.max);
+			json_add_double(w, "cv_percent", s.cv_percent);
+			json_add_double(w, "median_cpu_percent", s.median_cpu);
+		}
+		json_obj_end(w);
 	}
-	fprintf(out, "      },\n      \"failure\": ");
-	json_failure(out, &r->failure);
-	fprintf(out, ",\n      \"csv\": ");
-	m = r->failure.failed ? NULL : open_memstream(&csv, &len);
-	if (m) {
-		format_csv(m, r, fo);
-		fclose(m);
-		if (len && csv[len - 1] == '\n')
-			csv[len - 1] = '\0';
-		json_string(out, csv);
-		free(csv);
-	} else {
-		fputs("null", out);
-	}
-	fputs("\n    }", out);
+	json_obj_end(w);
 }
 
 void format_json(FILE *out, const struct run_result *runs, unsigned count,
 		 const struct format_opts *fo, int exit_status, const char *stopped)
 {
-	fprintf(out, "{\n  \"schema\": \"" JSON_SCHEMA "\",\n  \"clyde_version\": ");
-	json_string(out, PACKAGE_VERSION);
-	fprintf(out, ",\n  \"warmup\": %s", count && runs[0].env.warmup ? "true" : "false");
-	fprintf(out, ",\n  \"exit_status\": %d,\n  \"stopped\": ", exit_status);
-	if (stopped)
-		json_string(out, stopped);
-	else
-		fputs("null", out);
-	fputs(",\n  \"plan\": ", out);
-	if (fo->estimate_s > 0) {
-		fputs("{\"estimate_s\": ", out);
-		json_number(out, fo->estimate_s);
-		fputs(", \"calibration_s\": ", out);
-		json_number(out, fo->calibration_s);
-		fputc('}', out);
-	} else {
-		fputs("null", out);
-	}
-	fputs(",\n  \"elapsed_s\": ", out);
-	json_known_or_null(out, fo->elapsed_s > 0, fo->elapsed_s);
-	fputs(",\n  \"runs\": [\n", out);
-	for (unsigned i = 0; i < count; i++) {
-		json_run(out, &runs[i], fo);
-		fputs(i + 1 < count ? ",\n" : "\n", out);
-	}
-	fputs("  ],\n  \"summary\": {\n", out);
-	for (int i = 0, last = count && runs[0].tree.on ? PH_COUNT : PH_BONNIE_COUNT; i < last; i++) {
-		struct phase_summary s;
+	struct json_writer w;
 
-		summarize_phase(runs, count, (enum phase_id)i, &s);
-		fprintf(out, "    \"%s\": {\"runs\": %u", phase_csv_name((enum phase_id)i), s.runs);
-		if (s.runs) {
-			fputs(", \"median\": ", out);
-			json_number(out, s.median);
-			fputs(", \"min\": ", out);
-			json_number(out, s.min);
-			fputs(", \"max\": ", out);
-			json_number(out, s.max);
-			fputs(", \"cv_percent\": ", out);
-			json_number(out, s.cv_percent);
-			fputs(", \"median_cpu_percent\": ", out);
-			json_number(out, s.median_cpu);
-		}
-		fputs(i + 1 < last ? "},\n" : "}\n", out);
+	json_writer_init(&w, out, JSON_WRAP_DEPTH);
+	json_obj_begin(&w, NULL);
+	json_add_str(&w, "schema", JSON_SCHEMA);
+	json_add_str(&w, "clyde_version", PACKAGE_VERSION);
+	json_add_bool(&w, "warmup", count && runs[0].env.warmup);
+	json_add_int(&w, "exit_status", exit_status);
+	json_add_str(&w, "stopped", stopped);
+	if (fo->estimate_s > 0) {
+		json_obj_begin(&w, "plan");
+		json_add_double(&w, "estimate_s", fo->estimate_s);
+		json_add_double(&w, "calibration_s", fo->calibration_s);
+		json_obj_end(&w);
+	} else {
+		json_add_null(&w, "plan");
 	}
-	fputs("  }\n}\n", out);
+	json_known_or_null(&w, "elapsed_s", fo->elapsed_s > 0, fo->elapsed_s);
+	json_arr_begin(&w, "runs");
+	for (unsigned i = 0; i < count; i++)
+		json_run(&w, &runs[i], fo);
+	json_arr_end(&w);
+	json_summary(&w, runs, count);
+	json_obj_end(&w);
 }
