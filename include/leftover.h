@@ -9,20 +9,13 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include "leftover_mark.h"
+
 /*
- * What a killed clyde leaves behind. Every private directory carries a
- * marker (LEFTOVER_MARKER: pid, host, boot, process start, time, command
- * line), so a later run can tell a directory whose clyde is gone (SIGKILL,
- * a crash, a power cut) from one in use, and --cleanup can remove exactly
- * those.
+ * What a killed clyde leaves behind: the private directories whose marker
+ * (leftover_mark.h) names a process that is gone (SIGKILL, a crash, a power
+ * cut), told from those in use, so that --cleanup can remove exactly those.
  */
-#define LEFTOVER_MARKER ".clyde-run"
-
-/* The command line the markers name (main sets it once). */
-void leftover_set_command(int argc, char **argv);
-
-/* Write the marker into a private directory just made. 0 or -errno. */
-int leftover_mark(const char *workdir);
 
 struct leftover {
 	char path[4096];	/* the private directory, for messages */

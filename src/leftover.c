@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Markers in the private directories and what a later run makes of them
- * (see leftover.h). A process is gone when this host's boot changed since
- * the marker was written, or when no process has its pid, or when the
- * process with its pid started at another moment (the pid was reused).
- * Where the system tells neither boot nor start (no /proc), the pid alone
- * decides. A marker from another pid namespace (a container sharing the
- * directory) cannot be judged by its pid: it is kept unless --cleanup-any-ns.
+ * What a later run makes of the markers in the private directories (written
+ * by leftover_mark.c; see leftover.h). A process is gone when this host's
+ * boot changed since the marker was written, or when no process has its
+ * pid, or when the process with its pid started at another moment (the pid
+ * was reused). Where the system tells neither boot nor start (no /proc), the
+ * pid alone decides. A marker from another pid namespace (a container
+ * sharing the directory) cannot be judged by its pid: it is kept unless
+ * --cleanup-any-ns.
  *
  * --cleanup may run as root in a directory every user can write
  * (/var/tmp): it reads each candidate by descriptors, never through a
@@ -34,120 +35,6 @@
 #include "privs.h"
 #include "size.h"
 #include "workdir.h"
-
-static char command[512];
-
-void leftover_set_command(int argc, char **argv)
-{
-	size_t len = 0;
-
-	command[0] = '\0';
-	for (int i = 0; i < argc && len + 2 < sizeof(command); i++) {
-		int n = snprintf(command + len, sizeof(command) - len, "%s%s", i ? " " : "", argv[i]);
-
-		if (n < 0)
-			break;
-		len += (size_t)n;
-	}
-	/* one line: a newline in an argument would end the field */
-	for (char *c = command; *c; c++)
-		if (*c == '\n')
-			*c = ' ';
-}
-
-/* A whole small file as text; 0 or -errno. */
-static int read_small(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return 0;
-}
-
-/* This boot's id (Linux); empty where the system has none to read. */
-static void boot_id(char *out, size_t len)
-{
-	out[0] = '\0';
-	if (read_small("/proc/sys/kernel/random/boot_id", out, len))
-		out[0] = '\0';
-	out[strcspn(out, "\n")] = '\0';
-}
-
-/*
- * When pid started, in clock ticks since boot (/proc/PID/stat field 22);
- * empty unknown. *dead: it is a zombie, killed but not yet reaped.
- */
-static void process_start(pid_t pid, char *out, size_t len, bool *dead)
-{
-	char path[64], stat[1024], *p;
-
-	out[0] = '\0';
-	*dead = false;
-	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
-	if (read_small(path, stat, sizeof(stat)))
-		return;
-	/* the command name may hold spaces and parentheses: count from the last ')' */
-	p = strrchr(stat, ')');
-	*dead = p && (p[2] == 'Z' || p[2] == 'X');
-	for (int field = 2; p && field < 22; field++)
-		p = strchr(p + 1, ' ');
-	if (p)
-		snprintf(out, len, "%.*s", (int)strcspn(p + 1, " \n"), p + 1);
-}
-
-static void host_name(char *out, size_t len)
-{
-	if (gethostname(out, len - 1) || !out[0])
-		snprintf(out, len, "unknown");
-	out[len - 1] = '\0';
-}
-
-/*
- * This process's pid namespace as "DEV:INO" of /proc/self/ns/pid (Linux);
- * -errno where the system has no such file: then nobody can tell.
- */
-static int pid_namespace(char *out, size_t len)
-{
-	struct stat st;
-
-	if (stat("/proc/self/ns/pid", &st))
-		return -errno;
-	snprintf(out, len, "%ju:%ju", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino);
-	return 0;
-}
-
-int leftover_mark(const char *workdir)
-{
-	char path[4200], host[64], boot[64], start[32], ns[48], pidns[64] = "", text[1024];
-	int fd, n, ret = 0;
-	bool dead;
-
-	host_name(host, sizeof(host));
-	boot_id(boot, sizeof(boot));
-	process_start(getpid(), start, sizeof(start), &dead);
-	/* older clyde ignores the field it does not know */
-	if (!pid_namespace(ns, sizeof(ns)))
-		snprintf(pidns, sizeof(pidns), "pidns %s\n", ns);
-	n = snprintf(text, sizeof(text), "clyde-marker 1\npid %ld\nhost %s\nboot %s\nstart %s\n"
-		     "%stime %lld\ncmd %s\n", (long)getpid(), host, boot, start, pidns,
-		     (long long)time(NULL), command);
-	snprintf(path, sizeof(path), "%s/%s", workdir, LEFTOVER_MARKER);
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, (size_t)n) != n)
-		ret = errno ? -errno : -EIO;
-	if (close(fd) && !ret)
-		ret = -errno;
-	return ret;
-}
 
 /* The value of "key value" in text, or NULL. */
 static const char *field(const char *text, const char *key, char *out, size_t len)
@@ -196,7 +83,7 @@ static bool other_namespace(struct leftover *l, bool any_ns)
 
 	if (!l->pidns[0])
 		return false;
-	if (pid_namespace(mine, sizeof(mine)))
+	if (leftover_pid_namespace(mine, sizeof(mine)))
 		snprintf(mine, sizeof(mine), "unknown");
 	else if (!strcmp(mine, l->pidns))
 		return false;
@@ -218,14 +105,14 @@ static void judge(const char *text, struct leftover *l, bool any_ns)
 	char host[64], boot[64], mine[64], start[32], now[32];
 	bool zombie;
 
-	host_name(host, sizeof(host));
+	leftover_host_name(host, sizeof(host));
 	l->same_host = !strcmp(host, l->host);
 	if (!l->same_host) {
 		snprintf(l->why, sizeof(l->why), "left by host %s: only there can clyde tell "
 			 "whether it still runs", l->host);
 		return;
 	}
-	boot_id(mine, sizeof(mine));
+	leftover_boot_id(mine, sizeof(mine));
 	if (field(text, "boot", boot, sizeof(boot)) && boot[0] && mine[0] && strcmp(boot, mine)) {
 		l->gone = true;
 		snprintf(l->why, sizeof(l->why), "written before this host last booted");
@@ -238,7 +125,7 @@ static void judge(const char *text, struct leftover *l, bool any_ns)
 		snprintf(l->why, sizeof(l->why), "no process %ld", (long)l->pid);
 		return;
 	}
-	process_start(l->pid, now, sizeof(now), &zombie);
+	leftover_process_start(l->pid, now, sizeof(now), &zombie);
 	if (zombie) {
 		l->gone = true;
 		snprintf(l->why, sizeof(l->why), "process %ld has exited (not yet reaped)",

@@ -11,7 +11,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "leftover.h"
+#include "leftover_mark.h"
 #include "size.h"
 #include "workdir.h"
 

@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "leftover.h"
+#include "leftover_mark.h"
 #include "workdir.h"
 
 #define DIR_OPEN_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "leftover.h"
+#include "leftover_mark.h"
 #include "unit.h"
 #include "workdir.h"
 
