@@ -2,7 +2,7 @@
 #ifndef CLYDE_CACHE_H
 #define CLYDE_CACHE_H
 
-#include "options.h"
+#include "modes.h"
 
 /*
  * OS part: cache_linux.c or cache_bsd.c, one per family, each naming in

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "options.h"
+#include "modes.h"
 #include "rng.h"
 
 /* --data: fill a write buffer once; zeros, random, or P percent zeros. */
