@@ -13,14 +13,11 @@
 #include "plan.h"
 #include "result.h"
 #include "tree.h"
+#include "workdir.h"
 
 #ifndef PATH_MAX
 #define PATH_MAX 4096
 #endif
-
-/* The -d path plus clyde.XXXXXX; file names inside get room of their own. */
-#define WORKDIR_MAX 2048
-#define WORKPATH_MAX (WORKDIR_MAX + 64)
 
 struct phase_clock;
 struct profiler;

@@ -6,6 +6,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* The -d path plus clyde.XXXXXX; file names inside get room of their own. */
+#define WORKDIR_MAX 2048
+#define WORKPATH_MAX (WORKDIR_MAX + 64)
+
 /*
  * Check that dir can hold need_bytes: it exists, is a directory, is
  * writable by us (access() after dropping privileges), is not on a

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench.h"
 #include "compat.h"
 #include "probe.h"
+#include "workdir.h"
 
 #define PROBE_LEN 4096
 
