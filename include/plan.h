@@ -8,8 +8,10 @@
 
 #include "clyde.h"
 #include "engine.h"
-#include "options.h"
+#include "modes.h"
 #include "tree.h"
+
+struct clyde_options;
 
 /*
  * What a run will do, computed once from the options, the directory and

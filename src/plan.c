@@ -14,6 +14,7 @@
 
 #include "bench.h"
 #include "cache.h"
+#include "options.h"
 #include "phase.h"
 #include "plan.h"
 #include "size.h"
