@@ -147,9 +147,11 @@ void report_display_pick(struct report_display *d, enum phase_id ph,
 
 /*
  * Readers (report_read.c). A stream may mix CSV lines of every format
- * (clyde's, bonnie++ 1.98, 1.96/1.97 and 1.03) and clyde-result/1 to /4
+ * (clyde's, bonnie++ 1.98, 1.96/1.97 and 1.03) and clyde-result/1 to /7
  * JSON documents (/3: each phase's --profile, when it ran with one; /4:
- * the run's tree and the tree phases, when it ran with --tree). CSV has
+ * the run's tree and the tree phases, when it ran with --tree; /6: a run
+ * that failed is skipped as malformed; /5's cluster and /7's plan are not
+ * read). CSV has
  * bonnie++'s twelve phases only (PH_BONNIE_COUNT).
  * Header lines are skipped; lines without a comma (the text table around
  * a CSV line) are counted in text_lines and ignored; malformed lines and

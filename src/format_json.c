@@ -20,8 +20,8 @@
  * clyde-result/2 added, per phase, "short", "cache" (residency before the
  * phase) and "arc"; per run, cache.outcome/resident_worst_pct and
  * "counts" (how seeks and files were chosen); per phase start_s and
- * end_s on CLOCK_MONOTONIC, comparable between processes of one machine. Readers of /1 find every /1
- * field unchanged.
+ * end_s on CLOCK_MONOTONIC, comparable between processes of one machine.
+ * Readers of /1 find every /1 field unchanged.
  */
 /*
  * clyde-result/3 added, per phase, "profile" (--profile only) and

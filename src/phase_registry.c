@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* The phase registry: bonnie++'s twelve phases in its order. */
+/*
+ * The phase registry: bonnie++'s twelve phases in its order, then the
+ * five --tree phases (PH_COUNT in all, one row each).
+ */
 #include "config.h"
 
 #include "bench.h"

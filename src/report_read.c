@@ -3,7 +3,8 @@
  * clyde-report's readers: CSV lines of clyde and of bonnie++ 1.98,
  * 1.96/1.97 and 1.03, and clyde's JSON documents (clyde-result/1 to /7:
  * /3's phases may carry a --profile, /4's runs a --tree and its five
- * phases), into report_run. They are fed
+ * phases, /6's failed runs are skipped; /5's cluster and /7's plan are
+ * not read), into report_run. They are fed
  * whatever a user finds on disk, and a fuzzer: every field used is
  * checked, nothing is echoed back unfiltered, and a bad field rejects its
  * whole line or run rather than a guess.
