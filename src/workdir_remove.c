@@ -108,21 +108,23 @@ static bool unlink_name(struct tree_walk *w, int dirfd, const char *name, int fl
 static void walk_dir(struct tree_walk *w, int fd, unsigned depth);
 
 /*
- * Open the subdirectory name of dirfd that fstatat saw as st, checking it
- * is that very directory; the descriptor or -errno (-EAGAIN: it changed).
+ * Open the directory name in parent_fd, never through a link; when expect
+ * is given (what fstatat saw of the entry, or what a caller judged) it
+ * must be that very directory (st_dev, st_ino, owner). The descriptor,
+ * its stat in st, or -errno (-EAGAIN: it changed).
  */
-static int open_subdir(int dirfd, const char *name, const struct stat *st)
+static int open_dir(int parent_fd, const char *name, const struct stat *expect, struct stat *st)
 {
-	struct stat opened;
-	int fd = openat(dirfd, name, DIR_OPEN_FLAGS), ret;
+	int fd = openat(parent_fd, name, DIR_OPEN_FLAGS), ret;
 
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &opened)) {
+	if (fstat(fd, st)) {
 		ret = -errno;
 		goto close_dir;
 	}
-	if (opened.st_dev != st->st_dev || opened.st_ino != st->st_ino) {
+	if (expect && (st->st_dev != expect->st_dev || st->st_ino != expect->st_ino ||
+		       st->st_uid != expect->st_uid)) {
 		ret = -EAGAIN;
 		goto close_dir;
 	}
@@ -135,7 +137,7 @@ close_dir:
 /* One entry of the directory dirfd, at depth (the root's entries: 1); true when removed. */
 static bool walk_entry(struct tree_walk *w, int dirfd, const char *name, unsigned depth)
 {
-	struct stat st;
+	struct stat st, opened;
 	int fd;
 
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW)) {
@@ -159,7 +161,7 @@ static bool walk_entry(struct tree_walk *w, int dirfd, const char *name, unsigne
 		name_left(w, " (too deep: not entered)");
 		return false;
 	}
-	fd = open_subdir(dirfd, name, &st);
+	fd = open_dir(dirfd, name, &st, &opened);
 	if (fd == -ENOENT)
 		return false;
 	if (fd < 0) {
@@ -213,37 +215,11 @@ static void walk_dir(struct tree_walk *w, int fd, unsigned depth)
 	closedir(d);
 }
 
-/*
- * Open the root name in parent_fd as a directory, never through a link;
- * when expect is given it must be that directory (st_dev, st_ino, owner).
- * The descriptor, its stat in st, or -errno (-EAGAIN: not the one expected).
- */
-static int open_root(int parent_fd, const char *name, const struct stat *expect, struct stat *st)
-{
-	int fd = openat(parent_fd, name, DIR_OPEN_FLAGS), ret;
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, st)) {
-		ret = -errno;
-		goto close_dir;
-	}
-	if (expect && (st->st_dev != expect->st_dev || st->st_ino != expect->st_ino ||
-		       st->st_uid != expect->st_uid)) {
-		ret = -EAGAIN;
-		goto close_dir;
-	}
-	return fd;
-close_dir:
-	close(fd);
-	return ret;
-}
-
 int workdir_remove_at(int parent_fd, const char *name, const struct stat *expect)
 {
 	struct tree_walk w = { .op = WALK_REMOVE, .keep_marker = true };
 	struct stat root, now;
-	int fd = open_root(parent_fd, name, expect, &root), walk_fd;
+	int fd = open_dir(parent_fd, name, expect, &root), walk_fd;
 
 	if (fd < 0)
 		return fd;
@@ -276,7 +252,7 @@ unsigned workdir_name_left_at(int parent_fd, const char *name, const char *shown
 {
 	struct tree_walk w = { .op = WALK_NAME, .out = out, .max = max, .keep_marker = true };
 	struct stat root;
-	int fd = open_root(parent_fd, name, NULL, &root);
+	int fd = open_dir(parent_fd, name, NULL, &root);
 
 	if (fd < 0)
 		return 0;
