@@ -8,31 +8,13 @@
 # btrfs skips it, counted.
 . "$TESTLIB"
 need_loops mkfs.btrfs
-command -v python3 >/dev/null || skip "python3 is needed to read the JSON"
-
-scratch_dir
-W=$SCRATCH
-LOOP=""
-detach() {
-	[ -n "$LOOP" ] && { umount "$W/mnt" 2>/dev/null; losetup -d "$LOOP"; }
-	LOOP=""
-	rm -f "$W/img"
-}
-trap 'detach; t_cleanup' EXIT
-mkdir "$W/mnt"
-
-# field JSON PHASE PYTHON-EXPRESSION-OF-p: a value of the phase's profile
-field() {
-	python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["runs"][0]["phases"][sys.argv[2]]["profile"]; print(eval(sys.argv[3]))' "$1" "$2" "$3"
-}
+. "$(dirname "$TESTLIB")/profile_loop_lib.sh"
 
 # a 2 GiB btrfs: mkfs.btrfs failing is a failure, the kernel refusing to
 # mount it a skip (no btrfs in this kernel), each with what it said
-truncate -s 2G "$W/img" && LOOP=$(losetup --direct-io=on -f --show "$W/img") ||
-	{ fail "a direct-I/O loop device on $W/img"; done_testing; }
-if ! mkfs.btrfs -q -f "$LOOP" >"$W/mkfs.out" 2>&1; then
-	fail "mkfs.btrfs -q -f $LOOP:"
-	sed 's/^/    /' "$W/mkfs.out"
+if ! mkloop 2G mkfs.btrfs -q -f; then
+	fail "a direct-I/O loop device with mkfs.btrfs -q -f on $W/img:"
+	sed 's/^/    /' "$W/mkfs.out" 2>/dev/null
 	done_testing
 fi
 mount -o compress=zstd "$LOOP" "$W/mnt" 2>"$W/mount.err" ||

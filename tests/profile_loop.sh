@@ -8,31 +8,7 @@
 #    32 times the journal's size.
 . "$TESTLIB"
 need_loops mkfs.ext4
-command -v python3 >/dev/null || skip "python3 is needed to read the JSON"
-
-scratch_dir
-W=$SCRATCH
-LOOP=""
-detach() {
-	[ -n "$LOOP" ] && { umount "$W/mnt" 2>/dev/null; losetup -d "$LOOP"; }
-	LOOP=""
-	rm -f "$W/img"
-}
-trap 'detach; t_cleanup' EXIT
-mkdir "$W/mnt"
-
-# mkloop SIZE MKFS...: a filesystem on a fresh direct-I/O loop device at $W/mnt
-mkloop() {
-	size=$1
-	shift
-	truncate -s "$size" "$W/img" && LOOP=$(losetup --direct-io=on -f --show "$W/img") &&
-		"$@" "$LOOP" >/dev/null 2>&1
-}
-
-# field JSON PHASE PYTHON-EXPRESSION-OF-p: a value of the phase's profile
-field() {
-	python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["runs"][0]["phases"][sys.argv[2]]["profile"]; print(eval(sys.argv[3]))' "$1" "$2" "$3"
-}
+. "$(dirname "$TESTLIB")/profile_loop_lib.sh"
 
 # ext4, data=journal and data=ordered
 for mode in journal ordered; do
