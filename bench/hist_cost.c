@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "histogram.h"
-#include "rng.h"
-#include "timing.h"
+#include "lib/histogram.h"
+#include "lib/rng.h"
+#include "lib/timing.h"
 
 #define VALUES (1u << 16)
 #define RECORDS 200000000ull

@@ -4,7 +4,7 @@
 # 0 (pass), 1 (fail) or 77 (skip); everything it mounted is unmounted.
 
 set -u
-CLYDE=${CLYDE:-$(pwd)/src/clyde}
+CLYDE=${CLYDE:-$(pwd)/clyde}
 T_FAILS=0
 T_CHECKS=0
 T_MOUNTS=""
@@ -26,7 +26,7 @@ trap t_cleanup EXIT
 # CLYDE_ONCE_TESTS): loop devices, FUSE, MPI, xfs, btrfs, as root
 t_once_test() {
 	case " ${CLYDE_ONCE_TESTS:-} " in
-	*" tests/$(basename "$0") "*) return 0 ;;
+	*"/$(basename "$0") "*) return 0 ;;
 	esac
 	return 1
 }

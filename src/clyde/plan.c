@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The run plan: what the options ask, turned into what will happen. The
+ * engine is chosen by name, sizes follow the free space, and the counts
+ * that the user left open come from the calibration.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "clyde/options.h"
+#include "core/phase.h"
+#include "core/plan.h"
+#include "lib/size.h"
+#include "phases/bench.h"
+#include "sys/cache.h"
+#include "sys/workdir.h"
+
+/* Without -s: the smaller of this and half the free space. */
+#define DEFAULT_SIZE_MIB	4096ull
+/* Share of what the I/O phases leave of the budget that the file tests take. */
+#define FILE_BUDGET_SHARE	0.8
+
+/* --engine NAME, or auto: the first queued engine the kernel takes, else psync. */
+static int choose_engine(struct run_plan *p, const struct clyde_options *o,
+			 char *err, size_t errlen)
+{
+	const struct engine_ops *const *table;
+	const struct engine_ops *want = engine_find(o->engine);
+	char desc[160], why[200] = "";
+	const char *refused = "none";
+	size_t n;
+
+	if (want) {
+		unsigned depth = want->flags & ENGINE_F_QUEUED ? o->iodepth : 1;
+
+		if (engine_probe(want, depth, desc, sizeof(desc))) {
+			snprintf(err, errlen, "--engine=%s: %s", want->name, desc);
+			return CLYDE_EXIT_ENGINE;
+		}
+		p->engine = want;
+		p->depth = depth;
+		if (want->flags & ENGINE_F_QUEUED)
+			snprintf(p->engine_desc, sizeof(p->engine_desc), "QD %u; %s", depth, desc);
+		else
+			snprintf(p->engine_desc, sizeof(p->engine_desc), "%s", desc);
+		return 0;
+	}
+	table = engine_table(&n);
+	for (size_t i = 0; i < n; i++) {
+		if (!(table[i]->flags & ENGINE_F_QUEUED))
+			continue;
+		if (!engine_probe(table[i], o->iodepth, desc, sizeof(desc))) {
+			p->engine = table[i];
+			p->depth = o->iodepth;
+			snprintf(p->engine_desc, sizeof(p->engine_desc), "QD %u; %s", p->depth, desc);
+			return 0;
+		}
+		snprintf(why, sizeof(why), "%s", desc);
+		refused = table[i]->name;
+	}
+	p->engine = engine_find("psync");
+	p->depth = 1;
+	snprintf(p->engine_desc, sizeof(p->engine_desc),
+		 "pread/pwrite; --engine=auto fell back: %s %s", refused, why);
+	fprintf(stderr, "clyde: note: --engine=auto: %s cannot be used (%s); running psync%s\n",
+		refused, why, o->iodepth > 1 ? " at queue depth 1" : "");
+	return 0;
+}
+
+static int choose_sizes(struct run_plan *p, const struct clyde_options *o,
+			char *err, size_t errlen)
+{
+	uint64_t free_bytes = p->free_bytes;
+	uint64_t mib = o->size_mib;
+
+	if (!o->size_given) {
+		mib = free_bytes / 2 / o->concurrency >> 20;
+		if (mib > DEFAULT_SIZE_MIB)
+			mib = DEFAULT_SIZE_MIB;
+		if (mib < 1) {
+			snprintf(err, errlen, "-d %s: too little free space for even a 1 MiB test file",
+				 o->dir);
+			return CLYDE_EXIT_DIR;
+		}
+		if (mib < DEFAULT_SIZE_MIB)
+			snprintf(p->size_note, sizeof(p->size_note),
+				 "file size %" PRIu64 " MiB: half the free space", mib);
+	}
+	p->file_bytes = mib << 20;
+	if (p->file_bytes && p->file_bytes < o->chunk) {
+		snprintf(err, errlen, "-s: the file (%" PRIu64 " MiB) is smaller than one chunk", mib);
+		return CLYDE_EXIT_USAGE;
+	}
+	/* 1-byte I/O cannot be direct: -D skips the per-char phases. */
+	p->perchar_bytes = o->skip_perchar || o->direct ? 0 : o->perchar_bytes;
+	if (p->perchar_bytes > p->file_bytes)
+		p->perchar_bytes = p->file_bytes;
+	return 0;
+}
+
+static bool family_runs(const struct run_plan *p, enum phase_family f)
+{
+	switch (f) {
+	case FAMILY_PERCHAR:
+		return p->file_bytes && p->perchar_bytes;
+	case FAMILY_BLOCK:
+	case FAMILY_SEEK:
+		return p->file_bytes != 0;
+	case FAMILY_TREE:
+		return p->tree_shape != NULL;
+	default:
+		return p->files != 0;
+	}
+}
+
+/* --tree: the shape, scale and seed; the batch depth of the uring backend. */
+static int plan_tree(struct run_plan *p, const struct clyde_options *o, char *err, size_t errlen)
+{
+	if (!o->tree)
+		return 0;
+	if (tree_parse_spec(o->tree, &p->tree_shape, &p->tree_scale, err, errlen))
+		return CLYDE_EXIT_USAGE;
+	p->tree_seed = o->tree_seed;
+	p->tree_depth = p->engine != &engine_uring ? 1 : o->iodepth_given ? p->depth : TREE_URING_DEPTH;
+	return 0;
+}
+
+int plan_build(struct run_plan *p, const struct clyde_options *o, char *err, size_t errlen)
+{
+	return plan_build_space(p, o, workdir_free_bytes(o->dir), workdir_free_inodes(o->dir),
+				err, errlen);
+}
+
+/* A default run's time boxes: only on the phases whose amount clyde chose. */
+static void plan_boxes(struct run_plan *p, const struct clyde_options *o)
+{
+	if (!o->files_given) {
+		p->phase_box_s[PH_SEQ_CREATE] = BOX_CREATE_S;
+		p->phase_box_s[PH_RAN_CREATE] = BOX_CREATE_S;
+	}
+	if (o->size_given || !p->file_bytes)
+		return;
+	p->phase_box_s[PH_PUTC] = BOX_PERCHAR_S;
+	p->phase_box_s[PH_GETC] = BOX_PERCHAR_S;
+	p->phase_box_s[PH_PUT_BLOCK] = BOX_WRITE_S;
+	p->phase_box_s[PH_REWRITE] = BOX_REWRITE_S;
+	p->phase_box_s[PH_GET_BLOCK] = BOX_READ_S;
+}
+
+int plan_build_space(struct run_plan *p, const struct clyde_options *o, uint64_t free_bytes,
+		     uint64_t free_inodes, char *err, size_t errlen)
+{
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	p->free_bytes = free_bytes;
+	p->free_inodes = free_inodes;
+	p->dir = o->dir;
+	p->workers = o->concurrency;
+	ret = choose_engine(p, o, err, errlen);
+	if (ret)
+		return ret;
+	ret = choose_sizes(p, o, err, errlen);
+	if (ret)
+		return ret;
+	p->chunk = o->chunk;
+	p->perchar = o->perchar;
+	p->direct = o->direct;
+	p->fsync_each = o->fsync_each;
+	p->cache = o->cache;
+	p->data = o->data;
+	p->data_zero_pct = o->data_zero_pct;
+	p->verify = o->verify;
+	p->stonewall_s = o->stonewall_s;
+	p->read_other = o->read_other;
+	p->seeks = o->seeks;
+	p->seeks_timed = !o->seeks_given && p->file_bytes;
+	p->seek_seconds = SEEK_SECONDS;
+	p->seekers = o->seekers;
+	p->seek_updates = o->seek_updates;
+	p->files = o->files;
+	p->file_max = o->file_max;
+	p->file_min = o->file_min;
+	p->file_dirs = o->file_dirs;
+	p->file_chunk = o->file_chunk;
+	/* without -n a stat phase is measured, not a few milliseconds: see visit_phase */
+	p->stat_min_s = o->files_given ? 0 : MIN_REPORT_SECONDS;
+	plan_boxes(p, o);
+	p->sync = o->sync;
+	p->quiet = o->quiet;
+	ret = plan_tree(p, o, err, errlen);
+	if (ret)
+		return ret;
+	for (int i = 0; i < PH_COUNT; i++) {
+		const struct phase_def *d = phase_get((enum phase_id)i);
+
+		p->run[i] = family_runs(p, d->family);
+		/*
+		 * bonnie++'s rule where the user fixed the amount of work as in
+		 * bonnie++: the seek count, -n, or -s for the I/O phases.
+		 */
+		if (d->family == FAMILY_SEEK)
+			p->plus_when_short[i] = o->seeks_given;
+		else if (d->family == FAMILY_FILE)
+			p->plus_when_short[i] = o->files_given;
+		else if (d->family == FAMILY_TREE)
+			p->plus_when_short[i] = false;	/* clyde's own table: always a figure */
+		else
+			p->plus_when_short[i] = o->size_given;
+	}
+	return 0;
+}
+
+/*
+ * The limit a phase stops at. No count here comes from a cast of a
+ * double: the file count steps down from an integer, so a budget gone
+ * negative or a NaN cost gives the least, never a wrapped-around count.
+ */
+double plan_phase_limit(const struct run_plan *p, enum phase_id id)
+{
+	double box = p->phase_box_s[id];
+	bool walled = p->stonewall_s > 0 && id != PH_SEEKS && id < PH_FIRST_FILE;
+
+	if (walled && (box <= 0 || p->stonewall_s < box))
+		return p->stonewall_s;
+	return box;
+}
+
+/*
+ * One I/O phase's seconds at the calibrated cost t, cut at its limit;
+ * the write cut short leaves a shorter file to the rest (*bytes scaled).
+ */
+static double phase_seconds(const struct run_plan *p, enum phase_id id, double t, double *bytes)
+{
+	double limit = plan_phase_limit(p, id);
+
+	if (limit <= 0 || t <= limit)
+		return t;
+	if (bytes)
+		*bytes *= limit / t;
+	return limit;
+}
+
+/*
+ * Seconds of the I/O phases of one run at the calibrated speeds; each
+ * phase's into est[] (PH_COUNT of them) unless NULL.
+ */
+static double io_seconds(const struct run_plan *p, const struct calibration *c, uint64_t size,
+			 double *est)
+{
+	double w = c->write_bps > 0 ? c->write_bps : 1e9;
+	double r = c->read_bps > 0 ? c->read_bps : 1e9;
+	double per = (double)p->workers;
+	double bytes = per * (double)size, pc = per * (double)p->perchar_bytes;
+	double t[PH_FIRST_FILE] = { 0 }, s = 0;
+
+	if (!size)
+		return 0;
+	t[PH_SEEKS] = p->seeks_timed ? p->seek_seconds : 1.0;
+	if (p->perchar_bytes) {
+		t[PH_PUTC] = phase_seconds(p, PH_PUTC, pc * c->syscall_s, NULL);
+		t[PH_GETC] = phase_seconds(p, PH_GETC, pc * (c->syscall_s + IO_SUSTAINED_COST / r),
+					   NULL);
+	}
+	t[PH_PUT_BLOCK] = phase_seconds(p, PH_PUT_BLOCK, WRITE_SUSTAINED_COST * bytes / w,
+					&bytes);
+	/*
+	 * A rewrite reads and writes each chunk, at the block read's and the
+	 * block write's cost; only the write's cut shortens the file.
+	 */
+	t[PH_REWRITE] = phase_seconds(p, PH_REWRITE, bytes * (READ_SUSTAINED_COST / r +
+							     WRITE_SUSTAINED_COST / w), NULL);
+	t[PH_GET_BLOCK] = phase_seconds(p, PH_GET_BLOCK, READ_SUSTAINED_COST * bytes / r, &bytes);
+	for (int i = 0; i < PH_FIRST_FILE; i++) {
+		double limit = plan_phase_limit(p, (enum phase_id)i);
+
+		if (!t[i])
+			continue;
+		/* a write cut at its box still syncs what it wrote */
+		if ((i == PH_PUT_BLOCK || i == PH_REWRITE) && limit > 0 && t[i] >= limit)
+			t[i] += BOX_FLUSH_S;
+		t[i] += PHASE_OVERHEAD_S;
+		if (est)
+			est[i] = t[i];
+		s += t[i];
+	}
+	return s;
+}
+
+/*
+ * The random create's cost per file over the sequential one: grows with
+ * the entries of a directory, to RANDOM_CREATE_COST at RANDOM_CREATE_AT
+ * (ext4's hashed directories; a small one costs what a sequential does).
+ */
+static double random_create_factor(const struct run_plan *p, uint32_t units)
+{
+	double per_dir = (double)units * FILES_UNIT / (p->file_dirs ? p->file_dirs : 1);
+	double f = per_dir / RANDOM_CREATE_AT;
+
+	return 1 + (RANDOM_CREATE_COST - 1) * (f < 1 ? f : 1);
+}
+
+/* A stat phase: one pass, or as many whole passes as stat_min_s takes. */
+static double stat_seconds(const struct run_plan *p, double pass)
+{
+	if (!(pass > 0))
+		return p->stat_min_s;
+	if (pass >= p->stat_min_s)
+		return pass;
+	return ceil(p->stat_min_s / pass) * pass;
+}
+
+/*
+ * Seconds of the file tests of one run with units x 1024 files per
+ * worker; each phase's into est[] unless NULL.
+ */
+static double files_seconds(const struct run_plan *p, const struct calibration *c,
+			    uint32_t units, double *est)
+{
+	double n = (double)p->workers * units * FILES_UNIT, s = 0;
+	double t[PH_BONNIE_COUNT] = { 0 };
+
+	if (!units)
+		return 0;
+	t[PH_SEQ_CREATE] = phase_seconds(p, PH_SEQ_CREATE, n * c->create_s + c->sync_s, NULL);
+	t[PH_SEQ_STAT] = stat_seconds(p, n * c->stat_s);
+	t[PH_SEQ_DEL] = n * c->delete_s + c->sync_s;
+	t[PH_RAN_CREATE] = phase_seconds(p, PH_RAN_CREATE, n * random_create_factor(p, units) *
+					 c->create_s + c->sync_s, NULL);
+	t[PH_RAN_STAT] = t[PH_SEQ_STAT];
+	t[PH_RAN_DEL] = t[PH_SEQ_DEL];
+	for (int i = PH_FIRST_FILE; i < PH_BONNIE_COUNT; i++) {
+		t[i] += PHASE_OVERHEAD_S;
+		if (est)
+			est[i] = t[i];
+		s += t[i];
+	}
+	return s;
+}
+
+double plan_estimate(const struct run_plan *p, const struct calibration *c, unsigned runs)
+{
+	return (RUN_OVERHEAD_S + io_seconds(p, c, p->file_bytes, NULL) +
+		files_seconds(p, c, p->files, NULL)) * runs;
+}
+
+/*
+ * The calibrated file count: bonnie++'s default, fewer where the budget
+ * (seconds) cannot hold it or half the free inodes would not leave. The
+ * create phases stop at their time boxes and the stat phases repeat
+ * until stat_min_s, so a count past bonnie++'s default would only grow
+ * the directories, where the random create's cost grows faster than a
+ * trial can tell (ext4 on this project's VM: 5 times the sequential cost
+ * at 48k files, 12 times at 200k).
+ */
+static uint32_t files_for_budget(const struct run_plan *p, const struct calibration *c,
+				 double budget, const char *why, char *note, size_t len)
+{
+	unsigned workers = p->workers ? p->workers : 1;
+	uint32_t n = DEFAULT_FILES;
+	uint64_t room = UINT64_MAX;
+	const char *limit = "bonnie++'s default";
+
+	if (!(c->create_s > 0) || !(c->delete_s > 0) || !(c->stat_s > 0)) {
+		snprintf(note, len, "%u x 1024 files: the calibration measured no file costs",
+			 DEFAULT_FILES);
+		return DEFAULT_FILES;
+	}
+	if (p->free_inodes != UINT64_MAX)
+		room = p->free_inodes / 2 / FILES_UNIT / workers;
+	if (room < n) {
+		n = (uint32_t)room;
+		limit = "half the free inodes";
+	}
+	if (!n) {
+		snprintf(note, len, "no files: fewer than %u free inodes",
+			 2 * FILES_UNIT * workers);
+		return 0;
+	}
+	while (n > 1 && files_seconds(p, c, n, NULL) > budget) {
+		n--;
+		limit = "what the time budget holds";
+	}
+	snprintf(note, len, "%" PRIu32 " x 1024 files: %s (a file took %.1f us to create; "
+		 "%.1f us to stat; %.1f us to delete%s)", n, limit, c->create_s * 1e6,
+		 c->stat_s * 1e6, c->delete_s * 1e6, why);
+	return n;
+}
+
+int plan_calibrate(struct run_plan *p, const struct clyde_options *o, const struct calibration *c)
+{
+	double budget = DEFAULT_RUN_BUDGET, io, files_budget;
+	const char *why = "";
+
+	/*
+	 * No -s: the size is not cut to a trial's guess; the phases stop at
+	 * their boxes, whose time is known whatever the device does.
+	 */
+	if (!o->size_given && p->file_bytes) {
+		size_t len = strlen(p->size_note);
+
+		snprintf(p->size_note + len, sizeof(p->size_note) - len, "%sthe I/O phases stop at "
+			 "their time boxes (give -s to do it all)", len ? "; " : "");
+	}
+	/* each phase's estimate where there was a calibration to make one from */
+	io = io_seconds(p, c, p->file_bytes, c->seconds > 0 ? p->phase_est_s : NULL);
+	/* what the I/O phases leave, never less than the least that measures */
+	files_budget = (budget - io) * FILE_BUDGET_SHARE;
+	if (!(files_budget >= FILE_MIN_BUDGET)) {
+		files_budget = FILE_MIN_BUDGET;
+		why = "; the I/O phases take all the budget";
+	}
+	if (!o->files_given && p->files) {
+		p->files = files_for_budget(p, c, files_budget, why, p->files_note,
+					    sizeof(p->files_note));
+		p->files_calibrated = true;
+		for (int i = PH_SEQ_CREATE; i < PH_BONNIE_COUNT; i++)
+			p->run[i] = p->files != 0;
+	}
+	p->estimate_io_s = io;
+	p->estimate_files_s = files_seconds(p, c, p->files, c->seconds > 0 ? p->phase_est_s : NULL);
+	if (c->create_batches >= 4)
+		snprintf(p->cal_note, sizeof(p->cal_note),
+			 "%u batches of 256 creates, their median "
+			 "(the slowest quarter %.1f times the fastest%s)", c->create_batches,
+			 c->create_spread, c->remeasured ? "; noisy: measured again" : "");
+	else if (c->create_batches)
+		snprintf(p->cal_note, sizeof(p->cal_note),
+			 "%u batches of 256 creates, their median "
+			 "(too few to tell their spread%s)", c->create_batches,
+			 c->remeasured ? "; measured again" : "");
+	return 0;
+}
+
+/* The time boxes and the stat phases' least time, as --plan says them. */
+static void plan_print_limits(FILE *out, const struct run_plan *p)
+{
+	bool any = false;
+
+	for (int i = 0; i < PH_FIRST_TREE; i++) {
+		if (!p->run[i] || p->phase_box_s[i] <= 0)
+			continue;
+		fprintf(out, "%s %s %g s", any ? ";" : "time boxes (stop as --stonewall does):",
+			phase_csv_name((enum phase_id)i), p->phase_box_s[i]);
+		any = true;
+	}
+	if (any)
+		fputc('\n', out);
+	if (p->stat_min_s > 0 && p->run[PH_SEQ_STAT])
+		fprintf(out, "stat phases: every file again, pass after pass, until %g s\n",
+			p->stat_min_s);
+}
+
+void plan_print(FILE *out, const struct run_plan *p, const struct clyde_options *o)
+{
+	char size[32];
+
+	fprintf(out, "directory: %s\n", p->dir);
+	fprintf(out, "engine: %s (%s)%s\n", p->engine->name, p->engine_desc,
+		p->direct ? " with O_DIRECT" : "");
+	fprintf(out, "cache: %s (%s)\n", cache_mode_name(p->cache), cache_mode_description(p->cache));
+	fprintf(out, "workers: %u\n", p->workers);
+	size_human(size, sizeof(size), p->file_bytes);
+	fprintf(out, "file: %s in %" PRIu32 "-byte chunks%s%s\n", size, p->chunk,
+		p->size_note[0] ? "; " : "", p->size_note);
+	fprintf(out, "per-char: %" PRIu64 " bytes by %s\n", p->perchar_bytes,
+		p->perchar == PERCHAR_STDIO ? "stdio" : "1-byte system calls");
+	if (p->seeks_timed)
+		fprintf(out, "seeks: at least %" PRIu32 " and about %.1f s by %" PRIu32
+			" seekers; %u%% write back\n", p->seeks, p->seek_seconds, p->seekers,
+			p->seek_updates);
+	else
+		fprintf(out, "seeks: %" PRIu32 " by %" PRIu32 " seekers; %u%% write back\n",
+			p->seeks, p->seekers, p->seek_updates);
+	if (p->cal_note[0])
+		fprintf(out, "calibration: %s\n", p->cal_note);
+	fprintf(out, "files: %" PRIu32 " x 1024 of %" PRId64 "..%" PRId64 " bytes in %" PRIu32
+		" directories%s%s\n", p->files, p->file_min, p->file_max, p->file_dirs,
+		p->files_note[0] ? "; " : "", p->files_note);
+	if (p->tree_shape)
+		fprintf(out, "tree: %s at scale %g seed %" PRIu64 "; %s %u at a time; not in the estimate\n",
+			p->tree_shape->name, p->tree_scale, p->tree_seed,
+			p->engine == &engine_uring ? "io_uring" : "system calls", p->tree_depth);
+	fputs("phases:", out);
+	for (int i = 0; i < PH_COUNT; i++)
+		if (p->run[i])
+			fprintf(out, " %s", phase_csv_name((enum phase_id)i));
+	fputc('\n', out);
+	plan_print_limits(out, p);
+	fprintf(out, "runs: %" PRIu32 "%s\n", o->repeats, o->warmup ? " after a warm-up run" : "");
+	fprintf(out, "estimate: %.0f s (calibration %.1f s; each run: I/O phases %.1f s, "
+		"file tests %.1f s, %.1f s around them)\n", p->estimate_seconds, p->estimate_cal_s,
+		p->estimate_io_s, p->estimate_files_s, RUN_OVERHEAD_S);
+}

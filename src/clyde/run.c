@@ -1,0 +1,670 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * One run: the phases of the registry in bonnie++'s order, each on every
+ * worker at once. A phase's rate and CPU cover the same interval, from
+ * the moment every worker has prepared to the last worker's end.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster/cluster.h"
+#include "clyde/semsync.h"
+#include "core/phase.h"
+#include "lib/signals.h"
+#include "lib/size.h"
+#include "lib/timing.h"
+#include "phases/bench.h"
+#include "phases/phase_clock.h"
+#include "phases/stonewall.h"
+#include "placement/placement.h"
+#include "profile/profile.h"
+#include "sys/cache.h"
+#include "sys/residency.h"
+
+struct worker_job {
+	struct worker *w;
+	const struct phase_def *d;
+	struct phase_sample sample;
+	/* Where it ran: its CPU set, the node of its buffer, what the kernel said. */
+	struct cpu_mask cpus;
+	bool cpus_known;
+	int buffer_node;
+	char note[96];
+};
+
+/* The worker's thread takes its place first; its seekers inherit it. */
+static void place_worker(struct worker_job *job)
+{
+	const struct place_plan *plan = job->w->b->placement;
+	const struct place_worker *pw = plan ? &plan->w[job->w->index] : NULL;
+
+	if (pw && (pw->bind || pw->mem != MEM_DEFAULT))
+		place_thread(pw, job->note, sizeof(job->note));
+	job->cpus_known = !place_thread_cpus(&job->cpus);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker_job *job = arg;
+
+	job->sample.cpu_first = job->sample.cpu_last = -1;
+	place_worker(job);
+	job->d->fn(job->w, &job->sample);
+	if (job->w->b->stonewall)
+		stonewall_worker_done(job->w->b->stonewall);
+	job->buffer_node = place_take_buffer_node();
+	/* A worker that failed early must not keep the others at the start line. */
+	sample_settle(job->w, &job->sample);
+	return NULL;
+}
+
+/* A histogram's percentiles and maximum, in seconds, as every result holds them. */
+static void latency_of(const struct histogram *h, double q_s[LAT_QUANTILES], double *max_s,
+		       uint64_t *count)
+{
+	*max_s = (double)h->max / 1e9;
+	*count = h->count;
+	for (int q = 0; q < LAT_QUANTILES; q++)
+		q_s[q] = (double)hist_quantile(h, latency_quantiles[q]) / 1e9;
+}
+
+static void fill_worker_result(struct worker_result *wr, const struct worker_job *job)
+{
+	const struct phase_sample *s = &job->sample;
+
+	wr->t_start = (double)s->start_ns / 1e9;
+	wr->t_end = (double)s->end_ns / 1e9;
+	wr->amount = s->amount;
+	wr->cpu_s = s->cpu_s;
+	latency_of(&s->hist, wr->latency_q, &wr->max_latency, &wr->latency_count);
+	wr->cpu_first = s->cpu_first;
+	wr->cpu_last = s->cpu_last;
+	mask_format(&s->ran_on, wr->ran_on, sizeof(wr->ran_on));
+	wr->buffer_node = job->buffer_node;
+	if (job->cpus_known)
+		mask_format(&job->cpus, wr->cpus, sizeof(wr->cpus));
+	snprintf(wr->note, sizeof(wr->note), "%s", job->note);
+}
+
+/* Run a phase on every worker at once; the first failure wins. */
+static int run_workers(struct bench *b, struct worker *workers, const struct phase_def *d,
+		       struct phase_sample *total, struct phase_result *pr)
+{
+	unsigned n = b->plan->workers, started = 0;
+	struct worker_job *jobs = calloc(n, sizeof(*jobs));
+	pthread_t *threads = calloc(n, sizeof(*threads));
+	int ret = 0;
+
+	memset(total, 0, sizeof(*total));
+	if (!jobs || !threads) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		jobs[i].w = &workers[i];
+		jobs[i].d = d;
+	}
+	/* --stonewall's decision is the main thread's: the workers need threads of their own */
+	if (n == 1 && !b->stonewall) {
+		worker_main(&jobs[0]);
+		started = 1;
+	} else {
+		for (; started < n; started++) {
+			ret = -pthread_create(&threads[started], NULL, worker_main, &jobs[started]);
+			if (ret)
+				break;
+		}
+		/* Stand in for the workers that never started, so the rest can go. */
+		for (unsigned i = started; i < n; i++) {
+			struct phase_sample dummy = { 0 };
+
+			sample_settle(&workers[i], &dummy);
+			if (b->stonewall)
+				stonewall_worker_done(b->stonewall);
+		}
+		if (b->stonewall && stonewall_decide(b->stonewall) && !ret)
+			ret = -EIO;
+		for (unsigned i = 0; i < started; i++)
+			pthread_join(threads[i], NULL);
+	}
+	for (unsigned i = 0; i < started; i++) {
+		sample_merge(total, &jobs[i].sample);
+		free(jobs[i].sample.tree);
+	}
+	free(pr->workers);
+	pr->nworkers = 0;
+	pr->workers = calloc(started, sizeof(*pr->workers));
+	for (unsigned i = 0; pr->workers && i < started; i++)
+		fill_worker_result(&pr->workers[i], &jobs[i]);
+	if (pr->workers)
+		pr->nworkers = started;
+	if (ret && !total->err) {
+		total->err = ret;
+		snprintf(total->msg, sizeof(total->msg), "cannot start a worker thread: %s",
+			 strerror(-ret));
+	}
+out_free:
+	free(threads);
+	free(jobs);
+	return ret ? ret : total->err;
+}
+
+/* Operations a phase times, all workers together: for the progress line. */
+static uint64_t phase_ops(const struct run_plan *p, const struct phase_def *d)
+{
+	uint64_t per;
+
+	switch (d->family) {
+	case FAMILY_PERCHAR:
+		per = (p->perchar_bytes + p->chunk - 1) / p->chunk;
+		break;
+	case FAMILY_BLOCK:
+		per = p->file_bytes / p->chunk;
+		break;
+	case FAMILY_SEEK:
+		per = p->seeks_timed ? 0 : p->seeks;
+		break;
+	case FAMILY_TREE:
+		per = 0;	/* operations per file vary: no total to show */
+		break;
+	default:
+		per = (uint64_t)p->files * FILES_UNIT;
+		break;
+	}
+	return per * p->workers;
+}
+
+static int phase_sync(const struct bench *b, unsigned index, enum phase_id id,
+		      char *err, size_t errlen)
+{
+	switch (b->plan->sync) {
+	case SYNC_SEMAPHORE:
+		return semsync_wait(index, err, errlen);
+	case SYNC_PROMPT:
+		return prompt_wait(phase_name(id), err, errlen);
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Under mpirun every rank meets here with its status; when one failed,
+ * the others stop too, naming it. ret unchanged without MPI.
+ */
+static int cluster_check(struct bench *b, int ret)
+{
+	struct cluster_failure f;
+
+	if (!cluster_active())
+		return ret;
+	if (cluster_meet(ret, ret ? b->errmsg : "", &f)) {
+		snprintf(b->errmsg, sizeof(b->errmsg), "the ranks could not meet (MPI failed)");
+		return ret ? ret : -EIO;
+	}
+	if (f.rank < 0 || ret)
+		return ret;
+	snprintf(b->errmsg, sizeof(b->errmsg), "stopped: rank %d on %s failed: %s", f.rank, f.host,
+		 f.msg);
+	return -ECANCELED;
+}
+
+static int setup_workers(struct bench *b, struct worker *workers)
+{
+	const struct run_plan *p = b->plan;
+
+	for (unsigned i = 0; i < p->workers; i++) {
+		struct worker *w = &workers[i];
+
+		w->b = b;
+		w->index = i;
+		snprintf(w->io_path, sizeof(w->io_path), "%s/io.%u", b->workdir, i);
+		snprintf(w->read_path, sizeof(w->read_path), "%s/io.%u",
+			 b->read_dir[0] ? b->read_dir : b->workdir, i);
+		w->file_bytes = p->file_bytes;
+		w->files_made = 0;
+		snprintf(w->files_dir, sizeof(w->files_dir), "%s/files.%u", b->workdir, i);
+		snprintf(w->tree_dir, sizeof(w->tree_dir), "%s/tree.%u", b->workdir, i);
+		snprintf(w->copy_dir, sizeof(w->copy_dir), "%s/tree.%u.copy", b->workdir, i);
+		w->nchunks = p->chunk ? p->file_bytes / p->chunk : 0;
+		if (p->verify && w->nchunks) {
+			w->versions = calloc(w->nchunks, sizeof(*w->versions));
+			if (!w->versions)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static void free_workers(struct bench *b, struct worker *workers)
+{
+	for (int i = 0; i < PH_COUNT; i++) {
+		const struct phase_def *d = phase_get((enum phase_id)i);
+
+		for (unsigned k = 0; d->cleanup && k < b->plan->workers; k++)
+			d->cleanup(&workers[k]);
+	}
+	for (unsigned k = 0; k < b->plan->workers; k++)
+		free(workers[k].versions);
+	free(workers);
+}
+
+static void drop_io_cache(struct bench *b, struct worker *workers)
+{
+	for (unsigned i = 0; i < b->plan->workers; i++) {
+		int ret = cache_evict_file(workers[i].io_path);
+
+		if (ret && ret != -ENOENT)
+			fprintf(stderr, "clyde: warning: cannot evict %s from the page cache "
+				"(%s): %s\n", workers[i].io_path, cache_evict_method(), strerror(-ret));
+	}
+}
+
+static void drop_tree_cache(struct bench *b, struct worker *workers)
+{
+	char what[WORKPATH_MAX + 8192];
+
+	for (unsigned i = 0; i < b->plan->workers; i++) {
+		int ret = tree_evict(&workers[i], what, sizeof(what));
+
+		if (ret) {
+			fprintf(stderr, "clyde: warning: cannot evict %s from the page cache "
+				"(%s): %s\n", what, cache_evict_method(), strerror(-ret));
+			return;
+		}
+	}
+}
+
+static void drop_caches_after(struct bench *b, struct worker *workers,
+			      const struct phase_def *d)
+{
+	int ret;
+
+	switch (b->plan->cache) {
+	case CACHE_DROP:
+	case CACHE_UNCACHED:
+		if (d->io_file)
+			drop_io_cache(b, workers);
+		if (d->tree_data)
+			drop_tree_cache(b, workers);
+		break;
+	case CACHE_SYSTEM:
+		ret = cache_drop_system();
+		if (ret)
+			fprintf(stderr, "clyde: warning: drop_caches failed: %s\n", strerror(-ret));
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * How much of what the phase will read it will find in memory: the bytes
+ * getc reads for the per-char read (a few MiB of a file that may be GiBs,
+ * which would otherwise hide a fully cached range under the drop's
+ * tolerance), the whole file for the others. The worst worker, or unknown
+ * when any worker's could not be told.
+ */
+static void measure_residency(struct bench *b, struct worker *workers, const struct phase_def *d,
+			      struct phase_result *pr)
+{
+	bool reads_other = d->id == PH_GETC || d->id == PH_GET_BLOCK;
+
+	pr->residency_measured = true;
+	pr->resident_pct = 0;
+	for (unsigned i = 0; i < b->plan->workers; i++) {
+		const char *path = reads_other ? workers[i].read_path : workers[i].io_path;
+		uint64_t len = d->family == FAMILY_PERCHAR ? perchar_read_bytes(&workers[i])
+							   : RESIDENCY_TO_END;
+		struct residency r;
+		double pct;
+
+		if (residency_measure_range(path, 0, len, &r)) {
+			pr->resident_pct = -1;
+			snprintf(pr->residency_method, sizeof(pr->residency_method), "unknown");
+			snprintf(pr->residency_why, sizeof(pr->residency_why),
+				 "cannot open the test file of worker %u", i);
+			return;
+		}
+		snprintf(pr->residency_method, sizeof(pr->residency_method), "%s",
+			 residency_method_name(r.method));
+		pct = residency_percent(&r);
+		if (pct < 0) {
+			pr->resident_pct = -1;
+			snprintf(pr->residency_why, sizeof(pr->residency_why), "%s", r.why);
+			return;
+		}
+		if (!i || pct > pr->resident_pct) {
+			pr->resident_pct = pct;
+			pr->residency_range_offset = r.range_offset;
+			pr->residency_range_bytes = r.range_bytes;
+			pr->residency_file_bytes = r.file_bytes;
+		}
+	}
+}
+
+/* The tree's files in the page cache before a tree phase reads them: all workers' bytes. */
+static void measure_tree_residency(struct bench *b, struct worker *workers,
+				   struct phase_result *pr)
+{
+	uint64_t resident = 0, total = 0;
+
+	pr->residency_measured = true;
+	pr->resident_pct = 0;
+	for (unsigned i = 0; i < b->plan->workers; i++) {
+		if (tree_residency(&workers[i], &resident, &total, pr->residency_method,
+				   sizeof(pr->residency_method), pr->residency_why,
+				   sizeof(pr->residency_why))) {
+			pr->resident_pct = -1;
+			return;
+		}
+	}
+	pr->resident_pct = total ? 100.0 * (double)resident / (double)total : 0;
+}
+
+static void fill_tree_op(struct tree_op_result *o, const struct histogram *h, uint64_t ring)
+{
+	latency_of(h, o->latency_q, &o->max_latency, &o->count);
+	o->via_ring = ring;
+}
+
+static void fill_tree_result(struct phase_tree *pt, const struct tree_sample *ts)
+{
+	pt->valid = true;
+	pt->files = ts->files;
+	pt->dirs = ts->dirs;
+	pt->entries = ts->entries;
+	pt->bytes = ts->bytes;
+	for (int k = 0; k < TOP_KINDS; k++)
+		fill_tree_op(&pt->op[k], &ts->op[k], ts->via_ring[k]);
+	fill_tree_op(&pt->list, &ts->list, 0);
+}
+
+static void fill_phase_result(struct phase_result *pr, const struct phase_sample *total,
+			      const struct phase_clock *clock, bool plus_when_short)
+{
+	pr->ran = true;
+	pr->elapsed = (double)(total->end_ns - total->start_ns) / 1e9;
+	pr->t_start = (double)total->start_ns / 1e9;
+	pr->t_end = (double)total->end_ns / 1e9;
+	pr->cpu_user = clock->cpu1.user - clock->cpu0.user;
+	pr->cpu_sys = clock->cpu1.sys - clock->cpu0.sys;
+	pr->cpu_window = (double)(clock->t1 - clock->t0) / 1e9;
+	latency_of(&total->hist, pr->latency_q, &pr->max_latency, &pr->latency_count);
+	free(pr->hist);
+	pr->hist = malloc(sizeof(*pr->hist));
+	if (pr->hist)
+		memcpy(pr->hist, &total->hist, sizeof(*pr->hist));
+	free(pr->done);
+	pr->done = malloc(sizeof(*pr->done));
+	if (pr->done)
+		memcpy(pr->done, &total->done, sizeof(*pr->done));
+	pr->flush = (double)total->flush_ns / 1e9;
+	pr->mismatches = total->mismatches;
+	pr->amount = total->amount;
+	pr->passes = total->passes ? total->passes : 1;
+	pr->plus_when_short = plus_when_short;
+	pr->at_deadline = -1;
+}
+
+static void progress_start(const struct run_plan *p, const struct phase_def *d)
+{
+	if (progress_live) {
+		progress_begin(d->progress, phase_ops(p, d), d->unit == UNIT_KIB ? p->chunk : 0);
+	} else if (!p->quiet) {
+		fprintf(stderr, "%s...", d->progress);
+		fflush(stderr);
+	}
+}
+
+static void progress_finish(const struct run_plan *p, int ret)
+{
+	if (progress_live)
+		progress_end(ret ? "failed" : "done");
+	else if (!p->quiet)
+		fprintf(stderr, ret ? "failed\n" : "done\n");
+}
+
+/* Where a phase failed, for the JSON document of the failed run. */
+static void note_failure(struct run_result *res, enum phase_id id, int err, const char *path,
+			 int64_t offset)
+{
+	struct run_failure *f = &res->failure;
+
+	f->failed = true;
+	f->phase = (int)id;
+	f->err = err;
+	snprintf(f->path, sizeof(f->path), "%s", path);
+	f->offset = offset;
+}
+
+/*
+ * --stonewall cuts the sequential phases, as IOR's does its transfers;
+ * a default run's time boxes cut the phases whose amount clyde chose.
+ */
+static bool stonewalled(const struct run_plan *p, const struct phase_def *d)
+{
+	return plan_phase_limit(p, d->id) > 0;
+}
+
+/*
+ * A limit that cut the block write or the sequential create left a smaller
+ * file or fewer files (equal on every worker: the wear-out): the table's
+ * and the CSV's size and count say what was tested, not what was planned.
+ */
+static void label_cut(struct run_result *res, const struct worker *workers, enum phase_id id)
+{
+	if (id == PH_PUT_BLOCK)
+		res->params.size_mib = workers[0].file_bytes >> 20;
+	else if (id == PH_SEQ_CREATE)
+		res->params.files = workers[0].files_made / FILES_UNIT;
+}
+
+/* One phase on every worker; 0, or -errno with b->errmsg set. */
+static int run_phase(struct bench *b, struct worker *workers, const struct phase_def *d,
+		     struct run_result *res)
+{
+	const struct run_plan *p = b->plan;
+	struct phase_result *pr = &res->phase[d->id];
+	struct arc_stats arc0, arc1;
+	struct phase_clock clock;
+	struct phase_sample total;
+	struct stonewall wall;
+	int ret;
+
+	ret = phase_sync(b, (*b->sync_count)++, d->id, b->errmsg, sizeof(b->errmsg));
+	ret = cluster_check(b, ret);
+	if (ret)
+		return ret;
+	test_pause_before(d->id);
+	if (d->reads_file)
+		measure_residency(b, workers, d, pr);
+	if (d->reads_tree)
+		measure_tree_residency(b, workers, pr);
+	arc_stats_read(&arc0);
+	progress_start(p, d);
+	phase_clock_init(&clock, p->workers, b->profiler);
+	b->clock = &clock;
+	if (stonewalled(p, d)) {
+		stonewall_init(&wall, plan_phase_limit(p, d->id), p->workers);
+		b->stonewall = &wall;
+	}
+	ret = run_workers(b, workers, d, &total, pr);
+	if (b->stonewall) {
+		/* every worker stopped at the limit: the phase did less than planned */
+		pr->limit_cut = atomic_load(&wall.decided) && wall.target != UINT64_MAX;
+		stonewall_destroy(&wall);
+		b->stonewall = NULL;
+	}
+	b->clock = NULL;
+	progress_finish(p, ret);
+	if (ret) {
+		if (ret == -EINTR || clyde_stop_requested()) {
+			ret = -EINTR;
+			snprintf(b->errmsg, sizeof(b->errmsg), "%s: stopped by signal %d",
+				 d->name, clyde_stop_signal());
+		} else {
+			snprintf(b->errmsg, sizeof(b->errmsg), "%s", total.msg);
+		}
+		note_failure(res, d->id, ret, total.err ? total.err_path : "",
+			     total.err ? total.err_offset : -1);
+		goto out;
+	}
+	fill_phase_result(pr, &total, &clock, p->plus_when_short[d->id]);
+	if (pr->limit_cut)
+		label_cut(res, workers, d->id);
+	pr->time_box_s = p->phase_box_s[d->id];
+	pr->estimate_s = p->phase_est_s[d->id];
+	if (stonewalled(p, d) && pr->elapsed > plan_phase_limit(p, d->id))
+		pr->at_deadline = rank_amount_by(pr->done, pr->amount, pr->t_end,
+						 pr->t_start + plan_phase_limit(p, d->id));
+	if (total.tree) {
+		fill_tree_result(&pr->tree, total.tree);
+		snprintf(res->tree.io_desc, sizeof(res->tree.io_desc), "%s", total.tree->io_desc);
+	}
+	if (b->profiler)
+		profile_compute(b->profiler, &clock.prof0, &clock.prof1, &pr->profile);
+	arc_stats_read(&arc1);
+	if (arc0.available && arc1.available) {
+		pr->arc_valid = true;
+		pr->arc_hits = arc1.hits - arc0.hits;
+		pr->arc_misses = arc1.misses - arc0.misses;
+	}
+	res->mismatches += total.mismatches;
+	if (d->family == FAMILY_SEEK)
+		res->params.seeks = (uint32_t)((total.count + p->workers / 2) / p->workers);
+	drop_caches_after(b, workers, d);
+	if (clyde_stop_requested()) {
+		ret = -EINTR;
+		snprintf(b->errmsg, sizeof(b->errmsg), "stopped by signal %d after %s",
+			 clyde_stop_signal(), d->name);
+	}
+out:
+	free(total.tree);
+	phase_clock_destroy(&clock);
+	/* every rank ends the phase together, a failure anywhere stopping all */
+	return cluster_check(b, ret);
+}
+
+/* What a phase's residency measured, in words: the file, the tree, or a part of the file. */
+static void resident_what(const struct phase_result *pr, enum phase_id id, char *buf, size_t len)
+{
+	char part[32];
+
+	if (id >= PH_FIRST_TREE) {
+		snprintf(buf, len, "the tree");
+	} else if (pr->residency_range_bytes < pr->residency_file_bytes) {
+		size_human(part, sizeof(part), pr->residency_range_bytes);
+		snprintf(buf, len, "the %s's %s of the file", phase_name(id), part);
+	} else {
+		snprintf(buf, len, "the file");
+	}
+}
+
+void bench_cache_outcome(const struct run_plan *p, struct run_result *res)
+{
+	struct run_env *e = &res->env;
+	const char *why = "";
+	bool any = false;
+
+	e->resident_worst = 0;
+	e->resident_known = true;
+	snprintf(e->resident_worst_what, sizeof(e->resident_worst_what), "the file");
+	for (int i = 0; i < PH_COUNT; i++) {
+		const struct phase_result *pr = &res->phase[i];
+
+		if (!pr->ran || !pr->residency_measured)
+			continue;
+		any = true;
+		if (pr->resident_pct < 0) {
+			e->resident_known = false;
+			why = pr->residency_why;
+		} else if (pr->resident_pct > e->resident_worst) {
+			e->resident_worst = pr->resident_pct;
+			e->resident_worst_tree = i >= PH_FIRST_TREE;
+			resident_what(pr, (enum phase_id)i, e->resident_worst_what,
+				      sizeof(e->resident_worst_what));
+		}
+	}
+	if (!any) {
+		e->resident_known = false;
+		snprintf(e->cache_outcome, sizeof(e->cache_outcome), "no phase read the file");
+	} else if (!e->resident_known) {
+		snprintf(e->cache_outcome, sizeof(e->cache_outcome), "residency unknown: %s", why);
+	} else if (p->cache != CACHE_KEEP && e->resident_worst > RESIDENT_TOLERANCE_PCT) {
+		snprintf(e->cache_outcome, sizeof(e->cache_outcome),
+			 "DROP FAILED: up to %.1f%% of %s resident before reads: "
+			 "read figures are page-cache figures", e->resident_worst,
+			 e->resident_worst_what);
+	} else if (strcmp(e->resident_worst_what, "the file")) {
+		snprintf(e->cache_outcome, sizeof(e->cache_outcome),
+			 "%.1f%% resident before reads at most (%s)", e->resident_worst,
+			 e->resident_worst_what);
+	} else {
+		snprintf(e->cache_outcome, sizeof(e->cache_outcome),
+			 "%.1f%% resident before reads at most", e->resident_worst);
+	}
+}
+
+/* The tree of --tree, generated once for every worker; what the run says of it. */
+static int tree_make(struct bench *b, struct run_result *res, struct tree *t)
+{
+	const struct run_plan *p = b->plan;
+	struct run_tree *rt = &res->tree;
+	int ret;
+
+	if (!p->tree_shape)
+		return 0;
+	ret = tree_generate(p->tree_shape, p->tree_scale, p->tree_seed, t);
+	if (ret) {
+		snprintf(b->errmsg, sizeof(b->errmsg), "cannot generate the %s tree: %s",
+			 p->tree_shape->name, strerror(-ret));
+		return ret;
+	}
+	b->tree = t;
+	rt->on = true;
+	snprintf(rt->shape, sizeof(rt->shape), "%s", p->tree_shape->name);
+	rt->scale = p->tree_scale;
+	rt->seed = p->tree_seed;
+	rt->dirs = t->ndirs - 1;	/* below the root, as the listing counts them */
+	rt->files = t->nfiles;
+	rt->max_depth = t->max_depth;
+	rt->bytes = t->bytes;
+	rt->hash = t->hash;
+	snprintf(rt->io, sizeof(rt->io), "%s", p->engine == &engine_uring ? "uring" : "psync");
+	rt->depth = p->tree_depth;
+	snprintf(rt->walk_cache, sizeof(rt->walk_cache), "%s",
+		 p->cache == CACHE_SYSTEM ? "dentries and inodes dropped (drop_caches) before the walk"
+		 : "dentries and inodes cached: extract and copy left them in memory");
+	return 0;
+}
+
+int bench_run(struct bench *b, struct run_result *res)
+{
+	struct worker *workers = calloc(b->plan->workers, sizeof(*workers));
+	struct tree tree = { 0 };
+	int ret = 0;
+
+	if (!workers || setup_workers(b, workers)) {
+		snprintf(b->errmsg, sizeof(b->errmsg), "out of memory");
+		if (workers)
+			free_workers(b, workers);
+		return -ENOMEM;
+	}
+	ret = cluster_check(b, tree_make(b, res, &tree));
+	for (int i = 0; i < PH_COUNT && !ret; i++) {
+		const struct phase_def *d = phase_get((enum phase_id)i);
+
+		if (b->plan->run[i])
+			ret = run_phase(b, workers, d, res);
+	}
+	bench_cache_outcome(b->plan, res);
+	free_workers(b, workers);
+	b->tree = NULL;
+	tree_free(&tree);
+	return ret;
+}

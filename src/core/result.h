@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#ifndef CLYDE_RESULT_H
+#define CLYDE_RESULT_H
+
+#include "core/clyde.h"
+#include "lib/aggregate.h"
+#include "lib/histogram.h"
+#include "lib/timeline.h"
+#include "profile/profile.h"
+#include "sys/fsinfo.h"
+#include "tree/tree.h"
+
+struct topo_model;
+struct place_plan;
+
+/* One worker's part of a phase, and where it really ran. */
+struct worker_result {
+	double t_start;		/* CLOCK_MONOTONIC seconds */
+	double t_end;
+	double amount;		/* KiB, seeks or files */
+	double cpu_s;		/* its thread's and its seekers' CPU */
+	double latency_q[4];	/* seconds at latency_quantiles[] */
+	double max_latency;
+	uint64_t latency_count;
+	int cpu_first;		/* the CPU at the timed part's start and end, -1 unknown */
+	int cpu_last;		/* (the seek phase: its first seeker's) */
+	char ran_on[128];	/* "0-1,3": every CPU it (or its seekers) started or ended on */
+	int buffer_node;	/* NUMA node of its I/O buffer's first page, -1 unknown */
+	char cpus[64];		/* its CPU set as the kernel has it */
+	char note[96];		/* what the kernel did with the placement asked for */
+};
+
+/* One kind of operation of a tree phase: how many, how many through the ring, how long. */
+struct tree_op_result {
+	uint64_t count;
+	uint64_t via_ring;
+	double latency_q[4];	/* seconds at latency_quantiles[] */
+	double max_latency;
+};
+
+/* What a tree phase did, all workers together. */
+struct phase_tree {
+	bool valid;
+	uint64_t files;		/* regular files handled */
+	uint64_t dirs;		/* directories made, listed or removed */
+	uint64_t entries;	/* walk: every entry stat'ed */
+	uint64_t bytes;		/* file data written (extract), copied or read */
+	struct tree_op_result op[TOP_KINDS];
+	struct tree_op_result list;	/* walk: opendir, readdir to the end, closedir of one directory */
+};
+
+/* What one phase measured; formatters read only this and struct run_result. */
+struct phase_result {
+	bool ran;
+	double elapsed;		/* seconds, first start to last end */
+	double t_start;		/* CLOCK_MONOTONIC seconds: comparable across processes */
+	double t_end;
+	double cpu_user;	/* seconds, whole process */
+	double cpu_sys;
+	double cpu_window;	/* seconds the CPU was sampled over; >= elapsed */
+	double max_latency;	/* seconds, slowest single operation */
+	double latency_q[4];	/* seconds at latency_quantiles[] */
+	uint64_t latency_count;	/* operations timed */
+	double flush;		/* seconds of the fsync or sync that ends it */
+	uint64_t mismatches;	/* --verify */
+	double amount;		/* KiB for I/O phases, seeks or files otherwise */
+	/* bonnie++'s +++++ when shorter than 0.5 s: set where the user gave the count. */
+	bool plus_when_short;
+	/*
+	 * Page cache residency of what a phase reads, before it reads: the
+	 * worst worker's percent, or -1 when it could not be told
+	 * (residency_why says why); not measured at all when !residency_measured.
+	 * The big file's phases measure the bytes they read: the per-char read
+	 * its first perchar bytes, the others the whole file (that worker's
+	 * range and file size below; range_bytes < file_bytes: a part).
+	 */
+	bool residency_measured;
+	double resident_pct;
+	uint64_t residency_range_offset;
+	uint64_t residency_range_bytes;
+	uint64_t residency_file_bytes;
+	char residency_method[16];
+	char residency_why[128];
+	/* ZFS's ARC over the phase, where the system exports it. */
+	bool arc_valid;
+	uint64_t arc_hits;
+	uint64_t arc_misses;
+	/* --profile: where the phase's CPU and device bytes went. */
+	struct phase_profile profile;
+	/* --tree phases only */
+	struct phase_tree tree;
+	/* Every operation's latency, all workers (allocated; for the ranks' merge). */
+	struct histogram *hist;
+	/* When they completed, all workers (allocated; for the stonewall view). */
+	struct timeline *done;
+	/*
+	 * --stonewall or the time box: the amount done when its deadline
+	 * struck; -1 when the phase ended first.
+	 */
+	double at_deadline;
+	double time_box_s;	/* a default run's time box of the phase; 0 none */
+	bool limit_cut;		/* the box or --stonewall stopped it before its planned amount */
+	double estimate_s;	/* the plan's estimate of it; 0 none */
+	uint32_t passes;	/* the stat phases: times every file was stat'ed (1 elsewhere) */
+	/* Each worker's part; NULL when there is none to show (allocated, see run_result_release). */
+	unsigned nworkers;
+	struct worker_result *workers;
+};
+
+/* Labels of a run: what bonnie++ puts in CSV fields 0-8 and 21-25. */
+struct run_params {
+	char version[16];
+	char name[128];
+	unsigned concurrency;
+	uint32_t seed;
+	uint64_t size_mib;	/* 0: the I/O phases did not run */
+	uint32_t chunk;
+	uint32_t seeks;
+	uint32_t seekers;
+	uint32_t files;		/* units of 1024; 0: file tests did not run */
+	int64_t file_max;	/* bytes; -1 hard links, -2 symlinks */
+	int64_t file_min;
+	uint32_t file_dirs;
+	uint32_t file_chunk;
+};
+
+/* The tree of --tree, as generated; on is false without --tree. */
+struct run_tree {
+	bool on;
+	char shape[16];
+	double scale;
+	uint64_t seed;
+	uint32_t dirs;		/* below the root, as the listing counts them */
+	uint32_t files;
+	uint32_t max_depth;
+	uint64_t bytes;
+	uint64_t hash;		/* FNV-1a 64 of the listing (--tree-list) */
+	char io[16];		/* "psync" or "uring" */
+	unsigned depth;		/* operations in flight at most */
+	char io_desc[256];	/* the ring's setup and which kinds go through it */
+	char walk_cache[128];	/* what the walk found cached */
+};
+
+/* Where and how the run happened, for clyde's context lines. */
+struct run_env {
+	char engine[16];
+	char engine_desc[256];	/* depth, setup flags, fallback */
+	char cache[16];		/* "drop" or "keep" */
+	char cache_note[192];
+	bool direct;
+	unsigned iodepth;
+	bool perchar_stdio;
+	char fs_type[FSINFO_TYPE_LEN];
+	char fs_source[FSINFO_PATH_LEN];
+	char fs_mountpoint[FSINFO_PATH_LEN];
+	char fs_options[FSINFO_OPTS_LEN];
+	unsigned cpus;
+	uint64_t ram_bytes;
+	char os[64];
+	char kernel[128];
+	char arch[32];
+	char cpu_model[128];
+	char blockdev[64];
+	char driver[64];	/* the BSDs: the disk's driver; empty on Linux */
+	int rotational;		/* -1 unknown */
+	char scheduler[32];
+	int read_ahead_kb;	/* -1 unknown */
+	char data[32];		/* --data: zero, random, compressible:P */
+	double ceil_syscall_ns;	/* --ceilings; 0 when not measured */
+	double ceil_copy_bps;
+	bool warmup;		/* an untimed run came first */
+	bool verify;
+	bool profiled;		/* --profile */
+	char topology[256];	/* "1 package 1 NUMA node 2 cores 2 threads; L2 512 KiB" (hwloc) */
+	char placement[256];	/* the plan's summary */
+	const struct topo_model *topo;	/* the machine, for JSON; not owned */
+	const struct place_plan *place;	/* the plan, for JSON; not owned */
+	/* What the cache really was: the worst residency before a read, -1 unknown. */
+	double resident_worst;
+	bool resident_known;
+	bool resident_worst_tree;	/* the worst was a tree's files, not the I/O file */
+	/* what the worst measured: "the file", "the tree", "the per-char read's 3.0 MiB of the file" */
+	char resident_worst_what[96];
+	char cache_outcome[192];	/* "0.0% resident before reads", or the failure */
+	double stonewall_s;	/* --stonewall; 0 off */
+	/* How clyde chose the counts the user left open. */
+	bool seeks_timed;
+	bool files_calibrated;
+	char size_note[192];
+	char files_note[192];
+};
+
+/* Under mpirun: one rank's part of one phase, sent to rank 0 as it stands. */
+struct rank_result {
+	struct rank_phase p;	/* times in rank 0's clock */
+	double latency_q[4];	/* seconds at latency_quantiles[] */
+	double max_latency;
+	uint64_t latency_count;
+	uint64_t min_ns;	/* its histogram's least and most */
+	uint64_t max_ns;
+	double flush;
+	double resident_pct;	/* -1 unknown */
+	uint64_t mismatches;
+	uint64_t tree_files;	/* tree phases: what it found or made */
+	uint64_t tree_dirs;
+	uint64_t tree_entries;
+	uint64_t tree_bytes;
+	double at_deadline;	/* --stonewall: amount done at the deadline; -1 not reached */
+};
+
+/* Under mpirun: every rank's part of a phase and their aggregate. */
+struct cluster_phase {
+	struct aggregate agg;
+	struct rank_result *rank;	/* one per rank (allocated) */
+};
+
+/* Under mpirun, on rank 0: who took part and what each did. */
+struct cluster_run {
+	unsigned ranks;
+	unsigned hosts;
+	char (*host)[64];	/* the distinct hosts, in rank order of first appearance */
+	unsigned *rank_host;	/* each rank's index in host[] */
+	double *offset;		/* each rank's clock minus rank 0's, seconds */
+	unsigned workers;	/* -c of each rank */
+	int read_other;		/* --mpi-read-other; 0 off */
+	double stonewall_s;	/* --stonewall; 0 off */
+	struct cluster_phase phase[PH_COUNT];
+};
+
+/* Why a run stopped before its end; failed is false for a run that finished. */
+struct run_failure {
+	bool failed;
+	int phase;		/* enum phase_id, -1: before or between phases */
+	char path[4400];	/* the file or name, "" when none */
+	int64_t offset;		/* in that file, -1: none */
+	int err;		/* -errno, 0 unknown */
+	char message[1100];
+	int exit_status;
+};
+
+struct run_result {
+	struct run_params params;
+	struct run_env env;
+	uint64_t mismatches;	/* --verify: bytes that differed */
+	struct phase_result phase[PH_COUNT];
+	struct run_tree tree;
+	struct cluster_run *cluster;	/* under mpirun on rank 0; NULL otherwise (allocated) */
+	struct run_failure failure;
+};
+
+/* A host's CPU seconds in a phase: the sum over its ranks. */
+void cluster_host_cpu(const struct cluster_run *c, int phase, unsigned host, double *user,
+		      double *sys);
+
+/* More than this percent resident before a read: the drop failed. */
+#define RESIDENT_TOLERANCE_PCT 5.0
+
+/* The latency percentiles reported: p50, p90, p99, p99.9. */
+#define LAT_QUANTILES 4
+extern const double latency_quantiles[LAT_QUANTILES];
+extern const char *const latency_quantile_names[LAT_QUANTILES];
+
+/*
+ * The one +++++ rule: a phase that ran but has no figure to print, as
+ * bonnie++ prints none for phases under half a second (where the user set
+ * the count, or exact is false and plus_when_short is set).
+ */
+/* Free what bench_run allocated in r (the workers' parts). */
+void run_result_release(struct run_result *r);
+
+bool phase_hidden(const struct phase_result *p, bool exact);
+
+/* Rate (KiB/s, seeks/s or files/s) and CPU percent of a phase. */
+double phase_rate(const struct phase_result *p);
+int phase_cpu_percent(const struct phase_result *p);
+/* Wall minus user time: the "dead" time of the fsbench study. */
+double phase_dead_time(const struct phase_result *p);
+
+#endif

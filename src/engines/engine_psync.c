@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * psync: pread/pwrite at submit time. Completions wait in a small queue
+ * until reaped, so the phases drive it exactly as a queued engine.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "engines/engine.h"
+#include "lib/compat.h"
+#include "lib/signals.h"
+
+struct psync {
+	int rw_flags;
+	unsigned head, count, cap;
+	struct io_req *done[];
+};
+
+static int psync_setup(struct engine *e, const struct engine_params *p)
+{
+	struct psync *ps;
+
+	ps = calloc(1, sizeof(*ps) + (p->depth ? p->depth : 1) * sizeof(ps->done[0]));
+	if (!ps)
+		return -ENOMEM;
+	ps->cap = p->depth ? p->depth : 1;
+	ps->rw_flags = p->rw_flags;
+	e->priv = ps;
+	return 0;
+}
+
+static int psync_probe(unsigned depth, char *desc, size_t len)
+{
+	(void)depth;
+	snprintf(desc, len, "pread/pwrite");
+	return 0;
+}
+
+static int psync_open(struct engine *e, const char *path, int flags, mode_t mode, int *fd)
+{
+	(void)e;
+	*fd = open(path, flags, mode);
+	return *fd < 0 ? -errno : 0;
+}
+
+/* Move all of it unless the file ends (read) or an error stops us. */
+static ssize_t psync_transfer(const struct io_req *r, int flags)
+{
+	size_t done = 0;
+
+	while (done < r->len) {
+		char *p = (char *)r->buf + done;
+		off_t off = (off_t)(r->off + done);
+		ssize_t n = r->op == IO_READ ? pread_flags(r->fd, p, r->len - done, off, flags)
+					     : pwrite_flags(r->fd, p, r->len - done, off, flags);
+		if (n < 0) {
+			if (errno == EINTR && !clyde_stop_requested())
+				continue;
+			/* the error that stopped it, even after part: ENOSPC says more than "short" */
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
+static int psync_submit(struct engine *e, struct io_req *const *reqs, unsigned n)
+{
+	struct psync *ps = e->priv;
+
+	for (unsigned i = 0; i < n; i++) {
+		if (ps->count == ps->cap)
+			return -EBUSY;
+		reqs[i]->res = psync_transfer(reqs[i], ps->rw_flags);
+		ps->done[(ps->head + ps->count++) % ps->cap] = reqs[i];
+	}
+	return 0;
+}
+
+static int psync_reap(struct engine *e, unsigned min, struct io_req **done, unsigned max)
+{
+	struct psync *ps = e->priv;
+	unsigned n = 0;
+
+	(void)min;	/* everything submitted has completed already */
+	while (n < max && ps->count) {
+		done[n++] = ps->done[ps->head];
+		ps->head = (ps->head + 1) % ps->cap;
+		ps->count--;
+	}
+	return (int)n;
+}
+
+static int psync_close(struct engine *e, int fd)
+{
+	(void)e;
+	return close(fd) ? -errno : 0;
+}
+
+static void psync_teardown(struct engine *e)
+{
+	free(e->priv);
+	e->priv = NULL;
+}
+
+const struct engine_ops engine_psync = {
+	.name = "psync",
+	.flags = 0,
+	.unavailable = NULL,
+	.probe = psync_probe,
+	.setup = psync_setup,
+	.open = psync_open,
+	.submit = psync_submit,
+	.reap = psync_reap,
+	.close = psync_close,
+	.teardown = psync_teardown,
+};

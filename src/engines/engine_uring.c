@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * uring: io_uring through liburing. One ring per issuing thread, set up
+ * with the best flags the kernel takes; the phase's buffers and file are
+ * registered; submissions go in batches, completions are reaped in
+ * batches; short reads and writes are finished here, so the phases see
+ * whole chunks exactly as with psync.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <liburing.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "engines/engine.h"
+#include "engines/uring_ring.h"
+#include "lib/signals.h"
+
+struct uring {
+	struct io_uring ring;
+	unsigned depth;
+	bool bufs_registered;
+	bool file_registered;
+	int rw_flags;
+	size_t *progress;	/* bytes done of each slot's request */
+	struct io_uring_cqe **cqes;
+};
+
+static int uring_probe(unsigned depth, char *desc, size_t len)
+{
+	struct io_uring ring;
+	const char *name = "";
+	int ret = uring_ring_init(&ring, depth, &name);
+
+	if (ret) {
+		snprintf(desc, len, "%s", uring_ring_failure(ret));
+		return ret;
+	}
+	io_uring_queue_exit(&ring);
+	snprintf(desc, len, "%s; registered buffers and file", name);
+	return 0;
+}
+
+static int uring_setup(struct engine *e, const struct engine_params *p)
+{
+	struct uring *u = calloc(1, sizeof(*u));
+	const char *name;
+	unsigned workers[2];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int ret;
+
+	if (!u)
+		return -ENOMEM;
+	u->depth = e->depth;
+	u->rw_flags = p->rw_flags;
+	u->progress = calloc(u->depth, sizeof(*u->progress));
+	u->cqes = calloc(u->depth, sizeof(*u->cqes));
+	if (!u->progress || !u->cqes) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	ret = uring_ring_init(&u->ring, u->depth, &name);
+	if (ret)
+		goto out_free;
+	/* Buffered writes go to io-wq workers; more of them than CPUs only thrash. */
+	workers[0] = workers[1] = cpus > 0 ? (unsigned)cpus : 1;
+	io_uring_register_iowq_max_workers(&u->ring, workers);
+	if (p->bufs && p->buf_len) {
+		unsigned n = u->depth + (p->pool ? 1 : 0);
+		struct iovec *iov = calloc(n, sizeof(*iov));
+
+		if (!iov) {
+			ret = -ENOMEM;
+			goto out_ring;
+		}
+		for (unsigned i = 0; i < u->depth; i++) {
+			iov[i].iov_base = p->bufs + (size_t)i * p->buf_len;
+			iov[i].iov_len = p->buf_len;
+		}
+		if (p->pool) {
+			iov[u->depth].iov_base = p->pool;
+			iov[u->depth].iov_len = p->pool_len;
+		}
+		/* Registration can fail on RLIMIT_MEMLOCK: plain buffers still work. */
+		u->bufs_registered = !io_uring_register_buffers(&u->ring, iov, n);
+		free(iov);
+	}
+	e->priv = u;
+	return 0;
+
+out_ring:
+	io_uring_queue_exit(&u->ring);
+out_free:
+	free(u->progress);
+	free(u->cqes);
+	free(u);
+	return ret;
+}
+
+static int uring_open(struct engine *e, const char *path, int flags, mode_t mode, int *fd)
+{
+	struct uring *u = e->priv;
+
+	*fd = open(path, flags, mode);
+	if (*fd < 0)
+		return -errno;
+	u->file_registered = !io_uring_register_files(&u->ring, fd, 1);
+	return 0;
+}
+
+/* Queue the rest of r: everything after progress[slot] bytes. */
+static int queue_rest(struct uring *u, struct io_req *r)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
+	size_t done = u->progress[r->slot];
+	char *buf = (char *)r->buf + done;
+	unsigned len = (unsigned)(r->len - done);
+	int fd = u->file_registered ? 0 : r->fd;
+
+	if (!sqe)
+		return -EBUSY;
+	if (u->bufs_registered && r->op == IO_READ)
+		io_uring_prep_read_fixed(sqe, fd, buf, len, r->off + done, (int)r->buf_index);
+	else if (u->bufs_registered)
+		io_uring_prep_write_fixed(sqe, fd, buf, len, r->off + done, (int)r->buf_index);
+	else if (r->op == IO_READ)
+		io_uring_prep_read(sqe, fd, buf, len, r->off + done);
+	else
+		io_uring_prep_write(sqe, fd, buf, len, r->off + done);
+	if (u->file_registered)
+		sqe->flags |= IOSQE_FIXED_FILE;
+	sqe->rw_flags = u->rw_flags;
+	io_uring_sqe_set_data(sqe, r);
+	return 0;
+}
+
+/*
+ * Queue only: the SQEs go to the kernel with the next reap, in the same
+ * io_uring_enter() that waits, so a request costs one system call.
+ */
+static int uring_submit(struct engine *e, struct io_req *const *reqs, unsigned n)
+{
+	struct uring *u = e->priv;
+
+	for (unsigned i = 0; i < n; i++) {
+		int ret;
+
+		u->progress[reqs[i]->slot] = 0;
+		ret = queue_rest(u, reqs[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int uring_reap(struct engine *e, unsigned min, struct io_req **done, unsigned max)
+{
+	struct uring *u = e->priv;
+	unsigned got = 0;
+	int ret;
+
+	while (got < min) {
+		/* Submit what is queued and wait for a completion, in one call. */
+		ret = io_uring_submit_and_wait(&u->ring, 1);
+		if (ret == -EINTR) {
+			if (clyde_stop_requested())
+				return -EINTR;
+			continue;
+		}
+		if (ret < 0)
+			return ret;
+		unsigned n = io_uring_peek_batch_cqe(&u->ring, u->cqes, max - got);
+
+		for (unsigned i = 0; i < n; i++) {
+			struct io_req *r = io_uring_cqe_get_data(u->cqes[i]);
+			int res = u->cqes[i]->res;
+
+			if (res == -EAGAIN || res == -EINTR) {
+				ret = queue_rest(u, r);
+			} else if (res > 0 && u->progress[r->slot] + (size_t)res < r->len) {
+				/* Short: finish it here, the phase sees whole chunks. */
+				u->progress[r->slot] += (size_t)res;
+				ret = queue_rest(u, r);
+			} else {
+				r->res = res < 0 ? res : (ssize_t)(u->progress[r->slot] + (size_t)res);
+				done[got++] = r;
+				ret = 0;
+				continue;
+			}
+			if (ret)
+				return ret;
+		}
+		io_uring_cq_advance(&u->ring, n);
+	}
+	return (int)got;
+}
+
+static int uring_close(struct engine *e, int fd)
+{
+	struct uring *u = e->priv;
+
+	if (u->file_registered) {
+		io_uring_unregister_files(&u->ring);
+		u->file_registered = false;
+	}
+	return close(fd) ? -errno : 0;
+}
+
+static void uring_teardown(struct engine *e)
+{
+	struct uring *u = e->priv;
+
+	if (!u)
+		return;
+	/* Exiting the ring cancels and waits for anything still in flight. */
+	io_uring_queue_exit(&u->ring);
+	free(u->progress);
+	free(u->cqes);
+	free(u);
+	e->priv = NULL;
+}
+
+const struct engine_ops engine_uring = {
+	.name = "uring",
+	.flags = ENGINE_F_QUEUED,
+	.unavailable = NULL,
+	.probe = uring_probe,
+	.setup = uring_setup,
+	.open = uring_open,
+	.submit = uring_submit,
+	.reap = uring_reap,
+	.close = uring_close,
+	.teardown = uring_teardown,
+};

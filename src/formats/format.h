@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#ifndef CLYDE_FORMAT_H
+#define CLYDE_FORMAT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "core/result.h"
+
+/* Pure functions of a run_result: same input, same bytes. */
+
+struct format_opts {
+	bool exact;	/* measured numbers where bonnie++ prints +++++ */
+	/* The JSON document's "plan" and "elapsed_s": 0 where unknown (null). */
+	double estimate_s;	/* the invocation's own estimate, calibration included */
+	double calibration_s;
+	double elapsed_s;	/* measured: the calibration's start to the last run's end */
+};
+
+/* bonnie++ 2.00a's text table (I/O section, then file section). */
+void format_table(FILE *out, const struct run_result *r, const struct format_opts *fo);
+
+/* One CSV line, format 1.98, 50 fields, newline-terminated. */
+void format_csv(FILE *out, const struct run_result *r, const struct format_opts *fo);
+
+/* The header line that -x prints before its CSV lines (all 50 names). */
+void format_csv_header(FILE *out);
+
+/*
+ * The JSON document of count runs, the last of which may have failed
+ * (its failure says where), and how clyde ended: its exit status and,
+ * when it stopped early, why (NULL when it did not).
+ */
+void format_json(FILE *out, const struct run_result *runs, unsigned count,
+		 const struct format_opts *fo, int exit_status, const char *stopped);
+
+/* clyde's extra tables, between bonnie++'s table and the CSV. */
+void format_latency_table(FILE *out, const struct run_result *r);
+/* --tree: the tree phases and their operations' latency; nothing without --tree. */
+void format_tree_table(FILE *out, const struct run_result *r);
+/* Under mpirun: the aggregate's views, the ranks' spread, each host's CPU; nothing alone. */
+void format_cluster_table(FILE *out, const struct run_result *r);
+void format_cpu_table(FILE *out, const struct run_result *r);
+/* --ceilings: each phase as a fraction of what the machine allows. */
+void format_ceilings_table(FILE *out, const struct run_result *r);
+/*
+ * --profile's figures that divide by the phase's work, for every output:
+ * -1 where a figure does not apply or is not known.
+ */
+struct profile_derived {
+	const char *unit;	/* "GiB", "1000 seeks", "1000 files" */
+	double units;		/* the phase's work in that unit */
+	double self_per_unit;	/* CPU s of clyde's process */
+	double caused_per_unit;	/* CPU s of everything the phase caused */
+	double caused_s;
+	double outside_s;	/* caused minus clyde's process */
+	double outside_fraction;
+	double write_amp;	/* device bytes written / bytes the phase wrote */
+	double read_amp;
+	const char *per_op;	/* "byte", "seek", "file": perf counts are per this */
+	double cycles_per_op;
+	double instructions_per_op;
+};
+
+void profile_derive(const struct run_result *r, enum phase_id id, struct profile_derived *d);
+
+/* --profile: CPU split, cost per unit, perf counters, device; then notes. */
+void format_profile_tables(FILE *out, const struct run_result *r);
+/* A phase's ceiling in its rate's unit, or 0 where none applies. */
+double phase_ceiling(const struct run_result *r, enum phase_id id);
+
+/* -x: per phase median, min..max and spread of the runs' rates. */
+struct phase_summary {
+	unsigned runs;		/* runs in which the phase ran */
+	double median, min, max;
+	double cv_percent;	/* standard deviation over mean */
+	double median_cpu;
+};
+
+void summarize_phase(const struct run_result *runs, unsigned count, enum phase_id id,
+		     struct phase_summary *out);
+void format_summary(FILE *out, const struct run_result *runs, unsigned count);
+
+/*
+ * The topology and placement lines, and a line for each phase whose
+ * slowest worker ran below 0.9 x the median worker's rate.
+ */
+void format_placement(FILE *out, const struct run_result *r);
+/* A worker's rate in its phase's unit per second. */
+double worker_rate(const struct worker_result *w);
+
+/* clyde's context lines: version, engine, cache mode, filesystem, machine. */
+void format_context(FILE *out, const struct run_result *r);
+
+/* A name from the system (a mount point, a thread) in a text line: no commas, no newlines. */
+void format_put_field(FILE *out, const char *s);
+
+/* Cells shared by the table and CSV formatters. */
+void format_latency(char *buf, size_t len, double seconds);
+void format_kib_rate(char *buf, size_t len, double kib_per_s);
+void format_count5(char *buf, size_t len, double value, bool seeks);
+
+#endif

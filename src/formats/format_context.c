@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * clyde's context lines, on stderr: what ran, where, on what, and what the
+ * cache really was. They carry no commas: consumers that read stdout and
+ * stderr together (2>&1) take any line with a comma for a CSV line.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "core/phase.h"
+#include "formats/format.h"
+#include "lib/size.h"
+
+/*
+ * The phases a time box or --stonewall stopped, and what that left: the
+ * size and the file count the table and the CSV line give.
+ */
+static void format_context_cuts(FILE *out, const struct run_result *r)
+{
+	const char *sep = "cut at their time limits:";
+
+	for (int i = 0; i < PH_COUNT; i++) {
+		if (!r->phase[i].ran || !r->phase[i].limit_cut)
+			continue;
+		fprintf(out, "%s %s", sep, phase_csv_name((enum phase_id)i));
+		sep = "";
+	}
+	if (*sep)
+		return;
+	if (r->phase[PH_PUT_BLOCK].limit_cut)
+		fprintf(out, "; the file tested: %" PRIu64 " MiB", r->params.size_mib);
+	if (r->phase[PH_SEQ_CREATE].limit_cut)
+		fprintf(out, "; the files tested: %" PRIu32 " x 1024", r->params.files);
+	fputc('\n', out);
+}
+
+void format_context(FILE *out, const struct run_result *r)
+{
+	const struct run_env *e = &r->env;
+	char ram[32];
+
+	fprintf(out, "clyde %s: engine %s%s (%s); cache %s (%s): %s; per-char %s; seed %u\n",
+		r->params.version, e->engine, e->direct ? " with O_DIRECT" : "", e->engine_desc,
+		e->cache, e->cache_note, e->cache_outcome, e->perchar_stdio ? "stdio" : "syscall",
+		(unsigned)r->params.seed);
+	if (e->size_note[0] || e->seeks_timed || e->files_calibrated) {
+		const char *sep = "counts: ";
+
+		if (e->size_note[0]) {
+			fprintf(out, "%s%s", sep, e->size_note);
+			sep = "; ";
+		}
+		if (e->seeks_timed) {
+			fprintf(out, "%s%u seeks in about a second (no count given)", sep,
+				r->params.seeks);
+			sep = "; ";
+		}
+		if (e->files_calibrated)
+			fprintf(out, "%s%s", sep, e->files_note);
+		fputc('\n', out);
+	}
+	format_context_cuts(out, r);
+	size_human(ram, sizeof(ram), e->ram_bytes);
+	if (e->fs_type[0])
+		fprintf(out, "filesystem: %s %s on %s (%s); %u CPUs; %s RAM\n",
+			e->fs_type, e->fs_source, e->fs_mountpoint, e->fs_options,
+			e->cpus, ram);
+	else
+		fprintf(out, "filesystem: unknown; %u CPUs; %s RAM\n", e->cpus, ram);
+	fprintf(out, "environment: %s %s %s; CPU %s", e->os, e->kernel, e->arch,
+		e->cpu_model[0] ? e->cpu_model : "unknown");
+	if (e->blockdev[0]) {
+		fprintf(out, "; device %s", e->blockdev);
+		if (e->driver[0])
+			fprintf(out, " driver %s", e->driver);
+		if (e->rotational >= 0)
+			fprintf(out, " %s", e->rotational ? "rotational" : "non-rotational");
+		if (e->scheduler[0])
+			fprintf(out, "; scheduler %s", e->scheduler);
+		if (e->read_ahead_kb >= 0)
+			fprintf(out, "; read-ahead %d KiB", e->read_ahead_kb);
+	} else {
+		fputs("; no block device", out);
+	}
+	fputc('\n', out);
+}

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * bonnie++'s CSV, format 1.98, 50 fields. Unlike bonnie++ 2.00a, fields
+ * 6 (chunk), 24 (directories) and 25 (file chunk) hold what the header
+ * names; chunk sizes in k-notation and only when not the default, since
+ * bon_csv2txt builds its size:chunk:seeks:seekers label from them.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "core/phase.h"
+#include "formats/format.h"
+#include "lib/size.h"
+
+#define CSV_FORMAT_VERSION "1.98"
+
+static void rate_fields(FILE *out, const struct phase_result *p, enum phase_id id,
+			const struct format_opts *fo)
+{
+	double rate;
+
+	if (!p->ran) {
+		fputs(",,", out);
+		return;
+	}
+	if (phase_hidden(p, fo->exact)) {
+		fputs(",+++++,+++", out);
+		return;
+	}
+	rate = phase_rate(p);
+	if (phase_get(id)->unit == UNIT_SEEK)
+		fprintf(out, rate >= 1000.0 ? ",%.0f" : ",%.1f", rate);
+	else
+		fprintf(out, ",%" PRIu64, (uint64_t)rate);
+	fprintf(out, ",%d", phase_cpu_percent(p));
+}
+
+static void io_fields(FILE *out, const struct run_params *p)
+{
+	char size[32], chunk[32] = "";
+
+	if (!p->size_mib) {
+		fputs(",,,,", out);
+		return;
+	}
+	size_label(size, sizeof(size), p->size_mib, "MGT");
+	if (p->chunk != DEFAULT_CHUNK)
+		size_label(chunk, sizeof(chunk), p->chunk, " km");
+	fprintf(out, ",%s,%s,%" PRIu32 ",%" PRIu32, size, chunk, p->seeks, p->seekers);
+}
+
+static void file_fields(FILE *out, const struct run_params *p)
+{
+	char chunk[32] = "";
+
+	if (!p->files) {
+		fputs(",,,,,", out);
+		return;
+	}
+	fprintf(out, ",%" PRIu32, p->files);
+	if (p->file_max == -1)
+		fputs(",link", out);
+	else if (p->file_max == -2)
+		fputs(",symlink", out);
+	else if (p->file_max > 0)
+		fprintf(out, ",%" PRId64, p->file_max);
+	else
+		fputc(',', out);
+	if (p->file_max > 0 && p->file_min > 0)
+		fprintf(out, ",%" PRId64, p->file_min);
+	else
+		fputc(',', out);
+	if (p->file_dirs > 1)
+		fprintf(out, ",%" PRIu32, p->file_dirs);
+	else
+		fputc(',', out);
+	if (p->file_chunk != DEFAULT_FILE_CHUNK)
+		size_label(chunk, sizeof(chunk), p->file_chunk, " km");
+	fprintf(out, ",%s", chunk);
+}
+
+void format_csv(FILE *out, const struct run_result *r, const struct format_opts *fo)
+{
+	const struct run_params *p = &r->params;
+	char lat[32];
+
+	fprintf(out, CSV_FORMAT_VERSION ",%s,%s,%u,%" PRIu32, p->version, p->name,
+		p->concurrency, p->seed);
+	io_fields(out, p);
+	for (int i = PH_PUTC; i <= PH_SEEKS; i++)
+		rate_fields(out, &r->phase[i], (enum phase_id)i, fo);
+	file_fields(out, p);
+	for (int i = PH_SEQ_CREATE; i <= PH_RAN_DEL; i++)
+		rate_fields(out, &r->phase[i], (enum phase_id)i, fo);
+	for (int i = 0; i < PH_BONNIE_COUNT; i++) {
+		format_latency(lat, sizeof(lat), r->phase[i].ran ? r->phase[i].max_latency : 0);
+		fprintf(out, ",%s", lat);
+	}
+	fputc('\n', out);
+}
+
+void format_csv_header(FILE *out)
+{
+	fputs("format_version,bonnie_version,name,concurrency,seed,file_size,"
+	      "io_chunk_size,num_seeks,seek_proc_count,putc,putc_cpu,put_block,"
+	      "put_block_cpu,rewrite,rewrite_cpu,getc,getc_cpu,get_block,"
+	      "get_block_cpu,seeks,seeks_cpu,num_files,max_size,min_size,num_dirs,"
+	      "file_chunk_size,seq_create,seq_create_cpu,seq_stat,seq_stat_cpu,"
+	      "seq_del,seq_del_cpu,ran_create,ran_create_cpu,ran_stat,ran_stat_cpu,"
+	      "ran_del,ran_del_cpu,putc_latency,put_block_latency,rewrite_latency,"
+	      "getc_latency,get_block_latency,seeks_latency,seq_create_latency,"
+	      "seq_stat_latency,seq_del_latency,ran_create_latency,ran_stat_latency,"
+	      "ran_del_latency\n", out);
+}

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#ifndef CLYDE_BENCH_H
+#define CLYDE_BENCH_H
+
+#include <limits.h>
+#include <stdint.h>
+
+#include "core/plan.h"
+#include "core/result.h"
+#include "engines/engine.h"
+#include "lib/histogram.h"
+#include "lib/progress.h"
+#include "lib/timeline.h"
+#include "placement/placement.h"
+#include "sys/workdir.h"
+#include "tree/tree.h"
+
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
+
+struct phase_clock;
+struct profiler;
+struct stonewall;
+struct place_plan;
+
+/* One run's settings, shared read-only by every worker. */
+struct bench {
+	const struct run_plan *plan;
+	char workdir[WORKDIR_MAX];
+	uint32_t seed;
+	unsigned *sync_count;	/* -y s barriers passed, across -x runs */
+	uint64_t verify_key;	/* --verify: seed and run, mixed */
+	struct phase_clock *clock;	/* the running phase's shared clock */
+	struct profiler *profiler;	/* --profile; NULL without */
+	const struct place_plan *placement;	/* where each worker runs */
+	const struct tree *tree;	/* --tree: the generated tree; NULL without */
+	struct stonewall *stonewall;	/* the running phase's --stonewall; NULL without */
+	/* --mpi-read-other: the private directory of the rank whose files the read phases read */
+	char read_dir[WORKDIR_MAX];
+	char errmsg[1024];	/* why bench_run failed */
+};
+
+struct file_set;
+struct tree_state;
+
+/* One copy of the test (-c runs several at once). */
+struct worker {
+	const struct bench *b;
+	unsigned index;
+	char io_path[WORKPATH_MAX];
+	/* The big file the read phases read: io_path, or another rank's (--mpi-read-other). */
+	char read_path[WORKPATH_MAX];
+	uint64_t file_bytes;	/* what the big file holds now: --stonewall may cut it short */
+	uint32_t files_made;	/* the sequential create's files: the random one makes no more */
+	char files_dir[WORKPATH_MAX];
+	struct file_set *files;
+	/* --tree: the tree and its copy, made by extract and copy */
+	char tree_dir[WORKPATH_MAX];
+	char copy_dir[WORKPATH_MAX];
+	struct tree_state *trees;
+	/*
+	 * --verify: the version each chunk of the big file should hold now,
+	 * kept here and never read back from the data, so a write that was
+	 * lost or undone is a mismatch.
+	 */
+	uint32_t *versions;
+	uint64_t nchunks;
+};
+
+/* A tree phase's own figures: each kind of operation's latency, the work done. */
+struct tree_sample {
+	struct histogram op[TOP_KINDS];
+	uint64_t via_ring[TOP_KINDS];
+	struct histogram list;	/* walk: one directory listed */
+	uint64_t files;
+	uint64_t dirs;
+	uint64_t entries;
+	uint64_t bytes;
+	char io_desc[256];	/* the backend's setup, as it said */
+	unsigned ring_kinds;
+};
+
+/* What one worker measured in one phase. */
+struct phase_sample {
+	uint64_t start_ns;
+	uint64_t end_ns;
+	uint64_t flush_ns;	/* the fsync or sync that ends the phase */
+	double amount;		/* KiB, seeks or files */
+	uint64_t count;		/* seeks done (the seek phase) */
+	uint32_t passes;	/* stat phases: passes over every file, the most of any worker */
+	uint64_t mismatches;	/* --verify: units that differed */
+	struct histogram hist;	/* every operation's latency */
+	struct timeline done;	/* when they completed */
+	int err;		/* 0 or -errno */
+	char msg[768];
+	/* Where it failed: the file or name, and the offset in it (-1: none). */
+	char err_path[WORKPATH_MAX + 256];
+	int64_t err_offset;
+	/* The shared clock: 0 not started, 1 started, 2 stopped. */
+	int clock_state;
+	/* This worker's own CPU (its thread, and its seekers') over the timed part. */
+	double cpu_s;
+	double cpu_mark;
+	int cpu_first;		/* the CPU it ran on at the start and the end, -1 unknown */
+	int cpu_last;
+	/*
+	 * Every CPU its threads that do the work were seen on at their start
+	 * and end: the worker thread's, or in the seek phase the seekers'.
+	 */
+	struct cpu_mask ran_on;
+	/* tree phases: their own figures (allocated; NULL elsewhere) */
+	struct tree_sample *tree;
+};
+
+typedef int (*phase_fn)(struct worker *w, struct phase_sample *s);
+
+/* Record a failure: "<phase>: <what>: <strerror>"; returns err. */
+int sample_fail(struct phase_sample *s, enum phase_id id, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* The same, naming where: dir/name (name may be NULL) and an offset in it (-1: none). */
+int sample_fail_at(struct phase_sample *s, enum phase_id id, int err, const char *dir,
+		   const char *name, int64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+
+/* Fold one sample into a total: earliest start, latest end, worst latency. */
+void sample_merge(struct phase_sample *total, const struct phase_sample *s);
+/* Fold a tree phase's own figures into total's (allocated on first use). */
+void tree_sample_merge(struct phase_sample *total, const struct tree_sample *t);
+
+/* One operation took t1 - t0 ns: a chunk, a request, a seek or a file. */
+static inline void sample_latency(struct phase_sample *s, uint64_t t0, uint64_t t1)
+{
+	hist_record(&s->hist, t1 - t0);
+	timeline_record(&s->done, s->start_ns, t1);
+	progress_tick();
+}
+
+/* --verify found bad data at off in path: counted, and named the first times. */
+void verify_mismatch(struct phase_sample *s, enum phase_id id, const char *path, uint64_t off);
+/* --verify: a file's size is not what was written: counted and named the same way. */
+void verify_size_mismatch(struct phase_sample *s, enum phase_id id, const char *path,
+			  uint64_t size, uint64_t expected);
+
+/* Test-only pause point (CLYDE_TEST_PAUSE=<phase csv name>), see clyde(1). */
+void test_pause_point(enum phase_id id);
+/*
+ * The same before a phase starts, after the cache drop and before the
+ * residency measurement (CLYDE_TEST_PAUSE=before-<phase csv name>).
+ */
+void test_pause_before(enum phase_id id);
+
+/*
+ * The timed part of a phase starts when every worker has prepared
+ * (opened its file, made its buffers and directories) and called
+ * sample_start; the CPU of the process is sampled then and when the last
+ * worker calls sample_stop, so CPU and rate cover the same interval.
+ * A worker that fails before starting still calls sample_start or
+ * leaves it to the runner, which settles every sample after the phase.
+ */
+void sample_start(struct worker *w, struct phase_sample *s);
+void sample_stop(struct worker *w, struct phase_sample *s);
+
+/* Phases, one file per family; the registry (phase.h) lists them. */
+int phase_putc(struct worker *w, struct phase_sample *s);
+int phase_getc(struct worker *w, struct phase_sample *s);
+/* How many bytes the per-char read will read: the first ones of w->read_path. */
+uint64_t perchar_read_bytes(const struct worker *w);
+int phase_put_block(struct worker *w, struct phase_sample *s);
+int phase_rewrite(struct worker *w, struct phase_sample *s);
+int phase_get_block(struct worker *w, struct phase_sample *s);
+int phase_seeks(struct worker *w, struct phase_sample *s);
+int phase_seq_create(struct worker *w, struct phase_sample *s);
+int phase_seq_stat(struct worker *w, struct phase_sample *s);
+int phase_seq_del(struct worker *w, struct phase_sample *s);
+int phase_ran_create(struct worker *w, struct phase_sample *s);
+int phase_ran_stat(struct worker *w, struct phase_sample *s);
+int phase_ran_del(struct worker *w, struct phase_sample *s);
+void phase_file_cleanup(struct worker *w);
+int phase_tree_extract(struct worker *w, struct phase_sample *s);
+int phase_tree_copy(struct worker *w, struct phase_sample *s);
+int phase_tree_walk(struct worker *w, struct phase_sample *s);
+int phase_tree_read(struct worker *w, struct phase_sample *s);
+int phase_tree_delete(struct worker *w, struct phase_sample *s);
+void phase_tree_cleanup(struct worker *w);
+/* Evict a worker's tree (and copy) from the page cache; err names the file that failed. */
+int tree_evict(const struct worker *w, char *err, size_t errlen);
+/* Its tree's resident and total bytes; method and why as residency.h says them. */
+int tree_residency(const struct worker *w, uint64_t *resident, uint64_t *total,
+		   char *method, size_t len, char *why, size_t whylen);
+
+/* Flags for opening the I/O file in the block and seek phases. */
+int io_open_flags(const struct bench *b, int access);
+
+/*
+ * Run every phase of one run into *res. 0, -EINTR when a signal stopped
+ * it, or -errno with b->errmsg saying where.
+ */
+int bench_run(struct bench *b, struct run_result *res);
+
+/* The worst residency before any read, and what it says of the cache mode (again after the ranks' merge). */
+void bench_cache_outcome(const struct run_plan *p, struct run_result *res);
+
+#endif

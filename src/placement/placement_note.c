@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * What every OS's placement layer shares: the note that says what the
+ * kernel did with a request, and the node of the buffer a worker's
+ * thread filled last.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "placement/placement.h"
+
+void place_note_add(char *note, size_t len, const char *fmt, ...)
+{
+	size_t used = strnlen(note, len);
+	va_list ap;
+
+	if (used + 1 >= len)
+		return;
+	if (used) {
+		snprintf(note + used, len - used, "; ");
+		used = strnlen(note, len);
+	}
+	va_start(ap, fmt);
+	vsnprintf(note + used, len - used, fmt, ap);
+	va_end(ap);
+}
+
+static const char *errno_name(int err)
+{
+	switch (err) {
+	case EPERM: return "EPERM";
+	case ESRCH: return "ESRCH";
+	case EFAULT: return "EFAULT";
+	case EINVAL: return "EINVAL";
+	case ENOMEM: return "ENOMEM";
+	case EDEADLK: return "EDEADLK";
+	case ENOSYS: return "ENOSYS";
+	case EXDEV: return "EXDEV";
+	case ENOTSUP: return "ENOTSUP";
+	default: return NULL;
+	}
+}
+
+void place_note_refused(char *note, size_t len, const char *what, int err)
+{
+	const char *name = errno_name(err);
+
+	if (name)
+		place_note_add(note, len, "%srefused: %s (%s)", what, strerror(err), name);
+	else
+		place_note_add(note, len, "%srefused: %s (errno %d)", what, strerror(err), err);
+}
+
+static _Thread_local int buffer_node = -1;
+
+void place_note_buffer(const void *addr)
+{
+	buffer_node = place_page_node(addr);
+}
+
+int place_take_buffer_node(void)
+{
+	int node = buffer_node;
+
+	buffer_node = -1;
+	return node;
+}

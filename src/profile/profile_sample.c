@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * --profile's sampler: one snapshot of every counter it reads, taken
+ * just before a phase's timed part and just after it. The machine's
+ * counters are read nearest the phase's edges, the slow process list
+ * farthest from them; what a snapshot costs is measured and reported.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/strutil.h"
+#include "lib/timing.h"
+#include "profile/profile.h"
+
+static int take_dev_list(struct profiler *p, const char *list, char *err, size_t errlen)
+{
+	struct prof_devices *d = &p->devs;
+	const char *s = list;
+
+	memset(d, 0, sizeof(*d));
+	while (*s) {
+		size_t len = strcspn(s, ",");
+		struct prof_dev_counters c;
+		int ret;
+
+		if (!len || len >= PROF_DEV_LEN || d->count == PROF_MAX_DEVS) {
+			snprintf(err, errlen, "--profile-dev=%s: give up to %d device names of "
+				 "at most %d characters, separated by commas", list, PROF_MAX_DEVS,
+				 PROF_DEV_LEN - 1);
+			return -EINVAL;
+		}
+		memcpy(d->name[d->count], s, len);
+		d->name[d->count][len] = '\0';
+		ret = prof_os_dev_read(d->name[d->count], &c);
+		if (ret) {
+			snprintf(err, errlen, "--profile-dev: %s: no such block device's counters "
+				 "(%s)", d->name[d->count], strerror(-ret));
+			return ret;
+		}
+		d->count++;
+		s += len + (s[len] == ',');
+	}
+	if (!d->count) {
+		snprintf(err, errlen, "--profile-dev: no device named");
+		return -EINVAL;
+	}
+	d->state = PROF_DEV_MEASURED;
+	str_copy(d->via, sizeof(d->via), "--profile-dev");
+	return 0;
+}
+
+int profiler_init(struct profiler *p, const char *dir, const struct fsinfo *fs,
+		  const char *dev_list, char *err, size_t errlen)
+{
+	memset(p, 0, sizeof(*p));
+	for (int i = 0; i < PERF_COUNTERS; i++)
+		p->perf_fd[i] = -1;
+	p->self_pid = (int)getpid();
+	str_copy(p->fs_type, sizeof(p->fs_type), fs->type);
+	prof_os_clock(p);
+	if (dev_list) {
+		int ret = take_dev_list(p, dev_list, err, errlen);
+
+		if (ret)
+			return ret;
+	} else {
+		prof_os_devices(dir, fs, &p->devs);
+	}
+	prof_os_perf_open(p);
+	return 0;
+}
+
+void profiler_close(struct profiler *p)
+{
+	prof_os_perf_close(p);
+}
+
+static void take_rusage(struct prof_snapshot *s)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return;
+	s->self_user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+	s->self_sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	s->nvcsw = (uint64_t)ru.ru_nvcsw;
+	s->nivcsw = (uint64_t)ru.ru_nivcsw;
+	s->minflt = (uint64_t)ru.ru_minflt;
+	s->majflt = (uint64_t)ru.ru_majflt;
+}
+
+static void take_devices(const struct profiler *p, struct prof_snapshot *s)
+{
+	s->dev_valid = p->devs.state == PROF_DEV_MEASURED;
+	for (unsigned i = 0; s->dev_valid && i < p->devs.count; i++)
+		if (prof_os_dev_read(p->devs.name[i], &s->dev[i]))
+			s->dev_valid = false;
+}
+
+static void take_machine(struct profiler *p, struct prof_snapshot *s)
+{
+	/* A clock rate not read makes every tick count meaningless. */
+	s->machine_valid = p->hz > 0 &&
+			   !prof_os_machine(s, p->machine_why, sizeof(p->machine_why));
+	s->t = (double)now_ns() / 1e9;
+}
+
+static void take_tasks(struct profiler *p, struct prof_snapshot *s)
+{
+	s->tasks_valid = p->task_hz > 0 &&
+			 !prof_os_tasks(p, s, p->tasks_why, sizeof(p->tasks_why));
+	if (s->tasks_valid)
+		prof_sort_tasks(s);
+}
+
+void profile_snapshot(struct profiler *p, struct prof_snapshot *s, bool at_start)
+{
+	double wall0 = (double)now_ns() / 1e9, cpu0 = thread_cpu_seconds();
+
+	if (at_start) {
+		take_tasks(p, s);
+		take_devices(p, s);
+		prof_os_perf_read(p, s->perf);
+		take_rusage(s);
+		take_machine(p, s);
+	} else {
+		take_machine(p, s);
+		take_rusage(s);
+		prof_os_perf_read(p, s->perf);
+		take_devices(p, s);
+		take_tasks(p, s);
+	}
+	s->cost_cpu = thread_cpu_seconds() - cpu0;
+	s->cost_wall = (double)now_ns() / 1e9 - wall0;
+}
+
+void prof_snapshot_free(struct prof_snapshot *s)
+{
+	free(s->tasks);
+	free(s->cpus.v);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#ifndef CLYDE_REPORT_H
+#define CLYDE_REPORT_H
+
+/*
+ * clyde-report: runs read from clyde's and bonnie++'s CSV lines and
+ * clyde's JSON documents, grouped into configurations, summarised, and
+ * compared with a baseline. The readers fill report_run; the statistics
+ * fill report_config; the formatters (text, SVG, HTML) are pure
+ * functions of a report_set.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/clyde.h"
+
+/*
+ * The columns a report compares: each phase's measures. Every phase has
+ * the first RM_COUNT; the tree workloads (clyde --tree, JSON only) have
+ * two more of their own. Arrays and loops over every measure use RM_ALL.
+ */
+enum report_measure {
+	RM_RATE,	/* KiB/s, seeks/s or files/s: higher is better */
+	RM_CPU,		/* CPU seconds per unit of work (MiB, 1000 seeks, 1000 files): lower is better */
+	RM_LATENCY,	/* the slowest operation, microseconds: lower is better */
+	RM_COUNT,	/* the measures of every phase, bonnie++'s included */
+	RM_MIBS = RM_COUNT,	/* tree phases: the tree's bytes per second, MiB/s: higher is better */
+	RM_DEAD,	/* tree phases: dead time, wall less user CPU (JSON dead_s), seconds: lower is better */
+	RM_ALL,
+};
+
+/*
+ * What clyde --profile measured of one phase (clyde-result/3, its
+ * "profile" object). NAN where the document says null or leaves the
+ * figure out: not known, which must never read as 0.
+ */
+struct report_profile {
+	bool has;		/* the phase carried a profile */
+	char unit[16];		/* per_unit.unit: "GiB", "1000 seeks", "1000 files"; "" when absent */
+	double clyde_per_unit;	/* CPU s per unit in clyde's process */
+	double caused_per_unit;	/* CPU s per unit the phase caused, the whole machine */
+	double outside_fraction;	/* of the caused CPU, outside clyde's process */
+	double write_amp;	/* device bytes written over the bytes clyde wrote */
+	double read_amp;	/* device bytes read over the bytes clyde read */
+};
+
+/* One run, from one CSV line or one run of a JSON document. */
+struct report_run {
+	char source[256];	/* file name, or "-" for stdin */
+	unsigned line;		/* line of the CSV line or start of the JSON run */
+	char format[24];	/* "clyde-csv", "bonnie-1.98", "bonnie-1.97", "bonnie-1.03", "clyde-json" */
+	char version[32];	/* the tool's version field; "" for 1.03 */
+	char name[128];
+	char key[640];		/* the configuration: name and parameters, see report_key() */
+	/* Parameters as the CSV writes them (strings, since bonnie++'s vary). */
+	char size[32];
+	char chunk[32];
+	char seeks[32];
+	char seekers[32];
+	char files[32];
+	char max_size[32];
+	char min_size[32];
+	char dirs[32];
+	char file_chunk[32];
+	unsigned concurrency;
+	bool seeks_timed;	/* clyde chose the seek count: not part of the key */
+	/* clyde --tree (clyde-result/4): "" when the run had no tree. */
+	char tree[48];		/* "SHAPE:SCALE", as --tree takes it: "ports:0.1" */
+	char tree_seed[24];	/* --tree-seed, decimal */
+	double tree_files, tree_dirs, tree_bytes;	/* the tree it made */
+	/* Per phase and measure: has a value (not empty, not +++++). */
+	bool has[PH_COUNT][RM_ALL];
+	double v[PH_COUNT][RM_ALL];
+	bool hidden[PH_COUNT];	/* printed as +++++ */
+	bool has_profile;	/* any phase has prof[].has */
+	struct report_profile prof[PH_COUNT];
+};
+
+/* A configuration: the runs that share a key, summarised. */
+struct report_stat {
+	unsigned n;		/* runs with a value */
+	double median, min, max;
+	double mean, sd;	/* sd with n - 1; 0 when n < 2 */
+	double cv_percent;
+	double *values;		/* the n values, sorted */
+};
+
+struct report_config {
+	char key[640];
+	char name[128];
+	unsigned runs;
+	struct report_stat stat[PH_COUNT][RM_ALL];
+	/* Against the baseline (when one is set and both have values). */
+	bool has_ratio[PH_COUNT][RM_ALL];
+	double ratio[PH_COUNT][RM_ALL];	/* > 1 better, whatever the measure's direction */
+	bool within_noise[PH_COUNT][RM_ALL];	/* Welch's t-test p >= 0.05, or n < 2 on either side */
+	double p_value[PH_COUNT][RM_ALL];	/* -1 when not computed */
+	double geomean;		/* of the config's rate ratios; 0 when none */
+	unsigned geomean_n;
+	/* Fewer than 2 runs on a side: within_noise is set too; the text marks '?'. */
+	bool untestable[PH_COUNT][RM_ALL];
+	unsigned hidden[PH_COUNT];	/* runs in which the phase printed +++++ */
+	size_t first_run;	/* index in runs of the configuration's first run */
+	char origins[160];	/* the tools of its runs: "bonnie++ 2.00a, clyde 0.1.0 JSON" */
+};
+
+struct report_set {
+	struct report_run *runs;
+	size_t nruns, cap;
+	struct report_config *configs;
+	size_t nconfigs;
+	int baseline;		/* index into configs, or -1 */
+	unsigned errors;	/* malformed lines reported and skipped */
+	unsigned text_lines;	/* lines without a comma (a table's text): ignored */
+};
+
+/*
+ * Charts and the page (report_svg.c, report_html.c): pure functions of
+ * the set; 0, or -EIO when writing failed.
+ * report_svg writes a standalone SVG 1.1 document: one bar chart per
+ * phase and measure with any value, one bar per configuration (the
+ * median), min..max error bars where n > 1, the baseline marked.
+ * report_html writes one self-contained page (inline CSS and SVG, no
+ * script): how to read it, the summary tables, then the same charts.
+ */
+int report_svg(FILE *out, const struct report_set *s);
+int report_html(FILE *out, const struct report_set *s);
+
+/* The <svg> element alone (no XML declaration), for embedding in a page. */
+int report_svg_element(FILE *out, const struct report_set *s);
+/* Text or attribute value, XML-escaped; bytes that are not UTF-8 print as U+FFFD. */
+void report_xml_text(FILE *out, const char *s);
+/* The chart colour of configuration i ("#rrggbb"), from a fixed palette. */
+const char *report_chart_color(size_t i);
+
+/* How a chart or a column shows a measure: shown = raw * scale, in unit. */
+struct report_display {
+	double scale;
+	const char *unit;	/* "GiB/s", "files/s", "CPU ms per MiB", "µs", "MiB/s", "ms" */
+};
+
+/* The display for values of phase ph and measure m up to max_raw. */
+void report_display_pick(struct report_display *d, enum phase_id ph,
+			 enum report_measure m, double max_raw);
+
+/*
+ * Readers (report_read.c). A stream may mix CSV lines of every format
+ * (clyde's, bonnie++ 1.98, 1.96/1.97 and 1.03) and clyde-result/1 to /7
+ * JSON documents (/3: each phase's --profile, when it ran with one; /4:
+ * the run's tree and the tree phases, when it ran with --tree; /6: a run
+ * that failed is skipped as malformed; /5's cluster and /7's plan are not
+ * read). CSV has
+ * bonnie++'s twelve phases only (PH_BONNIE_COUNT).
+ * Header lines are skipped; lines without a comma (the text table around
+ * a CSV line) are counted in text_lines and ignored; malformed lines and
+ * documents are reported on errs (NULL: not at all) as "source:line:
+ * why", counted in errors, and skipped. Both return 0, -ENOMEM, -EFBIG
+ * for an input over REPORT_MAX_INPUT, or a read's -errno.
+ */
+#define REPORT_MAX_INPUT	(256u << 20)
+/* At most this many messages per input; the rest are counted, not printed. */
+#define REPORT_MAX_MESSAGES	20u
+
+void report_set_init(struct report_set *s);
+void report_set_free(struct report_set *s);
+int report_read_stream(struct report_set *s, FILE *in, const char *source, FILE *errs);
+int report_read_buffer(struct report_set *s, const char *buf, size_t len,
+		       const char *source, FILE *errs);
+/*
+ * The configuration key of a run, from its name and parameters, written
+ * like the options that produced it: "ext4 -s 4G::8192:5 -n 64",
+ * "tmpfs -s 8M::*:5 -c 2 -n 1" (a timed seek count is "*"),
+ * "xfs --tree=ports:0.1", "xfs --tree=source:1 --tree-seed=7" (the
+ * tree's seed when it is not the default, 1).
+ */
+void report_key(struct report_run *r);
+/* "bonnie++ 2.00a", "bonnie++ 1.03", "clyde 0.1.0 CSV", "clyde 0.1.0 JSON". */
+void report_run_origin(char *buf, size_t len, const struct report_run *r);
+/* The unit a profile counts phase ph's CPU per: "GiB", "1000 seeks", "1000 files". */
+const char *report_profile_unit(enum phase_id ph);
+
+/*
+ * The CPU cost of runs made with --profile (report_text.c; the page
+ * shows the same): the figures of a phase's profile that the report
+ * summarises, as medians over a configuration's profiled runs.
+ */
+enum report_prof_measure {
+	RP_CLYDE,	/* clyde_per_unit */
+	RP_CAUSED,	/* caused_per_unit */
+	RP_OUTSIDE,	/* outside_fraction */
+	RP_WRITE_AMP,
+	RP_READ_AMP,
+	RP_COUNT,
+};
+
+/* One figure of a profile; NAN when not known. */
+double report_prof_value(const struct report_profile *p, enum report_prof_measure m);
+/* Configuration k's runs with a profile of phase ph (0 for none: no row). */
+unsigned report_prof_runs(const struct report_set *s, size_t k, enum phase_id ph);
+/*
+ * The median of measure m over those of configuration k's runs whose
+ * profile of phase ph knows it: 0, -ENOENT when none does, -ENOMEM.
+ */
+int report_prof_median(const struct report_set *s, size_t k, enum phase_id ph,
+		       enum report_prof_measure m, double *median);
+
+/*
+ * Statistics (report_stats.c). report_group builds configs from runs, in
+ * the order their first runs were read: 0 or -ENOMEM. report_find_config
+ * finds "first", a key, or a name that only one configuration has: its
+ * index, -ENOENT, or -EINVAL when the name is ambiguous. report_compare
+ * fills every configuration's ratios, marks and geometric mean against
+ * configuration base (or clears them for -1).
+ */
+int report_group(struct report_set *s);
+int report_find_config(const struct report_set *s, const char *which);
+void report_compare(struct report_set *s, int base);
+
+#define REPORT_NOISE_P	0.05	/* Welch's p at or above this: within the noise */
+
+/* Sorted values: the median; 0 for none. */
+double report_median(const double *sorted, unsigned n);
+/* Fills st from the n sorted values, which become st->values (freed with the set). */
+void report_stat_fill(struct report_stat *st, double *sorted, unsigned n);
+/* Regularized incomplete beta function I_x(a, b); NAN outside its domain. */
+double report_incomplete_beta(double a, double b, double x);
+/* Two-sided p of Student's t with df degrees of freedom (df > 0, may be fractional). */
+double report_t_two_sided_p(double t, double df);
+/* Welch's two-sided p for the means of a and b; -1 when either has n < 2. */
+double report_welch_p(const struct report_stat *a, const struct report_stat *b);
+/* RM_RATE and RM_MIBS: higher is better; RM_CPU, RM_LATENCY and RM_DEAD: lower is better. */
+bool report_higher_is_better(enum report_measure m);
+/* Whether phase ph has measure m at all: RM_MIBS and RM_DEAD are the tree phases' alone. */
+bool report_measure_applies(enum phase_id ph, enum report_measure m);
+/* The ratio of a to base, oriented so that > 1 is better; false when undefined. */
+bool report_ratio(enum report_measure m, double a, double base, double *ratio);
+
+/* The aligned text table (report_text.c): 0, or -errno (-EIO) when writing failed. */
+int report_text(FILE *out, const struct report_set *s);
+
+#endif

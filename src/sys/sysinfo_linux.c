@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Linux: /proc/cpuinfo and the block device's queue in /sys. */
+#include "config.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "lib/strutil.h"
+#include "sys/sysinfo.h"
+
+static void trim(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+}
+
+void sysinfo_cpu_model(char *buf, size_t len)
+{
+	char line[512];
+	FILE *f = fopen("/proc/cpuinfo", "re");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		/* x86 says "model name", arm64 may only say "CPU part". */
+		if (colon && (!strncmp(line, "model name", 10) || !strncmp(line, "Model", 5))) {
+			snprintf(buf, len, "%s", colon + 1 + (colon[1] == ' '));
+			trim(buf);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, (int)len, f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	trim(buf);
+	return 0;
+}
+
+void sysinfo_blockdev(const char *dir, struct sysinfo *si)
+{
+	char base[PATH_MAX], real[PATH_MAX], path[PATH_MAX + 64], buf[256];
+	const char *queue = "queue";
+	struct stat st;
+	char *name, *open_br;
+
+	if (stat(dir, &st) || major(st.st_dev) == 0)
+		return;		/* tmpfs, NFS and the like: no block device */
+	snprintf(base, sizeof(base), "/sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev));
+	if (!realpath(base, real))
+		return;
+	name = strrchr(real, '/');
+	str_copy(si->blockdev, sizeof(si->blockdev), name ? name + 1 : real);
+	/* A partition keeps its queue in the whole disk's directory. */
+	snprintf(path, sizeof(path), "%s/partition", real);
+	if (!access(path, F_OK))
+		queue = "../queue";
+	snprintf(path, sizeof(path), "%s/%s/rotational", real, queue);
+	if (!read_line(path, buf, sizeof(buf)))
+		si->rotational = atoi(buf);
+	snprintf(path, sizeof(path), "%s/%s/read_ahead_kb", real, queue);
+	if (!read_line(path, buf, sizeof(buf)))
+		si->read_ahead_kb = atoi(buf);
+	snprintf(path, sizeof(path), "%s/%s/scheduler", real, queue);
+	if (!read_line(path, buf, sizeof(buf))) {
+		/* "mq-deadline kyber [bfq] none": the bracketed one is active. */
+		open_br = strchr(buf, '[');
+		if (open_br) {
+			char *close_br = strchr(open_br, ']');
+
+			if (close_br)
+				*close_br = '\0';
+			str_copy(si->scheduler, sizeof(si->scheduler), open_br + 1);
+		} else {
+			str_copy(si->scheduler, sizeof(si->scheduler), buf);
+		}
+	}
+}

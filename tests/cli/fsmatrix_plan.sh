@@ -1,0 +1,249 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# clyde-fsmatrix --dry-run: the plan for each OS, exactly as the golden
+# files in tests/data/fsmatrix_golden/ have it (paths and the pid made
+# placeholders: @WORK@, @OUT@, @PID@); the BSD plans' commands as written
+# here by hand from each BSD's manual pages, cited; its usage errors.
+# Runs nothing, needs no root. FSMATRIX_GOLDEN_UPDATE=1 rewrites the
+# goldens (never the commands from the manuals).
+. "$TESTLIB"
+
+TDIR=$(cd "$(dirname "$TESTLIB")" && pwd)
+FSMATRIX=${FSMATRIX:-$TDIR/../clyde-fsmatrix}
+GOLD=$TDIR/data/fsmatrix_golden
+[ -r "$FSMATRIX" ] || skip "no $FSMATRIX"
+
+scratch_dir
+W=$SCRATCH
+WORK=$W/work
+OUT=$W/out
+
+# fsm ARGS...: run it as the plans want it (fixed program names)
+fsm() {
+	CLYDE=clyde CLYDE_REPORT=clyde-report sh "$FSMATRIX" "$@"
+}
+
+# expect_plan NAME ARGS...: the dry run's plan is tests/data/fsmatrix_golden/NAME.plan
+expect_plan() {
+	name=$1
+	shift
+	fsm --dry-run --work "$WORK" --out "$OUT" "$@" >"$W/$name.raw" 2>"$W/$name.err"
+	expect_eq "$name: exit status" "$?" 0
+	expect_eq "$name: nothing on stderr" "$(cat "$W/$name.err")" ""
+	sed -E -e "s|$WORK|@WORK@|g" -e "s|$OUT|@OUT@|g" -e 's/clydefm(\.?)[0-9]+/clydefm\1@PID@/g' \
+		"$W/$name.raw" >"$W/$name.plan"
+	if [ "${FSMATRIX_GOLDEN_UPDATE:-0}" = 1 ]; then
+		cp "$W/$name.plan" "$GOLD/$name.plan"
+	fi
+	if cmp -s "$W/$name.plan" "$GOLD/$name.plan"; then
+		ok
+	else
+		fail "$name: the plan differs from $GOLD/$name.plan:"
+		diff -u "$GOLD/$name.plan" "$W/$name.plan" | sed 's/^/    /'
+	fi
+}
+
+expect_plan linux --os linux --runs 2 --size 256M --mkfs nj='-O ^has_journal' --mkfs xfs='-m crc=1' \
+	tmpfs:mode=1777 ext4:noatime,nobarrier nj=ext4 ext3:data=journal xfs btrfs:compress=zstd \
+	zfs:compression=on,atime=off -- -s 16:8192:500 -n 1 -f64k
+expect_plan linux-device --os linux --runs 2 --device /dev/sdz --force ext2 zfs tmpfs -- -s 1g -n 8
+expect_plan freebsd --os freebsd --runs 2 --size 1G --mkfs suj=-j --mkfs zfs='-o ashift=12' \
+	ufs suj=ufs ufs:noatime tmpfs zfs:atime=off -- -s 512m -n 8
+expect_plan dragonfly --os dragonfly --runs 2 --size 8g zfs hammer2 hammer2:noatime ufs tmpfs -- -f
+expect_plan netbsd --os netbsd --runs 2 --size 1G --baseline ffs:log ffs ffs:log ext2fs tmpfs zfs -- -s 256m
+# --tree: every run gets it, and the report reads the runs' JSON (the CSV has no tree phases)
+expect_plan linux-tree --os linux --runs 2 --size 1G --tree ports:0.1 ext4 tmpfs -- -s 0 -n 0 --engine=uring
+
+# The BSD plans against each system's manual pages (read in its source
+# tree), not against what the program wrote: every command that makes,
+# attaches, mounts or removes, each shape once in the order of first use,
+# written here by hand with the page and option that say it. S is the
+# study's directory (@WORK@/clydefm.@PID@), NN an entry's number.
+# plan_shapes NAME: those commands of the plan $W/NAME.plan
+plan_shapes() {
+	grep -vE '^(#|clyde |clyde-report |mkdir |rmdir |rm |ln )' "$W/$1.plan" |
+		sed -E -e 's|@WORK@/clydefm\.@PID@|S|g' -e 's/(e|mnt|zdev)0[0-9]/\1NN/g' | awk '!seen[$0]++'
+}
+# expect_manual NAME <<EOF: plan_shapes NAME is the text less its # lines
+expect_manual() {
+	grep -v '^#' >"$W/$1.manual"
+	plan_shapes "$1" >"$W/$1.shapes"
+	if cmp -s "$W/$1.manual" "$W/$1.shapes"; then
+		ok
+	else
+		fail "$1: the plan is not what the manual pages say:"
+		diff -u "$W/$1.manual" "$W/$1.shapes" | sed 's/^/    /'
+	fi
+}
+
+# FreeBSD: --size 1G --mkfs suj=-j --mkfs zfs='-o ashift=12' ufs suj=ufs ufs:noatime tmpfs zfs:atime=off
+expect_manual freebsd <<'EOF'
+# truncate(1) -s size: the sparse image
+truncate -s 1G S/eNN.img
+# mdconfig(8) -a: attach; -t vnode with -f file: "A file specified with -f
+# file becomes the backing store"; -n: "print only the unit number
+# without the md prefix" (the plan's @UNIT@)
+mdconfig -a -t vnode -n -f S/eNN.img
+# newfs(8) -U: "Enable soft updates on the new file system" (ufs's default)
+newfs -U /dev/md@UNIT@
+# mount(8) -t ufs
+mount -t ufs /dev/md@UNIT@ S/mntNN
+# umount(8)
+umount S/mntNN
+# mdconfig(8) -d -u unit: "Detach a memory disk from the system"
+mdconfig -d -u @UNIT@
+# newfs(8) -j: "Enable soft updates journaling on the new file system"
+newfs -j /dev/md@UNIT@
+# mount(8) -o noatime
+mount -t ufs -o noatime /dev/md@UNIT@ S/mntNN
+# tmpfs(5) size: "in bytes, unless suffixed with one of k, m, g, t, or p"
+mount -t tmpfs -o size=1g clydefm S/mntNN
+# zpool-create(8) -m mountpoint: "an absolute path, legacy, or none";
+# -o property=value: pool properties (zpoolprops(7) ashift)
+zpool create -m none -o ashift=12 clydefm@PID@ /dev/md@UNIT@
+# zfs-create(8) -o property=value: zfsprops(7) mountpoint, atime
+zfs create -o mountpoint=S/mntNN -o atime=off clydefm@PID@/fm
+# zpool-export(8); zpool-import(8) -d dir: "searches for devices or files
+# in dir" (a directory holding a link to the md device); zpool-destroy(8)
+zpool export clydefm@PID@
+zpool import -d S/zdevNN clydefm@PID@
+zpool destroy clydefm@PID@
+EOF
+
+# DragonFly: --size 8g zfs hammer2 hammer2:noatime ufs tmpfs
+expect_manual dragonfly <<'EOF'
+truncate -s 8g S/eNN.img
+# vnconfig(8) -c: "A vn device is autocloned if special_file is given as
+# vn, the name of the resulting device is printed on stdout"
+vnconfig -c vn S/eNN.img
+# newfs_hammer2(8) -L label: named PFSs in place of the default ones
+newfs_hammer2 -L CLYDE /dev/vn@UNIT@
+# mount_hammer2(8) special[@label] node: "PFS label is mounted"
+mount_hammer2 /dev/vn@UNIT@@CLYDE S/mntNN
+umount S/mntNN
+# vnconfig(8) -u: "Disable and unconfigure the device"
+vnconfig -u vn@UNIT@
+# mount_hammer2(8) -o options: "See the mount(8) man page" (noatime)
+mount_hammer2 -o noatime /dev/vn@UNIT@@CLYDE S/mntNN
+# newfs(8): "the disk must be labeled using disklabel(8)" but with -v:
+# "the disk does not contain any partitions, and newfs should build a
+# file system on the whole disk" (the bare vn device)
+newfs -v /dev/vn@UNIT@
+mount -t ufs /dev/vn@UNIT@ S/mntNN
+# mount_tmpfs(8) -s size: "the total file system size"; "a trailing ...
+# G to indicate gigabytes ... both lowercase and uppercase"
+mount_tmpfs -s 8g clydefm S/mntNN
+EOF
+
+# NetBSD: --size 1G --baseline ffs:log ffs ffs:log ext2fs tmpfs zfs
+expect_manual netbsd <<'EOF'
+# dd(1) writes the image in full: vnd(4) BUGS: "The vnd driver does not
+# work if the file is sparse"; newfs(8) -Z: vnd(4) "doesn't support file
+# systems with holes"
+dd if=/dev/zero of=S/eNN.img bs=1m count=1024
+# vndconfig(8) vnode_disk regular_file: "If no action option is given,
+# -c is assumed" (vnconfig(8) in older releases, whose BUGS says it
+# "should really be named vndconfig")
+vndconfig vnd@UNIT@ S/eNN.img
+# newfs(8) -I: "Do not require that the file system type listed in the
+# disk label is 4.2BSD"; -O 2: "FFSv2"; on the raw partition, d on amd64
+# (vnconfig(8): "the raw partition which varies between architectures")
+newfs -I -O 2 /dev/rvnd@UNIT@d
+mount -t ffs /dev/vnd@UNIT@d S/mntNN
+umount S/mntNN
+# vndconfig(8) -u: "Unconfigures the device"
+vndconfig -u vnd@UNIT@
+# mount(8) log: "(FFS only with UFS2 superblock layout) Mount the file
+# system with wapbl(4) meta-data journaling"
+mount -t ffs -o log /dev/vnd@UNIT@d S/mntNN
+# newfs_ext2fs(8) -I: "Do not require that the file system type listed
+# in the disk label is Linux Ext2" (NOTES: it fails otherwise)
+newfs_ext2fs -I /dev/rvnd@UNIT@d
+mount -t ext2fs /dev/vnd@UNIT@d S/mntNN
+# mount_tmpfs(8) -s size, G for gigabytes
+mount_tmpfs -s 1G clydefm S/mntNN
+# zpool-create(8) -m none; zfs-create(8) -o mountpoint=; zpool-export(8),
+# zpool-import(8) -d dir, zpool-destroy(8), as on FreeBSD
+zpool create -m none clydefm@PID@ /dev/vnd@UNIT@d
+zfs create -o mountpoint=S/mntNN clydefm@PID@/fm
+zpool export clydefm@PID@
+zpool import -d S/zdevNN clydefm@PID@
+zpool destroy clydefm@PID@
+EOF
+
+# the dry run makes nothing
+expect_eq "the dry runs made no work directory" "$(ls -d "$WORK" 2>/dev/null)" ""
+expect_eq "the dry runs made no results directory" "$(ls -d "$OUT" 2>/dev/null)" ""
+
+# and needs no root. nobody runs a copy in the scratch directory: the
+# checkout may lie under a directory nobody cannot enter (mktemp -d's 0700)
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+	cp "$FSMATRIX" "$W/clyde-fsmatrix"
+	chmod 755 "$W" "$W/clyde-fsmatrix"
+	setpriv --reuid=65534 --regid=65534 --clear-groups env CLYDE=clyde CLYDE_REPORT=clyde-report \
+		sh "$W/clyde-fsmatrix" -n --os netbsd --work "$WORK" --out "$OUT" --runs 2 --size 1G --baseline ffs:log \
+		ffs ffs:log ext2fs tmpfs zfs -- -s 256m 2>&1 |
+		sed -E -e "s|$WORK|@WORK@|g" -e "s|$OUT|@OUT@|g" -e 's/clydefm(\.?)[0-9]+/clydefm\1@PID@/g' >"$W/nobody.plan"
+	expect_eq "a dry run as nobody" "$(cmp "$W/nobody.plan" "$GOLD/netbsd.plan" && echo same)" same
+	# a real run needs root
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups sh "$W/clyde-fsmatrix" --work "$WORK" ext4 2>&1)
+	expect_eq "not root: exit status" "$?" 1
+	expect_eq "not root: message" "$out" \
+		"clyde-fsmatrix: needs root: it makes, mounts and removes file systems and devices (--dry-run shows the commands without root)"
+elif [ "$(id -u)" != 0 ]; then
+	out=$(sh "$FSMATRIX" --work "$WORK" ext4 2>&1)
+	expect_eq "not root: exit status" "$?" 1
+	expect_eq "not root: message" "$out" \
+		"clyde-fsmatrix: needs root: it makes, mounts and removes file systems and devices (--dry-run shows the commands without root)"
+fi
+
+# usage errors: exit 1, the message and the pointer to --help
+TRY="Try 'clyde-fsmatrix --help' for more information."
+usage_err() {
+	want=$1
+	shift
+	out=$(fsm -n --work "$WORK" --out "$OUT" "$@" 2>&1)
+	expect_eq "$want: exit status" "$?" 1
+	expect_eq "$want: message" "$out" "clyde-fsmatrix: $want
+$TRY"
+}
+usage_err "no entries: name at least one file system, e.g. ext4 xfs tmpfs"
+usage_err "no entries: name at least one file system, e.g. ext4 xfs tmpfs" -- -s 16
+usage_err "unknown option --bogus" --bogus ext4
+usage_err "--runs needs an argument" ext4 --runs
+usage_err "--runs takes a positive number, not '0'" --runs 0 ext4
+usage_err "--size takes bytes or a number with k, m, g or t, not '4GB'" --size 4GB ext4
+usage_err "--size 8M is too small (16M at least)" --size 8M ext4
+usage_err "--os takes linux, freebsd, dragonfly or netbsd, not 'solaris'" --os solaris ext4
+usage_err "--force takes no argument" --force=yes ext4
+usage_err "two entries are named ext4: give one a label (LABEL=ext4)" ext4 ext4
+usage_err "two entries are named ext4:a+b: give one a label (LABEL=ext4:a,b)" ext4:a+b ext4:a,b
+usage_err "bad entry 'Ext4': the type must be lower-case letters and digits" Ext4
+usage_err "bad entry 'ext4:a;b': odd characters in the mount options" 'ext4:a;b'
+usage_err "an entry may not contain blanks: 'ext4:a b'" 'ext4:a b'
+usage_err "bad entry 'x;y=ext4': a label may hold letters, digits and _ . + -" 'x;y=ext4'
+usage_err "--mkfs takes KEY=ARGS, not 'ext4'" --mkfs ext4 ext4
+usage_err "--mkfs xfs: no entry has that label or type (an entry with = in it needs a label)" \
+	--mkfs xfs=-f ext4
+usage_err "--mkfs ext3:data: no entry has that label or type (an entry with = in it needs a label)" \
+	--mkfs ext3:data=journal=-j ext3:data=journal
+usage_err "--baseline xfs is not one of the entries" --baseline xfs ext4 btrfs
+usage_err "CLYDE-ARGS may not hold -m: clyde-fsmatrix sets -d, -m and --json for each run" ext4 -- -s 16 -m x
+usage_err "CLYDE-ARGS may not hold --json=x.json: clyde-fsmatrix sets -d, -m and --json for each run" \
+	ext4 -- --json=x.json
+usage_err "--tree needs an argument" ext4 --tree
+for t in Ports ports: :0.1 ports:0.1:2 ports:x 'ports:1;x'; do
+	usage_err "--tree takes SHAPE[:SCALE] (e.g. ports or ports:0.1), not '$t'" --tree "$t" ext4
+done
+usage_err "CLYDE-ARGS may not hold --tree=source with --tree: give the tree once" --tree ports ext4 -- --tree=source
+if [ "$(uname -s)" = Linux ]; then
+	out=$(fsm --os freebsd ufs 2>&1)
+	expect_eq "--os without --dry-run: exit status" "$?" 1
+	expect_eq "--os without --dry-run: message" "$out" "clyde-fsmatrix: --os freebsd is for --dry-run: this is linux
+$TRY"
+fi
+
+# --help is the usage, on stdout
+expect_eq "--help first line" "$(fsm --help | head -n 1)" "usage: clyde-fsmatrix [options] ENTRY... [-- CLYDE-ARGS]"
+expect_eq "--help exit status" "$(fsm --help >/dev/null; echo $?)" 0
+done_testing

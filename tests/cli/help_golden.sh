@@ -1,0 +1,33 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Issue 21's safety net: `clyde --help` and `clyde-report --help`, byte for
+# byte, against what the last commit before the source move (c5a6645)
+# printed (tests/data/format_golden/README: do not regenerate them to pass).
+# The one options table that the move builds --help from must print the
+# same text.
+. "$TESTLIB"
+REPORT=${CLYDE_REPORT:-$(dirname "$CLYDE")/clyde-report}
+G=${FORMAT_GOLDEN:-$(dirname "$TESTLIB")/data/format_golden}
+[ -x "$REPORT" ] || skip "no $REPORT"
+scratch_dir
+W=$SCRATCH
+
+# same_bytes NAME GOT: GOT is the golden NAME, byte for byte; else the first differences
+same_bytes() {
+	if cmp -s "$2" "$G/$1"; then
+		ok
+	else
+		fail "$1: not the golden's bytes (diff golden got):"
+		diff "$G/$1" "$2" | head -n 20 | sed 's/^/    /'
+	fi
+}
+
+"$CLYDE" --help >"$W/clyde" 2>"$W/clyde.err"
+expect_eq "clyde --help: exit status" "$?" 0
+expect_eq "clyde --help: nothing on stderr" "$(cat "$W/clyde.err")" ""
+same_bytes clyde-help.txt "$W/clyde"
+"$REPORT" --help >"$W/report" 2>"$W/report.err"
+expect_eq "clyde-report --help: exit status" "$?" 0
+expect_eq "clyde-report --help: nothing on stderr" "$(cat "$W/report.err")" ""
+same_bytes clyde-report-help.txt "$W/report"
+done_testing

@@ -1,0 +1,210 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Many clients under mpirun, on this machine, over a tmpfs:
+#  1. tests/cluster_probe on 4 ranks: the cluster's calls (meetings with
+#     and without a failing rank, clock offsets, sums, gathers, min/max,
+#     broadcast), and cluster_combine on made-up ranks: totals, first
+#     start to last end, the stonewall view, and percentiles equal to
+#     those of one histogram holding every rank's operations.
+#  2. clyde on 4 ranks: one table and one CSV line (concurrency 4) on
+#     stdout, rank 0's context alone on stderr, JSON with every rank;
+#     the phases' intervals overlap; amounts, CPU and latency counts add
+#     up; the aggregate rate is the total over first start to last end;
+#     every rank's directory removed.
+#  3. -c 2 in each of 2 ranks with --mpi-read-other=1, --stonewall and
+#     --verify: concurrency 4, each rank reads the other's file (seen in
+#     /proc while paused), equal amounts after the wear-out, no mismatch.
+#  4. A rank that cannot start (its -d missing, given to rank 2 alone):
+#     every rank stops before any phase, rank 0 names rank 2.
+# Loop-mounted ext4 and a rank that fills its filesystem: tests/env/mpi_loop.sh.
+# Skipped where Open MPI's mpirun or the MPI build is missing.
+. "$TESTLIB"
+
+command -v mpirun >/dev/null 2>&1 || skip "no mpirun (Open MPI's openmpi-bin)"
+[ -n "${CLUSTER_PROBE:-}" ] && [ -x "$CLUSTER_PROBE" ] ||
+	skip "not an MPI build (configure found no Open MPI, or --with-mpi=no)"
+"$CLYDE" --version | grep -q 'mpi yes' || skip "clyde was built without MPI"
+command -v python3 >/dev/null || skip "python3 is needed to read the JSON"
+need_root
+
+scratch_dir
+W=$SCRATCH
+scratch_tmpfs 1g
+T=$SCRATCH
+
+# 1. the probe
+mpi_run -np 4 "$CLUSTER_PROBE" >"$W/probe" 2>"$W/probe.err"
+rc=$?
+expect_eq "mpirun -np 4 cluster_probe exits 0" "$rc" 0
+[ "$rc" = 0 ] || cat "$W/probe" "$W/probe.err"
+expect_eq "no rank failed a check" "$(grep -c 'FAIL' "$W/probe")" 0
+expect_eq "one line per rank" "$(grep -cE '^rank [0-3] of 4 host [^ ]+ ok$' "$W/probe")" 4
+# counters: 1 per rank, rank << 32 per rank: 4 and (0+1+2+3) << 32
+expect_eq "sums and hosts on rank 0" "$(grep '^sum ' "$W/probe")" "sum 4 25769803776 hosts 4"
+expect_match "combined on rank 0" "$(grep '^combined ' "$W/probe")" \
+	'^combined 10000 KiB over 1\.300 s, p50 [0-9]+ ns, first done 80[0-9][0-9] KiB$'
+
+# 2. clyde on 4 ranks
+mpi_run -np 4 "$CLYDE" -d "$T" -s 16:8k:2000 -n 4 -f64k --exact -z 7 --json "$W/j2.json" \
+	>"$W/out2" 2>"$W/err2"
+rc=$?
+expect_eq "4 ranks: exit 0" "$rc" 0
+[ "$rc" = 0 ] || cat "$W/err2"
+expect_eq "4 ranks: one CSV line" "$(grep -c '^1\.98,' "$W/out2")" 1
+expect_eq "4 ranks: CSV concurrency 4" "$(csv_field "$(grep '^1\.98,' "$W/out2")" 3)" 4
+expect_eq "4 ranks: one table (two sections)" "$(grep -c '^Version ' "$W/out2")" 2
+expect_eq "4 ranks: one cluster table" "$(grep -c '^Many clients: 4 ranks on 1 host x -c 1;' "$W/out2")" 1
+expect_eq "4 ranks: one host line" "$(grep -c '^Host .*: 4 ranks; CPU' "$W/out2")" 1
+expect_eq "4 ranks: one context line on stderr" "$(grep -c '^clyde 0\.1\.0: engine' "$W/err2")" 1
+expect_eq "4 ranks: no table on stderr" "$(grep -c '^Version ' "$W/err2")" 0
+expect_eq "4 ranks: progress said once" "$(grep -c '^Writing intelligently' "$W/err2")" 1
+expect_empty_dir "4 ranks: every rank's directory removed" "$T"
+python3 - "$W/j2.json" >"$W/py2" 2>&1 <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+bad = []
+def need(c, what):
+    if not c:
+        bad.append(what)
+def close(a, b, rel=1e-6):
+    return abs(a - b) <= rel * max(abs(a), abs(b), 1e-12)
+need(doc["schema"] == "clyde-result/7", "schema")
+run = doc["runs"][0]
+c = run["cluster"]
+need(c and c["ranks"] == 4 and len(c["rank_hosts"]) == 4 and len(c["clock_offsets_s"]) == 4,
+     "run cluster: %r" % (c,))
+need(c["clock_offsets_s"][0] == 0 and all(abs(o) < 0.5 for o in c["clock_offsets_s"]), "offsets")
+need(run["concurrency"] == 4, "concurrency")
+long_phases = []
+want = {"put_block": 4 * 16 * 1024, "rewrite": 4 * 16 * 1024, "get_block": 4 * 16 * 1024,
+        "putc": 4 * 64, "getc": 4 * 64, "seeks": 4 * 2000}
+for name, p in run["phases"].items():
+    if not p["ran"]:
+        continue
+    pc = p.get("cluster")
+    need(pc is not None, name + ": no cluster")
+    if pc is None:
+        continue
+    ranks = pc["ranks_detail"]
+    need(len(ranks) == 4 and [r["rank"] for r in ranks] == [0, 1, 2, 3], name + ": four ranks")
+    # the ranks ran at the same time: every start before every end (in phases
+    # long enough that 4 ranks on 2 CPUs all get scheduled)
+    if p["elapsed_s"] >= 0.05:
+        long_phases.append(name)
+        need(max(r["start_s"] for r in ranks) < min(r["end_s"] for r in ranks), name + ": no overlap")
+    total = sum(r["amount"] for r in ranks)
+    need(close(p["amount"], total), name + ": amount %r, ranks %r" % (p["amount"], total))
+    if name in want:
+        need(close(p["amount"], want[name]), name + ": amount %r, want %r" % (p["amount"], want[name]))
+    first, last = min(r["start_s"] for r in ranks), max(r["end_s"] for r in ranks)
+    need(abs(pc["first_start_s"] - first) < 1e-6 and abs(pc["last_end_s"] - last) < 1e-6, name + ": span")
+    # the JSON's times have microseconds
+    need(abs(p["elapsed_s"] - (last - first)) <= 2e-6, name + ": elapsed %r, span %r" % (p["elapsed_s"], last - first))
+    need(close(p["rate"], total / p["elapsed_s"], 1e-6), name + ": rate %r" % p["rate"])
+    need(close(pc["rate"], p["rate"], 1e-5), name + ": cluster rate")
+    need(pc["sum_of_rates"] >= p["rate"] * (1 - 1e-9), name + ": sum of rates below the aggregate")
+    need(pc["stonewall_rate"] is not None and pc["stonewall_amount"] <= total * (1 + 1e-9),
+         name + ": stonewall view")
+    need(close(p["cpu_user_s"], sum(r["cpu_user_s"] for r in ranks), 1e-5), name + ": cpu user")
+    need(close(p["cpu_sys_s"], sum(r["cpu_sys_s"] for r in ranks), 1e-5), name + ": cpu sys")
+    need(len(pc["hosts"]) == 1 and close(pc["hosts"][0]["cpu_user_s"], p["cpu_user_s"], 1e-5),
+         name + ": per host CPU")
+    lat = p["latency_us"]
+    need(lat["count"] == sum(r["latency_us"]["count"] for r in ranks), name + ": latency count")
+    for q in ("p50", "p99"):
+        vals = [r["latency_us"][q] for r in ranks]
+        need(min(vals) * 0.999 <= lat[q] <= max(vals) * 1.001,
+             name + ": merged %s %r outside the ranks' %r" % (q, lat[q], vals))
+    need(lat["max"] == max(r["latency_us"]["max"] for r in ranks), name + ": max latency")
+    # the first done's work is at most all of it, and the first to end did all of its own
+    firsts = [r for r in ranks if abs(r["end_s"] - pc["first_end_s"]) < 1e-6]
+    need(firsts and close(firsts[0]["amount_at_first_end"], firsts[0]["amount"], 1e-9),
+         name + ": the first to end did its all by then")
+need(len(long_phases) >= 2, "phases long enough to overlap: %r" % long_phases)
+csv = run["csv"].split(",")
+need(csv[3] == "4", "csv concurrency in JSON")
+print("\n".join(bad) if bad else "json ok")
+PY
+expect_eq "4 ranks: the JSON adds up" "$(cat "$W/py2")" "json ok"
+if [ -n "${CLYDE_REPORT:-}" ] && [ -x "$CLYDE_REPORT" ]; then
+	"$CLYDE_REPORT" "$W/j2.json" >"$W/rep2" 2>"$W/rep2.err"
+	expect_eq "4 ranks: clyde-report reads the document" "$?" 0
+	expect_match "4 ranks: one run of the aggregate" "$(grep '^\[1\]' "$W/rep2")" '^\[1\] .*: 1 run '
+fi
+
+# 3. -c 2 in 2 ranks, each reading the other's file, with a stonewall
+RES=$W/resume
+CLYDE_TEST_PAUSE=get_block CLYDE_TEST_RESUME=$RES \
+	mpi_run -x CLYDE_TEST_PAUSE -x CLYDE_TEST_RESUME -np 2 "$CLYDE" -d "$T" -c 2 -s 64 -n 0 -f \
+	--mpi-read-other=1 --stonewall=0.02 --verify --json "$W/j3.json" >"$W/out3" 2>"$W/err3" &
+mp=$!
+wait_pause "$W/err3" 4
+expect_eq "read other: all 4 workers paused in block read" "$(grep -c 'test pause in get_block' "$W/err3")" 4
+# each rank holds the files of the other rank's directory open
+crossed=0
+for pid in $(pgrep -x clyde); do
+	r=$(tr '\0' '\n' <"/proc/$pid/environ" | sed -n 's/^OMPI_COMM_WORLD_RANK=//p')
+	[ -n "$r" ] || continue
+	other=$(( (r + 1) % 2 ))
+	opened=$(ls -l "/proc/$pid/fd" 2>/dev/null | grep -c "/clyde\.r$other\.[^/]*/io\.[01]$")
+	own=$(ls -l "/proc/$pid/fd" 2>/dev/null | grep -c "/clyde\.r$r\.[^/]*/io\.[01]$")
+	[ "$opened" = 2 ] && [ "$own" = 0 ] && crossed=$((crossed + 1))
+done
+expect_eq "read other: both ranks read rank+1's two files, not their own" "$crossed" 2
+# resume the four pauses, one at a time
+n=0
+while [ "$(grep -c 'test pause in get_block' "$W/err3")" -ge 1 ] && kill -0 $mp 2>/dev/null && [ $n -lt 600 ]; do
+	[ -e "$RES" ] || touch "$RES"
+	sleep 0.05
+	n=$((n + 1))
+done
+wait $mp
+rc=$?
+expect_eq "read other: exit 0 (verify found the other rank's data intact)" "$rc" 0
+[ "$rc" = 0 ] || cat "$W/err3"
+expect_eq "read other: CSV concurrency 2 x 2" "$(csv_field "$(grep '^1\.98,' "$W/out3")" 3)" 4
+expect_match "read other: the cluster table says so" "$(grep '^Many clients' "$W/out3")" \
+	'^Many clients: 2 ranks on 1 host x -c 2; .*; reads from rank \+1; stonewall 0\.02 s worn out$'
+python3 - "$W/j3.json" >"$W/py3" 2>&1 <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+bad = []
+c = run["cluster"]
+if (c["ranks"], c["workers_per_rank"], c["read_other"], c["stonewall_s"]) != (2, 2, 1, 0.02):
+    bad.append("cluster %r" % c)
+for name in ("put_block", "rewrite", "get_block"):
+    p = run["phases"][name]
+    amounts = [r["amount"] for r in p["cluster"]["ranks_detail"]]
+    if len(set(amounts)) != 1:
+        bad.append("%s: worn out to unequal amounts %r" % (name, amounts))
+    if p["stonewall"]["seconds"] != 0.02:
+        bad.append(name + ": stonewall")
+w = run["phases"]["put_block"]
+if w["elapsed_s"] > 0.02 * 5 and w["stonewall"]["amount_at_limit"] is None:
+    bad.append("put_block ran %.3f s, well past the limit, with nothing at the limit" % w["elapsed_s"])
+if run["data"]["mismatches"] != 0:
+    bad.append("mismatches")
+print("\n".join(bad) if bad else "json ok")
+PY
+expect_eq "read other: the JSON" "$(cat "$W/py3")" "json ok"
+expect_empty_dir "read other: every rank's directory removed" "$T"
+
+# 4. rank 2 cannot start: its directory does not exist
+mpi_run -np 2 "$CLYDE" -d "$T" -s 8 -n 0 -f : -np 1 "$CLYDE" -d "$T/missing" -s 8 -n 0 -f : \
+	-np 1 "$CLYDE" -d "$T" -s 8 -n 0 -f >"$W/out4" 2>"$W/err4"
+rc=$?
+expect_match "rank 2 missing dir: mpirun reports failure" "$rc" '^[1-9]'
+expect_eq "rank 2 missing dir: rank 2 says why" \
+	"$(grep -c "clyde: .*$T/missing" "$W/err4")" 2
+expect_eq "rank 2 missing dir: rank 0 names it" \
+	"$(grep -c "^clyde: stopped: rank 2 on [^ ]* failed: .*$T/missing" "$W/err4")" 1
+expect_eq "rank 2 missing dir: no phase ran" "$(grep -c 'Writing intelligently' "$W/err4")" 0
+expect_eq "rank 2 missing dir: no CSV" "$(grep -c '^1\.98,' "$W/out4")" 0
+expect_empty_dir "rank 2 missing dir: nothing left" "$T"
+
+# 5. without mpirun the option is refused, the MPI build otherwise unchanged
+"$CLYDE" -d "$T" -s 8 -n 0 -f --mpi-read-other=1 >/dev/null 2>"$W/err5"
+expect_eq "--mpi-read-other alone: usage error" "$?" 1
+expect_match "--mpi-read-other alone: says why" "$(head -n 1 "$W/err5")" \
+	'^clyde: --mpi-read-other=1: with 1 rank each would read its own file'
+done_testing
