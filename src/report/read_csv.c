@@ -240,7 +240,8 @@ static bool unpack_103_files(struct report_run *r, const struct field *f)
 	for (size_t i = 0; i <= n; i++) {
 		if (i < n && f->p[i] != ':')
 			continue;
-		if (part == 3 || !reader_copy_param(dst[part], sizeof(r->files), f->p + start, i - start))
+		if (part == 3 ||
+		    !reader_copy_param(dst[part], sizeof(r->files), f->p + start, i - start))
 			return false;
 		part++;
 		start = i + 1;

@@ -102,14 +102,15 @@ static void document(void)
 	CHECK(json_get_number(io, "size_mib", 1000, 1e6, false, &v) == -EINVAL, "under the minimum");
 	CHECK(json_get_number(io, "absent", 0, 1, false, &v) == -ENOENT, "absent");
 	CHECK(json_get_number(io, "empty", 0, 1, false, &v) == -EINVAL, "an object is not a number");
-	CHECK(json_get_number(runs, "x", 0, 1, false, &v) == -ENOENT, "an array has no number members");
+	CHECK(json_get_number(runs, "x", 0, 1, false, &v) == -ENOENT, "an array has no members");
 	CHECK(json_get_number(doc, "name", 0, 1, false, &v) == -EINVAL, "a string is not a number");
 	json_free(doc);
 }
 
 static void getters(void)
 {
-	const char *text = "{\"half\": 0.5, \"nothing\": null, \"word\": \"x\", \"yes\": true, \"no\": false}";
+	const char *text = "{\"half\": 0.5, \"nothing\": null, \"word\": \"x\",\n"
+			   "\"yes\": true, \"no\": false}";
 	struct json_parser jp;
 	struct json_node *doc = parse(&jp, text);
 	double v = 0;
