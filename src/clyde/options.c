@@ -167,7 +167,7 @@ void options_defaults(struct clyde_options *o)
 	o->iodepth = 1;
 	o->seek_updates = 10;
 	o->data = DATA_RANDOM;
-	o->tree_seed = TREE_DEFAULT_SEED;
+	o->tree_seed = DEFAULT_TREE_SEED;
 }
 
 static bool is_pow2(uint64_t v)
@@ -615,7 +615,7 @@ static int check_combination(const struct clyde_options *o, char *err, size_t er
 	if (eng && !(eng->flags & ENGINE_F_QUEUED) && o->iodepth > 1)
 		return fail(err, errlen, "--iodepth %u needs a queued engine: %s keeps one request in flight (use --engine=uring)",
 			    o->iodepth, o->engine);
-	if ((o->tree_list || o->tree_seed != TREE_DEFAULT_SEED) && !o->tree)
+	if ((o->tree_list || o->tree_seed != DEFAULT_TREE_SEED) && !o->tree)
 		return fail(err, errlen, "%s needs --tree=SHAPE", o->tree_list ? "--tree-list" : "--tree-seed");
 	if (o->sem_procs_given && o->sync != SYNC_NONE)
 		return fail(err, errlen, "-p creates the semaphore and exits; -y is for the runs that use it");

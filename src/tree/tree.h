@@ -92,7 +92,6 @@ struct tree {
 	size_t names_len;
 };
 
-#define TREE_DEFAULT_SEED	1u
 /* Operations the uring backend keeps in flight unless --iodepth says. */
 #define TREE_URING_DEPTH	32u
 #define TREE_MIN_SCALE		0.001

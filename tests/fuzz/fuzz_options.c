@@ -179,7 +179,7 @@ static void check_options(const struct clyde_options *o, const struct args *a)
 	INV(o->place.mem != MEM_BIND || (o->place.mem_node >= 0 && o->place.mem_node < TOPO_MAX_NODES));
 	INV(!o->tree || (!tree_parse_spec(o->tree, &shape, &scale, err, sizeof(err)) &&
 			 owned(o->tree, NULL, a)));
-	INV(o->tree || (!o->tree_list && o->tree_seed == TREE_DEFAULT_SEED));
+	INV(o->tree || (!o->tree_list && o->tree_seed == DEFAULT_TREE_SEED));
 	INV(o->stonewall_s == 0 ||
 	    (o->stonewall_s >= MIN_STONEWALL_S && o->stonewall_s <= MAX_STONEWALL_S));
 	INV(o->read_other == 0 || (o->read_other >= 1 && o->read_other <= MAX_READ_OTHER));
