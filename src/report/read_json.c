@@ -303,7 +303,7 @@ static int json_document(struct reader *rd, const struct json_node *doc, unsigne
 
 		/* clyde-result/6: a run that stopped has no figures to compare */
 		if (failure && failure->type != JSON_NULL) {
-			reader_malformed(rd, line, "a run that failed (its \"failure\" is not null): skipped");
+			reader_malformed(rd, line, "a run that failed (its \"failure\" is not null)");
 			continue;
 		}
 		ret = json_run(rd, run, ver);
