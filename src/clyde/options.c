@@ -525,8 +525,12 @@ static int parse_option(struct clyde_options *o, int c, char *arg, char *err, si
 		o->exact = true;
 		return 0;
 	case OPT_ENGINE:
-		if (strcmp(arg, "auto") && !engine_find(arg))
-			return fail(err, errlen, "--engine: '%s' must be psync, uring or auto", arg);
+		if (strcmp(arg, "auto") && !engine_find(arg)) {
+			char names[128];
+
+			engine_names(names, sizeof(names));
+			return fail(err, errlen, "--engine: '%s' must be %s or auto", arg, names);
+		}
 		o->engine = arg;
 		return 0;
 	case OPT_IODEPTH:

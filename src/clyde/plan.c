@@ -118,7 +118,7 @@ static bool family_runs(const struct run_plan *p, enum phase_family f)
 	}
 }
 
-/* --tree: the shape, scale and seed; the batch depth of the uring backend. */
+/* --tree: the shape, scale and seed; the engine's batch depth for it. */
 static int plan_tree(struct run_plan *p, const struct clyde_options *o, char *err, size_t errlen)
 {
 	if (!o->tree)
@@ -126,7 +126,7 @@ static int plan_tree(struct run_plan *p, const struct clyde_options *o, char *er
 	if (tree_parse_spec(o->tree, &p->tree_shape, &p->tree_scale, err, errlen))
 		return CLYDE_EXIT_USAGE;
 	p->tree_seed = o->tree_seed;
-	p->tree_depth = p->engine != &engine_uring ? 1 : o->iodepth_given ? p->depth : TREE_URING_DEPTH;
+	p->tree_depth = o->iodepth_given ? p->depth : p->engine->tree_depth;
 	return 0;
 }
 
@@ -485,7 +485,7 @@ void plan_print(FILE *out, const struct run_plan *p, const struct clyde_options 
 	if (p->tree_shape)
 		fprintf(out, "tree: %s at scale %g seed %" PRIu64 "; %s %u at a time; not in the estimate\n",
 			p->tree_shape->name, p->tree_scale, p->tree_seed,
-			p->engine == &engine_uring ? "io_uring" : "system calls", p->tree_depth);
+			p->engine->tree_io->via, p->tree_depth);
 	fputs("phases:", out);
 	for (int i = 0; i < PH_COUNT; i++)
 		if (p->run[i])
