@@ -76,7 +76,7 @@ static int choose_sizes(struct run_plan *p, const struct clyde_options *o,
 			char *err, size_t errlen)
 {
 	uint64_t free_bytes = p->free_bytes;
-	uint64_t mib = o->size_mib;
+	uint64_t mib = o->size_bytes >> 20;
 
 	if (!o->size_given) {
 		mib = free_bytes / 2 / o->concurrency >> 20;
@@ -119,12 +119,12 @@ static bool family_runs(const struct run_plan *p, enum phase_family f)
 }
 
 /* --tree: the shape, scale and seed; the batch depth of the uring backend. */
-static int plan_tree(struct run_plan *p, const struct clyde_options *o, char *err, size_t errlen)
+static int plan_tree(struct run_plan *p, const struct clyde_options *o)
 {
-	if (!o->tree)
+	if (!o->tree_shape)
 		return 0;
-	if (tree_parse_spec(o->tree, &p->tree_shape, &p->tree_scale, err, errlen))
-		return CLYDE_EXIT_USAGE;
+	p->tree_shape = o->tree_shape;
+	p->tree_scale = o->tree_scale;
 	p->tree_seed = o->tree_seed;
 	p->tree_depth = p->engine != &engine_uring ? 1 : o->iodepth_given ? p->depth : TREE_URING_DEPTH;
 	return 0;
@@ -193,7 +193,7 @@ int plan_build_space(struct run_plan *p, const struct clyde_options *o, uint64_t
 	plan_boxes(p, o);
 	p->sync = o->sync;
 	p->quiet = o->quiet;
-	ret = plan_tree(p, o, err, errlen);
+	ret = plan_tree(p, o);
 	if (ret)
 		return ret;
 	for (int i = 0; i < PH_COUNT; i++) {

@@ -89,7 +89,7 @@ static int dir_error_status(int err)
 static void warn_about_cache(const struct session *s)
 {
 	const struct clyde_options *o = &s->opt;
-	uint64_t ram = o->ram_given ? o->ram_mib << 20 : s->topo.ram_bytes;
+	uint64_t ram = o->ram_given ? o->ram_bytes : s->topo.ram_bytes;
 	uint64_t data = s->plan.file_bytes * o->concurrency;
 	char d[32], m[32];
 

@@ -136,9 +136,8 @@ static void check_options(const struct clyde_options *o, const struct args *a)
 
 	options_defaults(&d);
 	INV(o->dir && *o->dir && owned(o->dir, d.dir, a));
-	INV(o->size_mib <= MAX_SIZE_MIB && (o->size_given || !o->size_mib));
+	INV(o->size_bytes <= MAX_SIZE_MIB << 20 && (o->size_given || !o->size_bytes));
 	INV(is_pow2(o->chunk) && o->chunk >= MIN_CHUNK && o->chunk <= MAX_CHUNK);
-	INV(!o->size_mib || (o->size_mib << 20) >= o->chunk);
 	INV(o->seeks >= 1 && o->seeks <= MAX_SEEKS);
 	INV(o->seekers >= 1 && o->seekers <= MAX_SEEKERS);
 	INV(o->files <= MAX_FILES);
@@ -149,7 +148,7 @@ static void check_options(const struct clyde_options *o, const struct args *a)
 	INV(!o->name || (*o->name && strlen(o->name) <= MAX_NAME_LEN &&
 			 !strpbrk(o->name, ",\n\r")));
 	INV(owned(o->name, NULL, a));
-	INV(o->ram_mib <= MAX_SIZE_MIB && (o->ram_given || !o->ram_mib));
+	INV(o->ram_bytes <= MAX_SIZE_MIB << 20 && (o->ram_given || !o->ram_bytes));
 	INV(o->repeats >= 1 && o->repeats <= MAX_REPEATS && (o->repeats_given || o->repeats == 1));
 	INV(!o->user || (*o->user && owned(o->user, NULL, a)));
 	INV(owned(o->group, NULL, a));
@@ -178,7 +177,9 @@ static void check_options(const struct clyde_options *o, const struct args *a)
 	INV((unsigned)o->place.mem <= MEM_BIND);
 	INV(o->place.mem != MEM_BIND || (o->place.mem_node >= 0 && o->place.mem_node < TOPO_MAX_NODES));
 	INV(!o->tree || (!tree_parse_spec(o->tree, &shape, &scale, err, sizeof(err)) &&
+			 shape == o->tree_shape && scale == o->tree_scale &&
 			 owned(o->tree, NULL, a)));
+	INV(!o->tree == !o->tree_shape);
 	INV(o->tree || (!o->tree_list && o->tree_seed == TREE_DEFAULT_SEED));
 	INV(o->stonewall_s == 0 ||
 	    (o->stonewall_s >= MIN_STONEWALL_S && o->stonewall_s <= MAX_STONEWALL_S));
@@ -197,7 +198,7 @@ static const char *differs(const struct clyde_options *x, const struct clyde_opt
 #define SAME_STR(f)	do { if (!str_same(x->f, y->f)) return #f; } while (0)
 	SAME_STR(dir);
 	SAME(size_given);
-	SAME(size_mib);
+	SAME(size_bytes);
 	SAME(chunk);
 	SAME(seeks);
 	SAME(seeks_given);
@@ -210,7 +211,7 @@ static const char *differs(const struct clyde_options *x, const struct clyde_opt
 	SAME(file_chunk);
 	SAME_STR(name);
 	SAME(ram_given);
-	SAME(ram_mib);
+	SAME(ram_bytes);
 	SAME(repeats);
 	SAME(repeats_given);
 	SAME_STR(user);
@@ -249,6 +250,8 @@ static const char *differs(const struct clyde_options *x, const struct clyde_opt
 	SAME(place.mem);
 	SAME(place.mem_node);
 	SAME_STR(tree);
+	SAME(tree_shape);
+	SAME(tree_scale);
 	SAME(tree_seed);
 	SAME(tree_list);
 	SAME(stonewall_s);

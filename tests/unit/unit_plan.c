@@ -70,7 +70,7 @@ static void huge_size(double gib)
 
 	defaults(&o);
 	o.size_given = true;
-	o.size_mib = (uint64_t)(gib * 1024);
+	o.size_bytes = (uint64_t)(gib * 1024) << 20;
 	build(&p, &o, (uint64_t)(4 * gib * GIB), 100000000);
 	plan_calibrate(&p, &o, &c);
 	CHECK(p.files >= 1 && p.files <= DEFAULT_FILES, "-s %gG: %u x 1024 files", gib, p.files);
@@ -239,7 +239,7 @@ static void nothing_measured(void)
 	/* a budget far below zero: 1 s a file */
 	c = cal(1e6, 1e6, 1e6, 0.001, 0.001);
 	o.size_given = true;
-	o.size_mib = 40 * 1024;
+	o.size_bytes = 40ull << 30;
 	build(&p, &o, 400 * (uint64_t)GIB, UINT64_MAX);
 	plan_calibrate(&p, &o, &c);
 	CHECK(p.files == 1, "a budget far below zero: %u x 1024 files, want 1", p.files);
