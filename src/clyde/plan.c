@@ -92,6 +92,7 @@ static int choose_sizes(struct run_plan *p, const struct clyde_options *o,
 				 "file size %" PRIu64 " MiB: half the free space", mib);
 	}
 	p->file_bytes = mib << 20;
+	/* the one check of the size against the chunk: the options check each alone */
 	if (p->file_bytes && p->file_bytes < o->chunk) {
 		snprintf(err, errlen, "-s: the file (%" PRIu64 " MiB) is smaller than one chunk", mib);
 		return CLYDE_EXIT_USAGE;
@@ -128,6 +129,23 @@ static int plan_tree(struct run_plan *p, const struct clyde_options *o)
 	p->tree_seed = o->tree_seed;
 	p->tree_depth = p->engine != &engine_uring ? 1 : o->iodepth_given ? p->depth : TREE_URING_DEPTH;
 	return 0;
+}
+
+/* The file tests' data, each file rounded up to 4 KiB: -n's count and sizes. */
+static uint64_t files_bytes(const struct run_plan *p)
+{
+	uint64_t avg, per_file;
+
+	if (!p->files || p->file_max <= 0)
+		return 0;
+	avg = (uint64_t)(p->file_max + p->file_min) / 2;
+	per_file = (avg + 4095) / 4096 * 4096;
+	return per_file * p->files * FILES_UNIT;
+}
+
+uint64_t plan_space_bytes(const struct run_plan *p)
+{
+	return (p->file_bytes + files_bytes(p)) * p->workers;
 }
 
 int plan_build(struct run_plan *p, const struct clyde_options *o, char *err, size_t errlen)

@@ -262,6 +262,28 @@ static void noisy_batches(void)
 	CHECK(calibrate_batches_noisy(even, 3, &s), "three batches are too few");
 }
 
+/* The space -d must hold: each worker's file and its file tests' files, 4 KiB each at least. */
+static void space(void)
+{
+	struct clyde_options o;
+	struct run_plan p;
+
+	defaults(&o);
+	o.size_given = true;
+	o.size_bytes = 64ull << 20;
+	o.files_given = true;
+	o.files = 2;
+	o.file_max = 8192;
+	o.file_min = 4096;	/* 6 KiB on average: 8 KiB of blocks */
+	o.concurrency = 3;
+	build(&p, &o, 100 * (uint64_t)GIB, 100000000);
+	CHECK(plan_space_bytes(&p) == (64ull << 20) * 3 + 8192ull * 2 * 1024 * 3,
+	      "space: %llu", (unsigned long long)plan_space_bytes(&p));
+	o.file_max = 0;
+	build(&p, &o, 100 * (uint64_t)GIB, 100000000);
+	CHECK(plan_space_bytes(&p) == (64ull << 20) * 3, "space of empty files");
+}
+
 int main(void)
 {
 	huge_size(12);
@@ -272,5 +294,6 @@ int main(void)
 	few_inodes();
 	nothing_measured();
 	noisy_batches();
+	space();
 	return unit_verdict("unit_plan");
 }
