@@ -24,9 +24,6 @@
 #include "lib/size.h"
 #include "tree/tree.h"
 
-#define fail options_fail
-#define parse_u32 options_u32
-
 struct option_row {
 	const char *name;	/* the long name, or NULL: short only */
 	char letter;		/* the short name, or 0: long only */
@@ -77,7 +74,7 @@ void options_defaults(struct clyde_options *o)
 static int parse_dir(struct clyde_options *o, const char *arg, char *err, size_t errlen)
 {
 	if (!*arg)
-		return fail(err, errlen, "-d: the directory name is empty");
+		return options_fail(err, errlen, "-d: the directory name is empty");
 	o->dir = arg;
 	return 0;
 }
@@ -85,11 +82,13 @@ static int parse_dir(struct clyde_options *o, const char *arg, char *err, size_t
 static int parse_name(struct clyde_options *o, const char *arg, char *err, size_t errlen)
 {
 	if (!*arg)
-		return fail(err, errlen, "-m: the machine name is empty");
+		return options_fail(err, errlen, "-m: the machine name is empty");
 	if (strlen(arg) > MAX_NAME_LEN)
-		return fail(err, errlen, "-m: the machine name is longer than %u characters", MAX_NAME_LEN);
+		return options_fail(err, errlen, "-m: the machine name is longer than %u characters",
+				    MAX_NAME_LEN);
 	if (strpbrk(arg, ",\n\r"))
-		return fail(err, errlen, "-m: the machine name may not contain a comma or a newline (it is a CSV field)");
+		return options_fail(err, errlen,
+				    "-m: the machine name may not contain a comma or a newline (it is a CSV field)");
 	o->name = arg;
 	return 0;
 }
@@ -97,20 +96,20 @@ static int parse_name(struct clyde_options *o, const char *arg, char *err, size_
 static int parse_repeats(struct clyde_options *o, const char *arg, char *err, size_t errlen)
 {
 	o->repeats_given = true;
-	return parse_u32("-x", "number of runs", arg, 1, MAX_REPEATS, &o->repeats, err, errlen);
+	return options_u32("-x", "number of runs", arg, 1, MAX_REPEATS, &o->repeats, err, errlen);
 }
 
 static int parse_user(struct clyde_options *o, const char *arg, char *err, size_t errlen)
 {
 	if (!*arg)
-		return fail(err, errlen, "-u: the user name is empty");
+		return options_fail(err, errlen, "-u: the user name is empty");
 	o->user = arg;
 	return 0;
 }
 
 static int parse_concurrency(struct clyde_options *o, const char *arg, char *err, size_t errlen)
 {
-	return parse_u32("-c", "concurrency", arg, 1, MAX_CONCURRENCY, &o->concurrency, err, errlen);
+	return options_u32("-c", "concurrency", arg, 1, MAX_CONCURRENCY, &o->concurrency, err, errlen);
 }
 
 static int parse_seed(struct clyde_options *o, const char *arg, char *err, size_t errlen)
@@ -118,7 +117,7 @@ static int parse_seed(struct clyde_options *o, const char *arg, char *err, size_
 	int64_t v;
 
 	if (int_parse(arg, &v) || v < 0 || v > UINT32_MAX)
-		return fail(err, errlen, "-z: seed '%s' must be a number from 0 to %u", arg, UINT32_MAX);
+		return options_fail(err, errlen, "-z: seed '%s' must be a number from 0 to %u", arg, UINT32_MAX);
 	o->seed = (uint32_t)v;
 	o->seed_given = true;
 	return 0;
@@ -129,8 +128,9 @@ static int parse_sem_procs(struct clyde_options *o, const char *arg, char *err, 
 	int64_t v;
 
 	if (int_parse(arg, &v) || (v != -1 && (v < 1 || v > MAX_SEM_PROCS)))
-		return fail(err, errlen, "-p: '%s' must be a number of processes from 1 to %d, or -1 to remove the semaphore",
-			    arg, MAX_SEM_PROCS);
+		return options_fail(err, errlen,
+				    "-p: '%s' must be a number of processes from 1 to %d, or -1 to remove the semaphore",
+				    arg, MAX_SEM_PROCS);
 	o->sem_procs = (int32_t)v;
 	o->sem_procs_given = true;
 	return 0;
@@ -152,7 +152,7 @@ static int parse_sync(struct clyde_options *o, const char *arg, char *err, size_
 	int i = word_index(arg, words);
 
 	if (i < 0)
-		return fail(err, errlen, "-y: '%s' must be s (semaphore) or p (prompt)", arg);
+		return options_fail(err, errlen, "-y: '%s' must be s (semaphore) or p (prompt)", arg);
 	o->sync = modes[i];
 	return 0;
 }
@@ -175,7 +175,7 @@ static int parse_cache(struct clyde_options *o, const char *arg, char *err, size
 	int i = word_index(arg, words);
 
 	if (i < 0)
-		return fail(err, errlen, "--cache: '%s' must be drop, keep, uncached or system", arg);
+		return options_fail(err, errlen, "--cache: '%s' must be drop, keep, uncached or system", arg);
 	o->cache = modes[i];
 	return 0;
 }
@@ -187,7 +187,7 @@ static int parse_perchar_mode(struct clyde_options *o, const char *arg, char *er
 	int i = word_index(arg, words);
 
 	if (i < 0)
-		return fail(err, errlen, "--perchar: '%s' must be syscall or stdio", arg);
+		return options_fail(err, errlen, "--perchar: '%s' must be syscall or stdio", arg);
 	o->perchar = modes[i];
 	return 0;
 }
@@ -195,7 +195,7 @@ static int parse_perchar_mode(struct clyde_options *o, const char *arg, char *er
 static int parse_engine(struct clyde_options *o, const char *arg, char *err, size_t errlen)
 {
 	if (strcmp(arg, "auto") && !engine_find(arg))
-		return fail(err, errlen, "--engine: '%s' must be psync, uring or auto", arg);
+		return options_fail(err, errlen, "--engine: '%s' must be psync, uring or auto", arg);
 	o->engine = arg;
 	return 0;
 }
@@ -203,18 +203,18 @@ static int parse_engine(struct clyde_options *o, const char *arg, char *err, siz
 static int parse_iodepth(struct clyde_options *o, const char *arg, char *err, size_t errlen)
 {
 	o->iodepth_given = true;
-	return parse_u32("--iodepth", "queue depth", arg, 1, MAX_IODEPTH, &o->iodepth, err, errlen);
+	return options_u32("--iodepth", "queue depth", arg, 1, MAX_IODEPTH, &o->iodepth, err, errlen);
 }
 
 static int parse_seek_updates(struct clyde_options *o, const char *arg, char *err, size_t errlen)
 {
-	return parse_u32("--seek-updates", "percent", arg, 0, 100, &o->seek_updates, err, errlen);
+	return options_u32("--seek-updates", "percent", arg, 0, 100, &o->seek_updates, err, errlen);
 }
 
 static int parse_json(struct clyde_options *o, const char *arg, char *err, size_t errlen)
 {
 	if (!*arg)
-		return fail(err, errlen, "--json: the file name is empty (use - for stdout)");
+		return options_fail(err, errlen, "--json: the file name is empty (use - for stdout)");
 	o->json = arg;
 	return 0;
 }
@@ -232,23 +232,24 @@ static int parse_data(struct clyde_options *o, const char *arg, char *err, size_
 	}
 	if (!strncmp(arg, "compressible:", 13)) {
 		o->data = DATA_COMPRESSIBLE;
-		return parse_u32("--data", "compressible percent", arg + 13, 0, 100,
-				 &o->data_zero_pct, err, errlen);
+		return options_u32("--data", "compressible percent", arg + 13, 0, 100,
+				   &o->data_zero_pct, err, errlen);
 	}
-	return fail(err, errlen, "--data: '%s' must be zero, random or compressible:P (P: 0 to 100)", arg);
+	return options_fail(err, errlen,
+			    "--data: '%s' must be zero, random or compressible:P (P: 0 to 100)", arg);
 }
 
 static int parse_profile_dev(struct clyde_options *o, const char *arg, char *err, size_t errlen)
 {
 	if (!*arg)
-		return fail(err, errlen, "--profile-dev: no device named (give names such "
-			    "as sda or loop0,loop1)");
+		return options_fail(err, errlen, "--profile-dev: no device named (give names such "
+				    "as sda or loop0,loop1)");
 	o->profile = true;
 	o->profile_dev = arg;
 	return 0;
 }
 
-/* --bind, --cpus, --numa-node, --mem-policy: checked here for form, by the planner for the machine. */
+/* --bind, --cpus, --numa-node, --mem-policy: checked here for form, by the planner for the machine */
 static int parse_bind(struct clyde_options *o, const char *arg, char *err, size_t errlen)
 {
 	static const char *const words[] = { "none", "core", "numa", NULL };
@@ -256,7 +257,7 @@ static int parse_bind(struct clyde_options *o, const char *arg, char *err, size_
 	int i = word_index(arg, words);
 
 	if (i < 0)
-		return fail(err, errlen, "--bind=%s: use none, core or numa", arg);
+		return options_fail(err, errlen, "--bind=%s: use none, core or numa", arg);
 	o->place.bind = modes[i];
 	return 0;
 }
@@ -266,8 +267,8 @@ static int parse_cpus(struct clyde_options *o, const char *arg, char *err, size_
 	struct cpu_mask m;
 
 	if (mask_parse(arg, &m))
-		return fail(err, errlen, "--cpus=%s: give CPU numbers and ranges such as "
-			    "0-3,8 (below %d)", arg, TOPO_MAX_PUS);
+		return options_fail(err, errlen, "--cpus=%s: give CPU numbers and ranges such as "
+				    "0-3,8 (below %d)", arg, TOPO_MAX_PUS);
 	o->place.cpus = arg;
 	return 0;
 }
@@ -280,7 +281,7 @@ static int parse_numa_node(struct clyde_options *o, const char *arg, char *err, 
 		o->place.numa_node = NUMA_NODE_DEVICE;
 		return 0;
 	}
-	if (parse_u32("--numa-node", "NUMA node", arg, 0, TOPO_MAX_NODES - 1, &n, err, errlen))
+	if (options_u32("--numa-node", "NUMA node", arg, 0, TOPO_MAX_NODES - 1, &n, err, errlen))
 		return -EINVAL;
 	o->place.numa_node = (int)n;
 	return 0;
@@ -295,13 +296,13 @@ static int parse_mem_policy(struct clyde_options *o, const char *arg, char *err,
 	} else if (!strcmp(arg, "interleave")) {
 		o->place.mem = MEM_INTERLEAVE;
 	} else if (!strncmp(arg, "bind:", 5)) {
-		if (parse_u32("--mem-policy=bind", "NUMA node", arg + 5, 0,
-			      TOPO_MAX_NODES - 1, &n, err, errlen))
+		if (options_u32("--mem-policy=bind", "NUMA node", arg + 5, 0,
+				TOPO_MAX_NODES - 1, &n, err, errlen))
 			return -EINVAL;
 		o->place.mem = MEM_BIND;
 		o->place.mem_node = (int)n;
 	} else {
-		return fail(err, errlen, "--mem-policy=%s: use local, interleave or bind:N", arg);
+		return options_fail(err, errlen, "--mem-policy=%s: use local, interleave or bind:N", arg);
 	}
 	return 0;
 }
@@ -322,8 +323,8 @@ static int parse_tree_seed(struct clyde_options *o, const char *arg, char *err, 
 	errno = 0;
 	o->tree_seed = strtoull(arg, &end, 0);
 	if (!*arg || *end || errno || arg[0] == '-')
-		return fail(err, errlen, "--tree-seed: '%s' is not a number from 0 to "
-			    "18446744073709551615", arg);
+		return options_fail(err, errlen, "--tree-seed: '%s' is not a number from 0 to "
+				    "18446744073709551615", arg);
 	return 0;
 }
 
@@ -335,8 +336,8 @@ static int parse_stonewall(struct clyde_options *o, const char *arg, char *err, 
 	o->stonewall_s = strtod(arg, &end);
 	if (!*arg || *end || errno || !(o->stonewall_s >= MIN_STONEWALL_S) ||
 	    o->stonewall_s > MAX_STONEWALL_S)
-		return fail(err, errlen, "--stonewall: '%s' is not a number of seconds from %g to %g",
-			    arg, MIN_STONEWALL_S, MAX_STONEWALL_S);
+		return options_fail(err, errlen, "--stonewall: '%s' is not a number of seconds from %g to %g",
+				    arg, MIN_STONEWALL_S, MAX_STONEWALL_S);
 	return 0;
 }
 
@@ -348,8 +349,8 @@ static int parse_read_other(struct clyde_options *o, const char *arg, char *err,
 	errno = 0;
 	v = strtol(arg, &end, 10);
 	if (!*arg || *end || errno || v < 1 || v > MAX_READ_OTHER)
-		return fail(err, errlen, "--mpi-read-other: '%s' is not a rank offset from 1 to %d",
-			    arg, MAX_READ_OTHER);
+		return options_fail(err, errlen, "--mpi-read-other: '%s' is not a rank offset from 1 to %d",
+				    arg, MAX_READ_OTHER);
 	o->read_other = (int)v;
 	return 0;
 }
@@ -618,7 +619,7 @@ static int parse_option(struct clyde_options *o, int c, const char *arg, char *e
 			*(const char **)((char *)o + rows[i].field) = arg;
 		return 0;
 	}
-	return fail(err, errlen, "internal: unhandled option %d", c);
+	return options_fail(err, errlen, "internal: unhandled option %d", c);
 }
 
 static int check_combination(const struct clyde_options *o, char *err, size_t errlen)
@@ -626,17 +627,20 @@ static int check_combination(const struct clyde_options *o, char *err, size_t er
 	const struct engine_ops *eng = engine_find(o->engine);
 
 	if (o->seed_given && o->seed_file)
-		return fail(err, errlen, "-z and -Z both give the seed: use one");
+		return options_fail(err, errlen, "-z and -Z both give the seed: use one");
 	if (eng && !(eng->flags & ENGINE_F_QUEUED) && o->iodepth > 1)
-		return fail(err, errlen, "--iodepth %u needs a queued engine: %s keeps one request in flight (use --engine=uring)",
-			    o->iodepth, o->engine);
+		return options_fail(err, errlen,
+				    "--iodepth %u needs a queued engine: %s keeps one request in flight (use --engine=uring)",
+				    o->iodepth, o->engine);
 	if ((o->tree_list || o->tree_seed != TREE_DEFAULT_SEED) && !o->tree)
-		return fail(err, errlen, "%s needs --tree=SHAPE", o->tree_list ? "--tree-list" : "--tree-seed");
+		return options_fail(err, errlen, "%s needs --tree=SHAPE",
+				    o->tree_list ? "--tree-list" : "--tree-seed");
 	if (o->sem_procs_given && o->sync != SYNC_NONE)
-		return fail(err, errlen, "-p creates the semaphore and exits; -y is for the runs that use it");
+		return options_fail(err, errlen,
+				    "-p creates the semaphore and exits; -y is for the runs that use it");
 	if ((o->cleanup_user || o->cleanup_any_ns) && !o->cleanup_dir)
-		return fail(err, errlen, "%s needs --cleanup DIR",
-			    o->cleanup_user ? "--cleanup-user" : "--cleanup-any-ns");
+		return options_fail(err, errlen, "%s needs --cleanup DIR",
+				    o->cleanup_user ? "--cleanup-user" : "--cleanup-any-ns");
 	return 0;
 }
 
@@ -653,20 +657,20 @@ int options_parse(struct clyde_options *o, int argc, char **argv,
 	while ((c = getopt_long(argc, argv, shorts, longs, &idx)) != -1) {
 		if (c == '?') {
 			if (optopt && optopt < LONG_ONLY)
-				return fail(err, errlen, "unknown option '-%c'", optopt);
-			return fail(err, errlen, "unknown option '%s'", argv[optind - 1]);
+				return options_fail(err, errlen, "unknown option '-%c'", optopt);
+			return options_fail(err, errlen, "unknown option '%s'", argv[optind - 1]);
 		}
 		if (c == ':') {
 			if (optopt && optopt < LONG_ONLY)
-				return fail(err, errlen, "option '-%c' needs an argument", optopt);
-			return fail(err, errlen, "option '%s' needs an argument", argv[optind - 1]);
+				return options_fail(err, errlen, "option '-%c' needs an argument", optopt);
+			return options_fail(err, errlen, "option '%s' needs an argument", argv[optind - 1]);
 		}
 		if (parse_option(o, c, optarg, err, errlen))
 			return -EINVAL;
 	}
 	if (optind < argc)
-		return fail(err, errlen, "unexpected argument '%s'%s", argv[optind],
-			    argv[optind][0] != '-' && optind > 1 && !strcmp(argv[optind - 1], "-f")
-			    ? " (write -f's size attached: -f64k)" : "");
+		return options_fail(err, errlen, "unexpected argument '%s'%s", argv[optind],
+				    argv[optind][0] != '-' && optind > 1 && !strcmp(argv[optind - 1], "-f")
+				    ? " (write -f's size attached: -f64k)" : "");
 	return check_combination(o, err, errlen);
 }
