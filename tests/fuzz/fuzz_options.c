@@ -8,9 +8,10 @@
  * as getopt does inside "-qf", then reads freed memory or parses
  * differently), and once more with an 8-byte message buffer. The three
  * must agree; a successful parse must leave every field within the limits
- * options.c enforces, and every string pointing into the argument vector
- * or at its default. A violation is reported and aborts. Built and run by
- * .ci/fuzz-report (clang -fsanitize=fuzzer,address,undefined), not by make.
+ * options.c and option_sizes.c enforce, and every string pointing into
+ * the argument vector or at its default. A violation is reported and
+ * aborts. Built and run by .ci/fuzz-report (clang
+ * -fsanitize=fuzzer,address,undefined), not by make.
  */
 #include "config.h"
 
@@ -124,7 +125,7 @@ static bool owned(const char *p, const char *dflt, const struct args *a)
 	return false;
 }
 
-/* What a successful parse guarantees (src/clyde/options.c, src/clyde/options.h). */
+/* What a successful parse guarantees (src/clyde/options.c, option_sizes.c, options.h). */
 static void check_options(const struct clyde_options *o, const struct args *a)
 {
 	struct clyde_options d;
