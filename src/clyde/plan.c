@@ -76,7 +76,7 @@ static int choose_sizes(struct run_plan *p, const struct clyde_options *o,
 			char *err, size_t errlen)
 {
 	uint64_t free_bytes = p->free_bytes;
-	uint64_t mib = o->size_mib;
+	uint64_t mib = o->size_bytes >> 20;
 
 	if (!o->size_given) {
 		mib = free_bytes / 2 / o->concurrency >> 20;
@@ -92,6 +92,7 @@ static int choose_sizes(struct run_plan *p, const struct clyde_options *o,
 				 "file size %" PRIu64 " MiB: half the free space", mib);
 	}
 	p->file_bytes = mib << 20;
+	/* the one check of the size against the chunk: the options check each alone */
 	if (p->file_bytes && p->file_bytes < o->chunk) {
 		snprintf(err, errlen, "-s: the file (%" PRIu64 " MiB) is smaller than one chunk", mib);
 		return CLYDE_EXIT_USAGE;
@@ -119,15 +120,31 @@ static bool family_runs(const struct run_plan *p, enum phase_family f)
 }
 
 /* --tree: the shape, scale and seed; the engine's batch depth for it. */
-static int plan_tree(struct run_plan *p, const struct clyde_options *o, char *err, size_t errlen)
+static void plan_tree(struct run_plan *p, const struct clyde_options *o)
 {
-	if (!o->tree)
-		return 0;
-	if (tree_parse_spec(o->tree, &p->tree_shape, &p->tree_scale, err, errlen))
-		return CLYDE_EXIT_USAGE;
+	if (!o->tree_shape)
+		return;
+	p->tree_shape = o->tree_shape;
+	p->tree_scale = o->tree_scale;
 	p->tree_seed = o->tree_seed;
 	p->tree_depth = o->iodepth_given ? p->depth : p->engine->tree_depth;
-	return 0;
+}
+
+/* The file tests' data, each file rounded up to 4 KiB: -n's count and sizes. */
+static uint64_t files_bytes(const struct run_plan *p)
+{
+	uint64_t avg, per_file;
+
+	if (!p->files || p->file_max <= 0)
+		return 0;
+	avg = (uint64_t)(p->file_max + p->file_min) / 2;
+	per_file = (avg + 4095) / 4096 * 4096;
+	return per_file * p->files * FILES_UNIT;
+}
+
+uint64_t plan_space_bytes(const struct run_plan *p)
+{
+	return (p->file_bytes + files_bytes(p)) * p->workers;
 }
 
 int plan_build(struct run_plan *p, const struct clyde_options *o, char *err, size_t errlen)
@@ -193,9 +210,7 @@ int plan_build_space(struct run_plan *p, const struct clyde_options *o, uint64_t
 	plan_boxes(p, o);
 	p->sync = o->sync;
 	p->quiet = o->quiet;
-	ret = plan_tree(p, o, err, errlen);
-	if (ret)
-		return ret;
+	plan_tree(p, o);
 	for (int i = 0; i < PH_COUNT; i++) {
 		const struct phase_def *d = phase_get((enum phase_id)i);
 
