@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Shared helpers for the whole-program tests. Each test script sources
-# this, makes its own scratch filesystems with scratch_tmpfs, and exits
-# 0 (pass), 1 (fail) or 77 (skip); everything it mounted is unmounted.
+# this, says what it needs with the need_* helpers (each a skip that names
+# what is missing), makes its own scratch filesystems (scratch_tmpfs,
+# loop_mkfs), and exits 0 (pass), 1 (fail) or 77 (skip); everything it
+# mounted is unmounted, every loop device detached.
 
 set -u
 CLYDE=${CLYDE:-$(pwd)/clyde}
+# shellcheck disable=SC2034 # clyde-report, for the tests that run it
 REPORT=${CLYDE_REPORT:-$(dirname "$CLYDE")/clyde-report}
 T_FAILS=0
 T_CHECKS=0
@@ -12,6 +15,8 @@ T_MOUNTS=""
 T_DIRS=""
 T_LOOPS=""
 
+# at exit: the loop devices (their filesystems may be mounted under a
+# scratch tmpfs or directory), then the scratch mounts, then the directories
 t_cleanup() {
 	loop_detach
 	for m in $T_MOUNTS; do
