@@ -7,9 +7,8 @@
 # table of clyde --profile runs (clyde-result/3), in the text and the page;
 # the tree workloads of clyde --tree runs (clyde-result/4).
 . "$TESTLIB"
-REPORT=${CLYDE_REPORT:-$(dirname "$CLYDE")/clyde-report}
 G=${REPORT_GOLDEN:-$(dirname "$TESTLIB")/data/report_golden}
-[ -x "$REPORT" ] || skip "no $REPORT"
+need_built "$REPORT"
 scratch_dir
 W=$SCRATCH
 MIX="$G/bonnie-1.97.csv $G/bonnie-1.03.csv $G/clyde-x3.csv $G/clyde-x2.json $G/clyde-r1.json $G/bonnie-2.00a.csv"
