@@ -118,8 +118,8 @@ static int run_once(struct session *s, uint32_t seed, uint32_t run, struct run_r
 }
 
 /* What chooses the outputs of every run, from the options and the plan. */
-static void format_request_of(const struct session *s, const struct format_opts *fo,
-			      struct format_request *req)
+static void outputs_asked(const struct session *s, const struct format_opts *fo,
+			  struct format_request *req)
 {
 	const struct clyde_options *o = &s->opt;
 
@@ -180,7 +180,7 @@ int run_all(struct session *s, const struct format_opts *fo)
 	status = ranks_agree(status, !runs ? "out of memory" : "cannot write the --json file", false);
 	if (status)
 		goto out;
-	format_request_of(s, fo, &req);
+	outputs_asked(s, fo, &req);
 	if (o->warmup) {
 		/* Counted nowhere: it only brings caches and allocators to a steady state. */
 		fprintf(stderr, "clyde: warm-up run (not counted)\n");
