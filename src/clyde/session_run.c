@@ -117,54 +117,32 @@ static int run_once(struct session *s, uint32_t seed, uint32_t run, struct run_r
 	return CLYDE_EXIT_OK;
 }
 
-/* A drop that left the file in memory is said loudly, not only in the label. */
-static void warn_about_outcome(const struct session *s, const struct run_result *r)
-{
-	const struct run_env *e = &r->env;
-
-	if (s->plan.cache == CACHE_KEEP || !e->resident_known ||
-	    e->resident_worst <= RESIDENT_TOLERANCE_PCT)
-		return;
-	fprintf(stderr, "clyde: WARNING: --cache=%s did not empty the page cache: up to %.1f%% "
-		"of %s was resident before a read phase (%s on %s); the read "
-		"figures of this run are page-cache figures\n", e->cache, e->resident_worst,
-		e->resident_worst_tree ? "the tree's data" :
-		!strcmp(e->resident_worst_what, "the file") ? "the test file" : e->resident_worst_what,
-		e->fs_type[0] ? e->fs_type : "unknown filesystem", s->opt.dir);
-}
-
-/* One run's tables, context and CSV line, where run_all sends them. */
-static void report_run(const struct session *s, const struct format_opts *fo,
-		       const struct run_result *r, uint32_t done, FILE *text, FILE *csv)
+/* What chooses the outputs of every run, from the options and the plan. */
+static void outputs_asked(const struct session *s, const struct format_opts *fo,
+			  struct format_request *req)
 {
 	const struct clyde_options *o = &s->opt;
 
-	format_context(stderr, r);
-	/* Placement matters with several workers or a placement asked for. */
-	if (o->concurrency > 1 || s->place.any_binding)
-		format_placement(stderr, r);
-	/* under mpirun the worst of every rank's residency, said once */
-	warn_about_outcome(s, r);
-	if (o->repeats == 1)
-		format_table(text, r, fo);
-	format_tree_table(text, r);
-	format_cluster_table(text, r);
-	if (o->latency_table)
-		format_latency_table(text, r);
-	if (o->cpu_table)
-		format_cpu_table(text, r);
-	if (o->ceilings)
-		format_ceilings_table(text, r);
-	if (o->profile)
-		format_profile_tables(text, r);
-	if (r->mismatches)
-		fprintf(stderr, "clyde: verify: %llu mismatches in run %u\n",
-			(unsigned long long)r->mismatches, done + 1);
-	fflush(text);
-	if (csv) {
-		format_csv(csv, r, fo);
-		fflush(csv);
-	}
+	memset(req, 0, sizeof(*req));
+	req->fo = fo;
+	req->repeats = o->repeats;
+	req->placement = o->concurrency > 1 || s->place.any_binding;
+	req->latency = o->latency_table;
+	req->cpu = o->cpu_table;
+	req->ceilings = o->ceilings;
+	req->profile = o->profile;
+	req->cache = s->plan.cache;
+	req->dir = o->dir;
+}
+
+/* One run's context, notes, tables and CSV line: the table of formats' rows. */
+static void report_run(FILE *const streams[FORMAT_STREAMS], const struct run_result *r,
+		       const struct format_request *req)
+{
+	format_walk(FORMAT_EACH_RUN, streams, r, 1, req);
+	fflush(streams[FORMAT_TEXT]);
+	if (streams[FORMAT_CSV])
+		fflush(streams[FORMAT_CSV]);
 }
 
 /*
@@ -181,6 +159,10 @@ int run_all(struct session *s, const struct format_opts *fo)
 	bool reporter = cluster_rank() == 0;
 	FILE *text = o->quiet || o->repeats_given || json_stdout ? stderr : stdout;
 	FILE *csv = json_stdout || !reporter ? NULL : stdout;
+	FILE *const streams[FORMAT_STREAMS] = {
+		[FORMAT_LOG] = stderr, [FORMAT_TEXT] = text, [FORMAT_CSV] = csv,
+	};
+	struct format_request req;
 	char json_temp[4200] = "";
 	FILE *json = reporter ? open_json(o->json, json_temp, sizeof(json_temp)) : NULL;
 	struct run_result *runs = calloc(o->repeats, sizeof(*runs));
@@ -198,6 +180,7 @@ int run_all(struct session *s, const struct format_opts *fo)
 	status = ranks_agree(status, !runs ? "out of memory" : "cannot write the --json file", false);
 	if (status)
 		goto out;
+	outputs_asked(s, fo, &req);
 	if (o->warmup) {
 		/* Counted nowhere: it only brings caches and allocators to a steady state. */
 		fprintf(stderr, "clyde: warm-up run (not counted)\n");
@@ -207,8 +190,8 @@ int run_all(struct session *s, const struct format_opts *fo)
 			goto out;
 		}
 	}
-	if (csv && o->repeats > 1)
-		format_csv_header(csv);
+	if (reporter)
+		format_walk(FORMAT_BEFORE_RUNS, streams, NULL, 0, &req);
 	for (; done < o->repeats; done++) {
 		/* bonnie++ reuses one seed for every -x run; clyde draws anew. */
 		uint32_t seed = done == 0 || o->seed_given || o->seed_file
@@ -229,8 +212,10 @@ int run_all(struct session *s, const struct format_opts *fo)
 				 runs[done].failure.message);
 			goto out;
 		}
-		if (reporter)
-			report_run(s, fo, &runs[done], done, text, csv);
+		if (reporter) {
+			req.run = done;
+			report_run(streams, &runs[done], &req);
+		}
 		if (clyde_stop_requested()) {
 			fprintf(stderr, "clyde: stopped by signal %d after run %u\n",
 				clyde_stop_signal(), done + 1);
@@ -240,8 +225,8 @@ int run_all(struct session *s, const struct format_opts *fo)
 			goto out;
 		}
 	}
-	if (o->repeats > 1 && reporter)
-		format_summary(stderr, runs, done);
+	if (reporter)
+		format_walk(FORMAT_AFTER_RUNS, streams, runs, done, &req);
 	for (uint32_t i = 0; i < done; i++)
 		if (runs[i].mismatches)
 			status = CLYDE_EXIT_VERIFY;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "core/result.h"
+#include "sys/cache.h"
 
 /* Pure functions of a run_result: same input, same bytes. */
 
@@ -99,5 +100,83 @@ void format_put_field(FILE *out, const char *s);
 void format_latency(char *buf, size_t len, double seconds);
 void format_kib_rate(char *buf, size_t len, double kib_per_s);
 void format_count5(char *buf, size_t len, double value, bool seeks);
+
+/*
+ * --- the table of output formats (format_registry.c) ---
+ *
+ * What a run reports is the table's rows, walked in order: an output
+ * format is one file with its function and one row saying when it
+ * applies and which stream it writes. The JSON document is not a row:
+ * it is one file for every run, written whole or not at all.
+ */
+
+/* What chooses the outputs: the options, said for the formats (which see no options.h). */
+struct format_request {
+	const struct format_opts *fo;
+	unsigned repeats;	/* -x: one table for one run; the CSV header and summary for several */
+	unsigned run;		/* the run reported, from 0 */
+	bool placement;		/* several workers, or a placement asked for */
+	bool latency;		/* --latency */
+	bool cpu;		/* --cpu */
+	bool ceilings;		/* --ceilings */
+	bool profile;		/* --profile */
+	enum cache_mode cache;	/* the plan's: a drop that did not drop is warned of */
+	const char *dir;	/* -d, for that warning */
+};
+
+/* Where a row writes; the walker skips a row whose stream is NULL. */
+enum format_stream {
+	FORMAT_LOG,	/* stderr: context lines, notes, warnings */
+	FORMAT_TEXT,	/* the tables: stdout, or stderr under -q, -x or --json - */
+	FORMAT_CSV,	/* the CSV lines: stdout; none under --json - */
+	FORMAT_STREAMS,
+};
+
+/* When a row writes. */
+enum format_moment {
+	FORMAT_BEFORE_RUNS,	/* runs NULL, count 0: -x's CSV header */
+	FORMAT_EACH_RUN,	/* the run that just ended, count 1 */
+	FORMAT_AFTER_RUNS,	/* every run that finished: -x's summary */
+};
+
+/*
+ * A format's function and its predicate see the runs of their moment
+ * and what was asked.
+ */
+typedef void format_write_fn(FILE *out, const struct run_result *runs, unsigned count,
+			     const struct format_request *req);
+typedef bool format_applies_fn(const struct run_result *runs, unsigned count,
+			       const struct format_request *req);
+
+struct format_row {
+	const char *name;
+	enum format_moment moment;
+	enum format_stream stream;
+	format_applies_fn *applies;	/* NULL: always */
+	format_write_fn *write;
+};
+
+/*
+ * Every row of the moment, in the table's order, then the test rows:
+ * those whose stream is open and that apply write to their stream. The
+ * walker flushes nothing: the caller flushes where it always did.
+ */
+void format_walk(enum format_moment moment, FILE *const streams[FORMAT_STREAMS],
+		 const struct run_result *runs, unsigned count, const struct format_request *req);
+
+/*
+ * Rows a test adds after the table's own (C11 has no constructors):
+ * NULL and 0 in clyde, set only by a test.
+ */
+extern const struct format_row *format_test_rows;
+extern size_t format_test_row_count;
+
+/* format_notes.c: a run's notes on stderr, rows of the table as the formats are. */
+/* A drop that left the file in memory, said loudly, not only in the label. */
+void format_cache_warning(FILE *out, const struct run_result *runs, unsigned count,
+			  const struct format_request *req);
+/* --verify's mismatches in the run. */
+void format_verify_note(FILE *out, const struct run_result *runs, unsigned count,
+			const struct format_request *req);
 
 #endif

@@ -20,6 +20,8 @@
 #define TOPO_MASK_WORDS	(TOPO_MAX_PUS / 64)
 #define TOPO_MAX_CACHES	4
 
+/* --- CPU sets and their text: cpu_mask.c --- */
+
 /* A set of logical CPUs by OS index. */
 struct cpu_mask {
 	uint64_t w[TOPO_MASK_WORDS];
@@ -41,6 +43,11 @@ unsigned mask_count(const struct cpu_mask *m);
 int mask_parse(const char *list, struct cpu_mask *m);
 /* The same form back; "" for an empty set. */
 void mask_format(const struct cpu_mask *m, char *buf, size_t len);
+
+/*
+ * --- the topology model: topology.c (pure), topo_load.c and
+ * topology_hwloc.c (this machine's) ---
+ */
 
 /* One logical CPU (hardware thread). */
 struct topo_pu {
@@ -124,6 +131,8 @@ static inline int topo_model_from_hwloc_xml(const char *path, struct topo_model 
 }
 #endif
 
+/* --- the planner: placement_plan.c --- */
+
 /* --bind, --cpus, --numa-node, --mem-policy. */
 enum bind_mode {
 	BIND_NONE,
@@ -179,7 +188,10 @@ int placement_plan(const struct topo_model *m, const struct place_opts *o, unsig
 /* Whether this build can set memory policy (hwloc or libnuma). */
 bool placement_numa_capable(void);
 
-/* Memory policy of the calling thread: hwloc preferred, else libnuma. */
+/*
+ * Memory policy of the calling thread: hwloc preferred
+ * (placement_hwloc.c), else libnuma (placement_numa.c).
+ */
 #ifdef HAVE_HWLOC
 int place_mem_hwloc(enum mem_policy mem, const struct cpu_mask *nodes);
 #else

@@ -1,82 +1,18 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Placement's pure parts: CPU sets as text, a test machine from a
- * synthetic description, and the planner that gives each worker its
- * CPUs and memory node from the model and the options.
+ * The planner: each worker's CPUs and memory node, a pure function of
+ * the topology model and the options (--bind, --cpus, --numa-node,
+ * --mem-policy). Applying a plan is the OS layer's (placement_linux.c,
+ * placement_bsd.c).
  */
 #include "config.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "placement/placement.h"
-
-unsigned mask_count(const struct cpu_mask *m)
-{
-	unsigned n = 0;
-
-	for (unsigned i = 0; i < TOPO_MASK_WORDS; i++)
-		n += (unsigned)__builtin_popcountll(m->w[i]);
-	return n;
-}
-
-int mask_parse(const char *list, struct cpu_mask *m)
-{
-	const char *p = list;
-
-	memset(m, 0, sizeof(*m));
-	if (!*p)
-		return -EINVAL;
-	while (*p) {
-		char *end;
-		unsigned long a, b;
-
-		if (*p < '0' || *p > '9')
-			return -EINVAL;
-		a = strtoul(p, &end, 10);
-		b = a;
-		if (*end == '-') {
-			if (end[1] < '0' || end[1] > '9')
-				return -EINVAL;
-			b = strtoul(end + 1, &end, 10);
-		}
-		if (b < a || b >= TOPO_MAX_PUS)
-			return -EINVAL;
-		for (unsigned long c = a; c <= b; c++)
-			mask_set(m, (unsigned)c);
-		if (*end == ',' && end[1])
-			end++;
-		else if (*end)
-			return -EINVAL;
-		p = end;
-	}
-	return 0;
-}
-
-void mask_format(const struct cpu_mask *m, char *buf, size_t len)
-{
-	size_t used = 0;
-
-	if (len)
-		buf[0] = '\0';
-	for (unsigned c = 0; c < TOPO_MAX_PUS && used < len; c++) {
-		unsigned e = c;
-
-		if (!mask_has(m, c))
-			continue;
-		while (e + 1 < TOPO_MAX_PUS && mask_has(m, e + 1))
-			e++;
-		if (e == c)
-			used += (size_t)snprintf(buf + used, len - used, "%s%u", used ? "," : "", c);
-		else
-			used += (size_t)snprintf(buf + used, len - used, "%s%u-%u", used ? "," : "",
-						 c, e);
-		c = e;
-	}
-}
 
 __attribute__((format(printf, 3, 4)))
 static int fail(char *err, size_t len, const char *fmt, ...)
@@ -88,153 +24,6 @@ static int fail(char *err, size_t len, const char *fmt, ...)
 	va_end(ap);
 	return -EINVAL;
 }
-
-/* --- a test machine --- */
-
-static int level_count(const char *tok, const char *name, unsigned *out)
-{
-	size_t n = strlen(name);
-	char *end;
-	unsigned long v;
-
-	if (strncmp(tok, name, n) || tok[n] != ':')
-		return 0;
-	v = strtoul(tok + n + 1, &end, 10);
-	if (end == tok + n + 1 || *end || v == 0 || v > TOPO_MAX_PUS)
-		return -EINVAL;
-	*out = (unsigned)v;
-	return 1;
-}
-
-int topo_model_synthetic(const char *desc, struct topo_model *m, char *err, size_t errlen)
-{
-	/* Levels outermost first: pack, numa, core, pu; each at most once. */
-	static const char *const levels[] = { "pack", "numa", "core", "pu" };
-	unsigned count[4] = { 1, 1, 1, 1 }, memnodes = 0, next = 0;
-	struct cpu_mask allowed;
-	bool restrict_cpus = false, numa_given = false, core_given = false;
-	char copy[256], *save = NULL;
-
-	memset(m, 0, sizeof(*m));
-	m->source = "synthetic";
-	m->device_node = -1;
-	if (strlen(desc) >= sizeof(copy))
-		return fail(err, errlen, "synthetic topology too long");
-	strcpy(copy, desc);
-	for (char *tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-		int r = 0;
-		unsigned i;
-
-		for (i = next; i < 4 && !(r = level_count(tok, levels[i], &count[i])); i++)
-			;
-		if (r > 0) {
-			numa_given |= i == 1;
-			core_given |= i == 2;
-			next = i + 1;
-			continue;
-		}
-		if (r < 0 || (r = level_count(tok, "memnode", &memnodes)) < 0)
-			return fail(err, errlen, "bad count in '%s'", tok);
-		if (r > 0)
-			continue;
-		if (!strncmp(tok, "allowed:", 8)) {
-			if (mask_parse(tok + 8, &allowed))
-				return fail(err, errlen, "bad CPU list in '%s'", tok);
-			restrict_cpus = true;
-			continue;
-		}
-		return fail(err, errlen, "'%s' is not a level (pack, numa, core, pu in that "
-			    "order), memnode:N or allowed:LIST", tok);
-	}
-	/*
-	 * As hwloc: without a numa level one node holds the whole machine,
-	 * without a core level each PU is a core of its own.
-	 */
-	if (!core_given) {
-		count[2] = count[3];
-		count[3] = 1;
-	}
-	m->npackages = count[0];
-	m->nnodes = numa_given ? count[0] * count[1] : 1;
-	m->ncores = count[0] * count[1] * count[2];
-	m->npus = m->ncores * count[3];
-	if (m->npus > TOPO_MAX_PUS || m->nnodes + memnodes > TOPO_MAX_NODES)
-		return fail(err, errlen, "synthetic topology too large");
-	for (unsigned i = 0; i < m->npus; i++) {
-		struct topo_pu *pu = &m->pu[i];
-
-		pu->os = (int)i;
-		pu->core = (int)(i / count[3]);
-		pu->node = numa_given ? (int)(pu->core / count[2]) : 0;
-		pu->package = (int)(pu->core / count[2]) / (int)count[1];
-		pu->allowed = !restrict_cpus || mask_has(&allowed, i);
-	}
-	for (unsigned n = 0; n < m->nnodes + memnodes; n++) {
-		m->node[n].os = (int)n;
-		m->node[n].npus = n < m->nnodes ? m->npus / m->nnodes : 0;
-	}
-	m->nnodes += memnodes;
-	return 0;
-}
-
-static size_t add(char *buf, size_t len, size_t used, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static size_t add(char *buf, size_t len, size_t used, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (used >= len)
-		return used;
-	va_start(ap, fmt);
-	used += (size_t)vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
-	return used;
-}
-
-static const char *plural(unsigned n, const char *one, const char *many)
-{
-	return n == 1 ? one : many;
-}
-
-void topology_describe(const struct topo_model *m, char *buf, size_t len)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	if (m->npackages)
-		used = add(buf, len, used, "%u %s ", m->npackages,
-			   plural(m->npackages, "package", "packages"));
-	if (m->nnodes)
-		used = add(buf, len, used, "%u NUMA %s ", m->nnodes,
-			   plural(m->nnodes, "node", "nodes"));
-	if (m->ncores)
-		used = add(buf, len, used, "%u %s ", m->ncores, plural(m->ncores, "core", "cores"));
-	used = add(buf, len, used, "%u hardware %s", m->npus,
-		   plural(m->npus, "thread", "threads"));
-	for (unsigned i = 0; i < m->ncaches; i++) {
-		const struct topo_cache *c = &m->cache[i];
-		uint64_t kib = c->size >> 10;
-
-		used = add(buf, len, used, "%s L%d%s %llu %s", i ? "" : ";", c->level,
-			   c->type == 'd' ? "d" : c->type == 'i' ? "i" : "",
-			   (unsigned long long)(kib >= 1024 && !(kib % 1024) ? kib >> 10 : kib),
-			   kib >= 1024 && !(kib % 1024) ? "MiB" : "KiB");
-	}
-	if (m->device_node >= 0)
-		used = add(buf, len, used, "; device on node %d", m->device_node);
-	else if (m->device_why[0])
-		used = add(buf, len, used, "; device node unknown: %s", m->device_why);
-	if (m->unknown[0])
-		used = add(buf, len, used, "; %s", m->unknown);
-	add(buf, len, used, " (%s)", m->source ? m->source : "?");
-	/* Context lines carry no commas. */
-	for (char *c = buf; *c; c++)
-		if (*c == ',')
-			*c = ' ';
-}
-
-/* --- the planner --- */
 
 static const struct topo_node *find_node(const struct topo_model *m, int os)
 {

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The table of output formats, in the order a run reports them (a row's
+ * place is its place in its stream), and the walker that clyde's run
+ * loop (clyde/session_run.c) calls before the runs, as each run ends and
+ * after the last. The formatters keep their own signatures (the golden
+ * tests call them directly); the adapters here give them the row's.
+ */
+#include "config.h"
+
+#include "formats/format.h"
+
+const struct format_row *format_test_rows;
+size_t format_test_row_count;
+
+/* --- when a row applies --- */
+
+static bool several_runs(const struct run_result *runs, unsigned count,
+			 const struct format_request *req)
+{
+	(void)runs;
+	(void)count;
+	return req->repeats > 1;
+}
+
+static bool one_run(const struct run_result *runs, unsigned count,
+		    const struct format_request *req)
+{
+	return !several_runs(runs, count, req);
+}
+
+/* Placement matters with several workers or a placement asked for. */
+static bool placement_asked(const struct run_result *runs, unsigned count,
+			    const struct format_request *req)
+{
+	(void)runs;
+	(void)count;
+	return req->placement;
+}
+
+/* A drop that did not drop; under mpirun the worst of every rank's residency, said once. */
+static bool cache_not_emptied(const struct run_result *runs, unsigned count,
+			      const struct format_request *req)
+{
+	const struct run_env *e = &runs->env;
+
+	(void)count;
+	return req->cache != CACHE_KEEP && e->resident_known &&
+	       e->resident_worst > RESIDENT_TOLERANCE_PCT;
+}
+
+static bool latency_asked(const struct run_result *runs, unsigned count,
+			  const struct format_request *req)
+{
+	(void)runs;
+	(void)count;
+	return req->latency;
+}
+
+static bool cpu_asked(const struct run_result *runs, unsigned count,
+		      const struct format_request *req)
+{
+	(void)runs;
+	(void)count;
+	return req->cpu;
+}
+
+static bool ceilings_asked(const struct run_result *runs, unsigned count,
+			   const struct format_request *req)
+{
+	(void)runs;
+	(void)count;
+	return req->ceilings;
+}
+
+static bool profile_asked(const struct run_result *runs, unsigned count,
+			  const struct format_request *req)
+{
+	(void)runs;
+	(void)count;
+	return req->profile;
+}
+
+static bool mismatched(const struct run_result *runs, unsigned count,
+		       const struct format_request *req)
+{
+	(void)count;
+	(void)req;
+	return runs->mismatches != 0;
+}
+
+/* --- the formatters in the row's form --- */
+
+static void csv_header(FILE *out, const struct run_result *runs, unsigned count,
+		       const struct format_request *req)
+{
+	(void)runs;
+	(void)count;
+	(void)req;
+	format_csv_header(out);
+}
+
+static void context(FILE *out, const struct run_result *runs, unsigned count,
+		    const struct format_request *req)
+{
+	(void)count;
+	(void)req;
+	format_context(out, runs);
+}
+
+static void placement(FILE *out, const struct run_result *runs, unsigned count,
+		      const struct format_request *req)
+{
+	(void)count;
+	(void)req;
+	format_placement(out, runs);
+}
+
+static void table(FILE *out, const struct run_result *runs, unsigned count,
+		  const struct format_request *req)
+{
+	(void)count;
+	format_table(out, runs, req->fo);
+}
+
+static void tree_table(FILE *out, const struct run_result *runs, unsigned count,
+		       const struct format_request *req)
+{
+	(void)count;
+	(void)req;
+	format_tree_table(out, runs);
+}
+
+static void cluster_table(FILE *out, const struct run_result *runs, unsigned count,
+			  const struct format_request *req)
+{
+	(void)count;
+	(void)req;
+	format_cluster_table(out, runs);
+}
+
+static void latency_table(FILE *out, const struct run_result *runs, unsigned count,
+			  const struct format_request *req)
+{
+	(void)count;
+	(void)req;
+	format_latency_table(out, runs);
+}
+
+static void cpu_table(FILE *out, const struct run_result *runs, unsigned count,
+		      const struct format_request *req)
+{
+	(void)count;
+	(void)req;
+	format_cpu_table(out, runs);
+}
+
+static void ceilings_table(FILE *out, const struct run_result *runs, unsigned count,
+			   const struct format_request *req)
+{
+	(void)count;
+	(void)req;
+	format_ceilings_table(out, runs);
+}
+
+static void profile_tables(FILE *out, const struct run_result *runs, unsigned count,
+			   const struct format_request *req)
+{
+	(void)count;
+	(void)req;
+	format_profile_tables(out, runs);
+}
+
+static void csv_line(FILE *out, const struct run_result *runs, unsigned count,
+		     const struct format_request *req)
+{
+	(void)count;
+	format_csv(out, runs, req->fo);
+}
+
+static void summary(FILE *out, const struct run_result *runs, unsigned count,
+		    const struct format_request *req)
+{
+	(void)req;
+	format_summary(out, runs, count);
+}
+
+/*
+ * stdout carries what bonnie++'s does: the table (and the extra tables
+ * asked for) then the CSV line; stderr the context lines and notes.
+ */
+static const struct format_row format_rows[] = {
+	{ "csv header", FORMAT_BEFORE_RUNS, FORMAT_CSV, several_runs, csv_header },
+	{ "context", FORMAT_EACH_RUN, FORMAT_LOG, NULL, context },
+	{ "placement", FORMAT_EACH_RUN, FORMAT_LOG, placement_asked, placement },
+	{ "cache warning", FORMAT_EACH_RUN, FORMAT_LOG, cache_not_emptied, format_cache_warning },
+	{ "table", FORMAT_EACH_RUN, FORMAT_TEXT, one_run, table },
+	/* --tree's and mpirun's tables print nothing without them */
+	{ "tree", FORMAT_EACH_RUN, FORMAT_TEXT, NULL, tree_table },
+	{ "cluster", FORMAT_EACH_RUN, FORMAT_TEXT, NULL, cluster_table },
+	{ "latency", FORMAT_EACH_RUN, FORMAT_TEXT, latency_asked, latency_table },
+	{ "cpu", FORMAT_EACH_RUN, FORMAT_TEXT, cpu_asked, cpu_table },
+	{ "ceilings", FORMAT_EACH_RUN, FORMAT_TEXT, ceilings_asked, ceilings_table },
+	{ "profile", FORMAT_EACH_RUN, FORMAT_TEXT, profile_asked, profile_tables },
+	{ "verify", FORMAT_EACH_RUN, FORMAT_LOG, mismatched, format_verify_note },
+	{ "csv", FORMAT_EACH_RUN, FORMAT_CSV, NULL, csv_line },
+	{ "summary", FORMAT_AFTER_RUNS, FORMAT_LOG, several_runs, summary },
+};
+
+static void walk_rows(const struct format_row *rows, size_t nrows, enum format_moment moment,
+		      FILE *const streams[FORMAT_STREAMS], const struct run_result *runs,
+		      unsigned count, const struct format_request *req)
+{
+	for (size_t i = 0; i < nrows; i++) {
+		const struct format_row *row = &rows[i];
+		FILE *out = streams[row->stream];
+
+		if (row->moment != moment || !out)
+			continue;
+		if (row->applies && !row->applies(runs, count, req))
+			continue;
+		row->write(out, runs, count, req);
+	}
+}
+
+void format_walk(enum format_moment moment, FILE *const streams[FORMAT_STREAMS],
+		 const struct run_result *runs, unsigned count, const struct format_request *req)
+{
+	walk_rows(format_rows, sizeof(format_rows) / sizeof(format_rows[0]), moment, streams,
+		  runs, count, req);
+	walk_rows(format_test_rows, format_test_row_count, moment, streams, runs, count, req);
+}
