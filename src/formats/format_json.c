@@ -528,7 +528,7 @@ static void json_phase_cache(struct json_writer *w, const struct phase_result *p
 		json_add_double(w, "resident_pct", p->resident_pct);
 	}
 	/* the big file's phases: the bytes measured, what that phase reads */
-	if (id < PH_FIRST_TREE) {
+	if (phase_get(id)->io_file) {
 		json_add_uint(w, "range_offset", p->residency_range_offset);
 		json_add_uint(w, "range_bytes", p->residency_range_bytes);
 		json_add_uint(w, "file_bytes", p->residency_file_bytes);
@@ -588,7 +588,7 @@ static void json_phase(struct json_writer *w, const struct run_result *r, enum p
 		json_workers(w, p);
 	if (p->tree.valid)
 		json_tree_phase(w, p);
-	if (desc->family == FAMILY_FILE)
+	if (phase_family(id)->counts_passes)
 		json_add_uint(w, "passes", p->passes ? p->passes : 1);
 	if (p->estimate_s > 0)
 		json_add_double(w, "estimate_s", p->estimate_s);
@@ -599,8 +599,7 @@ static void json_phase(struct json_writer *w, const struct run_result *r, enum p
 		json_known_or_null(w, "amount_at_limit", p->at_deadline >= 0, p->at_deadline);
 		json_obj_end(w);
 	}
-	if (r->env.stonewall_s > 0 && (desc->family == FAMILY_PERCHAR ||
-				       desc->family == FAMILY_BLOCK))
+	if (r->env.stonewall_s > 0 && desc->can_stonewall)
 		json_stonewall(w, r, p, r->env.stonewall_s);
 	if (r->cluster && r->cluster->phase[id].rank)
 		json_cluster_phase(w, r->cluster, id);
