@@ -186,17 +186,18 @@ int plan_build_space(struct run_plan *p, const struct clyde_options *o, uint64_t
 	p->file_chunk = o->file_chunk;
 	/* without -n a stat phase is measured, not a few milliseconds: see visit_phase */
 	p->stat_min_s = o->files_given ? 0 : MIN_REPORT_SECONDS;
-	plan_boxes(p, o);
 	p->sync = o->sync;
 	p->quiet = o->quiet;
 	ret = plan_tree(p, o, err, errlen);
 	if (ret)
 		return ret;
+	/* after every family's amount is known: a box goes only where the family runs */
+	plan_boxes(p, o);
 	for (int i = 0; i < PH_COUNT; i++) {
 		const struct family_def *f = phase_family((enum phase_id)i);
 
 		p->run[i] = f->runs(p);
-		/* bonnie++'s rule where the user fixed the amount of work as in bonnie++ */
+		/* bonnie++'s +++++ rule where the user fixed the amount, as in bonnie++ */
 		p->plus_when_short[i] = amount_given(o, f->amount);
 	}
 	return 0;
