@@ -1,16 +1,24 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Shared helpers for the whole-program tests. Each test script sources
-# this, makes its own scratch filesystems with scratch_tmpfs, and exits
-# 0 (pass), 1 (fail) or 77 (skip); everything it mounted is unmounted.
+# this, says what it needs with the need_* helpers (each a skip that names
+# what is missing), makes its own scratch filesystems (scratch_tmpfs,
+# loop_mkfs), and exits 0 (pass), 1 (fail) or 77 (skip); everything it
+# mounted is unmounted, every loop device detached.
 
 set -u
 CLYDE=${CLYDE:-$(pwd)/clyde}
+# shellcheck disable=SC2034 # clyde-report, for the tests that run it
+REPORT=${CLYDE_REPORT:-$(dirname "$CLYDE")/clyde-report}
 T_FAILS=0
 T_CHECKS=0
 T_MOUNTS=""
 T_DIRS=""
+T_LOOPS=""
 
+# at exit: the loop devices (their filesystems may be mounted under a
+# scratch tmpfs or directory), then the scratch mounts, then the directories
 t_cleanup() {
+	loop_detach
 	for m in $T_MOUNTS; do
 		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
 	done
@@ -20,6 +28,9 @@ t_cleanup() {
 	done
 }
 trap t_cleanup EXIT
+# a test interrupted (make check stopped with ^C) cleans up too: sh runs the
+# EXIT trap on exit, not on death by a signal
+trap 'exit 1' HUP INT TERM
 
 # t_once_test: this script is one of the default build's once-per-run
 # tests (ONCE_TESTS in Makefile.am, which passes the list as
@@ -60,19 +71,57 @@ skip_allowed_in_ci() {
 	exit 77
 }
 
+# The need_* helpers: what a test needs, or a skip that names it. Call
+# them first, before any check (a skip after a failed check fails).
 need_root() {
 	[ "$(id -u)" = 0 ] || skip "needs root"
+}
+
+# need_linux [WHY]: Linux, or skip ("Linux only: WHY")
+need_linux() {
+	[ "$(uname -s)" = Linux ] || skip "Linux only${1:+: $1}"
+}
+
+# need_cmd CMD [WHERE-FROM]: CMD on the PATH, or skip ("CMD not found
+# (WHERE-FROM)")
+need_cmd() {
+	command -v "$1" >/dev/null 2>&1 || skip "$1 not found${2:+ ($2)}"
+}
+
+# need_python3 [WHAT-FOR]: python3 on the PATH, or skip ("python3 is
+# needed WHAT-FOR")
+need_python3() {
+	command -v python3 >/dev/null 2>&1 || skip "python3 is needed${1:+ $1}"
+}
+
+# need_built PROGRAM [WHY]: an executable PROGRAM (a program of this build,
+# a test tool), or skip ("PROGRAM not built (WHY)")
+need_built() {
+	[ -x "$1" ] || skip "$1 not built${2:+ ($2)}"
+}
+
+# need_mpi: mpirun, and clyde built with MPI, or skip
+need_mpi() {
+	need_cmd mpirun "Open MPI's openmpi-bin"
+	"$CLYDE" --version | grep -q 'mpi yes' || skip "clyde was built without MPI"
 }
 
 # need_loops CMD...: root, Linux, a free loop device and these commands
 # (losetup and truncate always), or skip
 need_loops() {
 	need_root
-	[ "$(uname -s)" = Linux ] || skip "loop devices: Linux only"
+	need_linux "loop devices"
 	for p in losetup truncate "$@"; do
-		command -v "$p" >/dev/null 2>&1 || skip "$p not found"
+		need_cmd "$p"
 	done
 	losetup -f >/dev/null 2>&1 || skip "no free loop device"
+}
+
+# need_tmpfs SIZE [OPTIONS]: scratch_tmpfs, or skip with what mount said
+# (on one line)
+need_tmpfs() {
+	scratch_tmpfs "$@" 2>/dev/null ||
+		skip "cannot mount a tmpfs: $(printf '%s' "$T_WHY" | tr -s ' \n' '  ')"
 }
 
 ok() {
@@ -114,12 +163,15 @@ scratch_dir() {
 	T_DIRS="$T_DIRS $SCRATCH"
 }
 
-# scratch_tmpfs SIZE [OPTIONS]: a private tmpfs at $SCRATCH.
+# scratch_tmpfs SIZE [OPTIONS]: a private tmpfs at $SCRATCH; on failure
+# what went wrong is on stderr and in T_WHY (need_tmpfs skips with it)
 scratch_tmpfs() {
+	T_WHY="no scratch directory"
 	scratch_dir || return 1
 	opts="size=$1"
 	[ $# -gt 1 ] && opts="$opts,$2"
-	mount -t tmpfs -o "$opts" clyde-test "$SCRATCH" || return 1
+	T_WHY=$(mount -t tmpfs -o "$opts" clyde-test "$SCRATCH" 2>&1) ||
+		{ printf '%s\n' "$T_WHY" >&2; return 1; }
 	T_MOUNTS="$SCRATCH $T_MOUNTS"
 }
 
@@ -131,6 +183,46 @@ scratch_ext4() {
 	scratch_dir || return 1
 	mount -o loop "$1" "$SCRATCH" 2>/dev/null || return 1
 	T_MOUNTS="$SCRATCH $T_MOUNTS"
+}
+
+# loop_mkfs IMAGE SIZE MKFS...: a fresh sparse IMAGE (put it in a scratch
+# directory) of SIZE on a loop device, LOOP, made a filesystem by MKFS
+# (run as MKFS... $LOOP), not mounted. Direct I/O where the kernel takes it,
+# so the loop does not keep a second copy of the data in the page cache;
+# a buffered loop device, said, where it does not. What failed is said,
+# indented. loop_detach (and the exit) takes it down.
+loop_mkfs() {
+	lm_img=$1 lm_size=$2
+	shift 2
+	LOOP=""
+	truncate -s "$lm_size" "$lm_img" || { echo "    truncate -s $lm_size $lm_img failed"; return 1; }
+	if ! LOOP=$(losetup --direct-io=on -f --show "$lm_img" 2>/dev/null); then
+		# losetup may leave the device attached when it refuses direct I/O
+		for l in $(losetup -n -O NAME -j "$lm_img" 2>/dev/null); do
+			losetup -d "$l"
+		done
+		echo "$lm_img: no direct I/O loop device: a buffered one"
+		LOOP=$(losetup -f --show "$lm_img") || { LOOP=""; echo "    losetup $lm_img failed"; return 1; }
+	fi
+	T_LOOPS="$T_LOOPS $LOOP=$lm_img"
+	"$@" "$LOOP" >"$lm_img.mkfs" 2>&1 && return 0
+	echo "    $* $LOOP failed:"
+	sed 's/^/    /' "$lm_img.mkfs"
+	return 1
+}
+
+# loop_detach: every loop device loop_mkfs made unmounted (wherever the
+# test mounted it), detached, its image removed
+loop_detach() {
+	for ld in $T_LOOPS; do
+		ld_dev=${ld%%=*}
+		for ld_m in $(awk -v d="$ld_dev" '$1 == d { print $2 }' /proc/self/mounts 2>/dev/null); do
+			umount "$ld_m" 2>/dev/null || umount -l "$ld_m" 2>/dev/null
+		done
+		losetup -d "$ld_dev" 2>/dev/null
+		rm -f "${ld#*=}" "${ld#*=}.mkfs"
+	done
+	T_LOOPS=""
 }
 
 # csv_field LINE N: field N (0-based) of a CSV line.

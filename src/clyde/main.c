@@ -83,14 +83,11 @@ static int semaphore_command(const struct clyde_options *o)
 /* --tree-list: the tree's listing on stdout, its size and hash on stderr; writes nothing. */
 static int tree_list_command(const struct clyde_options *o)
 {
-	const struct tree_shape *shape;
+	const struct tree_shape *shape = o->tree_shape;
+	double scale = o->tree_scale;
 	struct tree t;
-	char err[256];
-	double scale;
 	int ret;
 
-	if (tree_parse_spec(o->tree, &shape, &scale, err, sizeof(err)))
-		return usage_error(err);
 	ret = tree_generate(shape, scale, o->tree_seed, &t);
 	if (ret) {
 		fprintf(stderr, "clyde: cannot generate the %s tree: %s\n", shape->name, strerror(-ret));

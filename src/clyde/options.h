@@ -7,10 +7,16 @@
 #include "core/clyde.h"
 #include "core/modes.h"
 
+struct tree_shape;
+
+/*
+ * What the user typed, checked for form and range (sizes in bytes);
+ * the plan (plan_build) turns it into the counts a run uses.
+ */
 struct clyde_options {
 	const char *dir;
 	bool size_given;
-	uint64_t size_mib;
+	uint64_t size_bytes;	/* -s's size: a whole number of MiB */
 	uint32_t chunk;
 	uint32_t seeks;
 	bool seeks_given;	/* -s's seek field: bonnie++'s fixed count and +++++ */
@@ -23,7 +29,7 @@ struct clyde_options {
 	uint32_t file_chunk;
 	const char *name;
 	bool ram_given;
-	uint64_t ram_mib;
+	uint64_t ram_bytes;	/* -r: a whole number of MiB */
 	uint32_t repeats;
 	bool repeats_given;	/* -x: CSV lines only on stdout */
 	const char *user;
@@ -57,7 +63,9 @@ struct clyde_options {
 	bool profile;		/* --profile */
 	const char *profile_dev;	/* --profile-dev: NULL finds the devices */
 	struct place_opts place;	/* --bind, --cpus, --numa-node, --mem-policy */
-	const char *tree;	/* --tree=SHAPE[:SCALE] */
+	const char *tree;	/* --tree=SHAPE[:SCALE] as typed */
+	const struct tree_shape *tree_shape;	/* its shape, parsed once (NULL: no --tree) */
+	double tree_scale;
 	uint64_t tree_seed;	/* --tree-seed */
 	bool tree_list;		/* --tree-list: print the tree and stop */
 	double stonewall_s;	/* --stonewall; 0 off */
@@ -94,12 +102,13 @@ struct clyde_options {
 void options_defaults(struct clyde_options *o);
 
 /*
- * Parse argv into *o. Returns 0, or -EINVAL with a message naming the
- * option and the limit in err.
+ * Parse argv into *o by the options table (options.c). Returns 0, or
+ * -EINVAL with a message naming the option and the limit in err.
  */
 int options_parse(struct clyde_options *o, int argc, char **argv,
 		  char *err, size_t errlen);
 
+/* --help: the synopsis, then every row's help lines in the table's order. */
 void options_usage(FILE *out);
 
 #endif

@@ -76,7 +76,7 @@ static int choose_sizes(struct run_plan *p, const struct clyde_options *o,
 			char *err, size_t errlen)
 {
 	uint64_t free_bytes = p->free_bytes;
-	uint64_t mib = o->size_mib;
+	uint64_t mib = o->size_bytes >> 20;
 
 	if (!o->size_given) {
 		mib = free_bytes / 2 / o->concurrency >> 20;
@@ -92,6 +92,7 @@ static int choose_sizes(struct run_plan *p, const struct clyde_options *o,
 				 "file size %" PRIu64 " MiB: half the free space", mib);
 	}
 	p->file_bytes = mib << 20;
+	/* the one check of the size against the chunk: the options check each alone */
 	if (p->file_bytes && p->file_bytes < o->chunk) {
 		snprintf(err, errlen, "-s: the file (%" PRIu64 " MiB) is smaller than one chunk", mib);
 		return CLYDE_EXIT_USAGE;
@@ -118,16 +119,32 @@ static bool amount_given(const struct clyde_options *o, enum phase_amount a)
 	}
 }
 
-/* --tree: the shape, scale and seed; the batch depth of the uring backend. */
-static int plan_tree(struct run_plan *p, const struct clyde_options *o, char *err, size_t errlen)
+/* --tree: the shape, scale and seed; the engine's batch depth for it. */
+static void plan_tree(struct run_plan *p, const struct clyde_options *o)
 {
-	if (!o->tree)
-		return 0;
-	if (tree_parse_spec(o->tree, &p->tree_shape, &p->tree_scale, err, errlen))
-		return CLYDE_EXIT_USAGE;
+	if (!o->tree_shape)
+		return;
+	p->tree_shape = o->tree_shape;
+	p->tree_scale = o->tree_scale;
 	p->tree_seed = o->tree_seed;
-	p->tree_depth = p->engine != &engine_uring ? 1 : o->iodepth_given ? p->depth : TREE_URING_DEPTH;
-	return 0;
+	p->tree_depth = o->iodepth_given ? p->depth : p->engine->tree_depth;
+}
+
+/* The file tests' data, each file rounded up to 4 KiB: -n's count and sizes. */
+static uint64_t files_bytes(const struct run_plan *p)
+{
+	uint64_t avg, per_file;
+
+	if (!p->files || p->file_max <= 0)
+		return 0;
+	avg = (uint64_t)(p->file_max + p->file_min) / 2;
+	per_file = (avg + 4095) / 4096 * 4096;
+	return per_file * p->files * FILES_UNIT;
+}
+
+uint64_t plan_space_bytes(const struct run_plan *p)
+{
+	return (p->file_bytes + files_bytes(p)) * p->workers;
 }
 
 int plan_build(struct run_plan *p, const struct clyde_options *o, char *err, size_t errlen)
@@ -188,9 +205,7 @@ int plan_build_space(struct run_plan *p, const struct clyde_options *o, uint64_t
 	p->stat_min_s = o->files_given ? 0 : MIN_REPORT_SECONDS;
 	p->sync = o->sync;
 	p->quiet = o->quiet;
-	ret = plan_tree(p, o, err, errlen);
-	if (ret)
-		return ret;
+	plan_tree(p, o);
 	/* after every family's amount is known: a box goes only where the family runs */
 	plan_boxes(p, o);
 	for (int i = 0; i < PH_COUNT; i++) {
@@ -472,7 +487,7 @@ void plan_print(FILE *out, const struct run_plan *p, const struct clyde_options 
 	if (p->tree_shape)
 		fprintf(out, "tree: %s at scale %g seed %" PRIu64 "; %s %u at a time; not in the estimate\n",
 			p->tree_shape->name, p->tree_scale, p->tree_seed,
-			p->engine == &engine_uring ? "io_uring" : "system calls", p->tree_depth);
+			p->engine->tree_io->via, p->tree_depth);
 	fputs("phases:", out);
 	for (int i = 0; i < PH_COUNT; i++)
 		if (p->run[i])

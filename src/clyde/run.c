@@ -614,7 +614,7 @@ static int tree_make(struct bench *b, struct run_result *res, struct tree *t)
 	rt->max_depth = t->max_depth;
 	rt->bytes = t->bytes;
 	rt->hash = t->hash;
-	snprintf(rt->io, sizeof(rt->io), "%s", p->engine == &engine_uring ? "uring" : "psync");
+	snprintf(rt->io, sizeof(rt->io), "%s", p->engine->tree_io->name);
 	rt->depth = p->tree_depth;
 	snprintf(rt->walk_cache, sizeof(rt->walk_cache), "%s",
 		 p->cache == CACHE_SYSTEM ? "dentries and inodes dropped (drop_caches) before the walk"

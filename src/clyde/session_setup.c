@@ -70,17 +70,6 @@ static int read_seed_file(const char *path, uint32_t *seed, char *err, size_t er
 	return 0;
 }
 
-static uint64_t files_bytes_needed(const struct clyde_options *o)
-{
-	uint64_t avg, per_file;
-
-	if (!o->files || o->file_max <= 0)
-		return 0;
-	avg = (uint64_t)(o->file_max + o->file_min) / 2;
-	per_file = (avg + 4095) / 4096 * 4096;
-	return per_file * o->files * FILES_UNIT;
-}
-
 static int dir_error_status(int err)
 {
 	return err == -EINVAL ? CLYDE_EXIT_USAGE : CLYDE_EXIT_DIR;
@@ -89,7 +78,7 @@ static int dir_error_status(int err)
 static void warn_about_cache(const struct session *s)
 {
 	const struct clyde_options *o = &s->opt;
-	uint64_t ram = o->ram_given ? o->ram_mib << 20 : s->topo.ram_bytes;
+	uint64_t ram = o->ram_given ? o->ram_bytes : s->topo.ram_bytes;
 	uint64_t data = s->plan.file_bytes * o->concurrency;
 	char d[32], m[32];
 
@@ -152,8 +141,7 @@ int prepare(struct session *s, char *err, size_t errlen)
 	ret = plan_build(p, o, err, errlen);
 	if (ret)
 		return ret;
-	ret = workdir_check(o->dir, p->file_bytes * o->concurrency +
-			    files_bytes_needed(o) * o->concurrency, err, errlen);
+	ret = workdir_check(o->dir, plan_space_bytes(p), err, errlen);
 	if (ret)
 		return dir_error_status(ret);
 	if (!fsinfo_get(o->dir, &s->fs) && s->fs.cut)

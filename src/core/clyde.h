@@ -40,6 +40,8 @@ enum phase_id {
 #define DEFAULT_FILES		16u
 #define DEFAULT_FILE_CHUNK	8192u
 #define FILES_UNIT		1024u
+/* clyde's own: --tree's seed when --tree-seed does not say (the report leaves it out of keys). */
+#define DEFAULT_TREE_SEED	1u
 /* A phase shorter than this prints as +++++ (bonnie++'s MinTime). */
 #define MIN_REPORT_SECONDS	0.5
 

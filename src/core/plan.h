@@ -172,6 +172,9 @@ int plan_build(struct run_plan *p, const struct clyde_options *o, char *err, siz
 int plan_build_space(struct run_plan *p, const struct clyde_options *o, uint64_t free_bytes,
 		     uint64_t free_inodes, char *err, size_t errlen);
 
+/* The space a run of the plan needs in -d: every worker's file and its file tests' files. */
+uint64_t plan_space_bytes(const struct run_plan *p);
+
 /*
  * Calibrated counts: the file count when -n was not given, and the file
  * size when -s was not given and the budget needs it. 0 or -errno.

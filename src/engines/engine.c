@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* The engine table: every engine is listed, built or not. */
+/*
+ * The engine table: every engine is listed, built or not. Adding one is
+ * its file (ending with its engine_ops) and its row below.
+ */
 #include "config.h"
 
 #include <errno.h>
@@ -8,23 +11,66 @@
 
 #include "engines/engine.h"
 
-static const struct engine_ops *const engines[] = {
+/* clyde's rows and those a test program adds (engine_register), at most. */
+#define ENGINE_ROWS_MAX	8
+
+/*
+ * clyde's engines, ended by NULL; the empty slots after them are for a
+ * test's own. --engine=auto takes the first queued engine that probes.
+ */
+static const struct engine_ops *engines[ENGINE_ROWS_MAX + 1] = {
 	&engine_psync,
 	&engine_uring,
 };
 
+static size_t engine_count(void)
+{
+	size_t n = 0;
+
+	while (engines[n])
+		n++;
+	return n;
+}
+
 const struct engine_ops *const *engine_table(size_t *count)
 {
-	*count = sizeof(engines) / sizeof(engines[0]);
+	*count = engine_count();
 	return engines;
 }
 
 const struct engine_ops *engine_find(const char *name)
 {
-	for (size_t i = 0; i < sizeof(engines) / sizeof(engines[0]); i++)
+	for (size_t i = 0; engines[i]; i++)
 		if (!strcmp(engines[i]->name, name))
 			return engines[i];
 	return NULL;
+}
+
+void engine_names(char *buf, size_t len)
+{
+	size_t used = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; engines[i] && used < len; i++) {
+		int n = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", engines[i]->name);
+
+		if (n < 0)
+			return;
+		used += (size_t)n;
+	}
+}
+
+int engine_register(const struct engine_ops *ops)
+{
+	size_t n = engine_count();
+
+	if (engine_find(ops->name))
+		return -EEXIST;
+	if (n == ENGINE_ROWS_MAX)
+		return -ENOSPC;
+	engines[n] = ops;
+	return 0;
 }
 
 int engine_probe(const struct engine_ops *ops, unsigned depth, char *desc, size_t len)

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct tree_io_ops;
+
 enum io_op {
 	IO_READ,
 	IO_WRITE,
@@ -51,11 +53,24 @@ struct engine {
 /* The engine may run requests at submit (psync) or later (queued). */
 #define ENGINE_F_QUEUED		(1u << 0)
 
+/*
+ * One engine: one file that ends with its ops, one row in engine.c's
+ * table. The core finds it by name and asks its flags and fields; it never
+ * compares it with a particular engine.
+ */
 struct engine_ops {
 	const char *name;
 	unsigned flags;
 	/* Why the engine cannot be used in this build, or NULL. */
 	const char *unavailable;
+	/*
+	 * How the tree phases issue their operations with this engine
+	 * (tree_io_psync where it has no way of its own); NULL only on an
+	 * engine that is unavailable.
+	 */
+	const struct tree_io_ops *tree_io;
+	/* The tree phases' operations in flight unless --iodepth says. */
+	unsigned tree_depth;
 	/*
 	 * Can this kernel run it at this depth? 0 with what it set up in
 	 * desc ("SINGLE_ISSUER|DEFER_TASKRUN"), or -errno with the reason.
@@ -75,9 +90,22 @@ extern const struct engine_ops engine_psync;
 /* engine_uring.c, or engine_uring_stub.c when liburing was not found. */
 extern const struct engine_ops engine_uring;
 
+/* The tree phases' ways, which the engines' rows point at. */
+extern const struct tree_io_ops tree_io_psync;
+/* tree_io_uring.c: only in a build with liburing. */
+extern const struct tree_io_ops tree_io_uring;
+
 /* All engines clyde knows, built or not, for --version and lookups. */
 const struct engine_ops *const *engine_table(size_t *count);
 const struct engine_ops *engine_find(const char *name);
+/* "psync, uring": every engine's name, in the table's order, for messages. */
+void engine_names(char *buf, size_t len);
+/*
+ * For test programs only (C11 has no constructors): add a row after
+ * clyde's own. 0, -EEXIST when the name is taken, -ENOSPC when full.
+ * clyde's engines are rows of the table in engine.c, never registered.
+ */
+int engine_register(const struct engine_ops *ops);
 
 /* Probe ops at depth; on failure why says so in words. */
 int engine_probe(const struct engine_ops *ops, unsigned depth, char *desc, size_t len);

@@ -21,6 +21,9 @@
 #include "engines/uring_ring.h"
 #include "lib/signals.h"
 
+/* The tree phases' operations in flight unless --iodepth says. */
+#define URING_TREE_DEPTH	32u
+
 struct uring {
 	struct io_uring ring;
 	unsigned depth;
@@ -229,6 +232,8 @@ const struct engine_ops engine_uring = {
 	.name = "uring",
 	.flags = ENGINE_F_QUEUED,
 	.unavailable = NULL,
+	.tree_io = &tree_io_uring,
+	.tree_depth = URING_TREE_DEPTH,
 	.probe = uring_probe,
 	.setup = uring_setup,
 	.open = uring_open,

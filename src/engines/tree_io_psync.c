@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engines/engine.h"
 #include "lib/signals.h"
 #include "lib/timing.h"
 #include "tree/tree.h"
@@ -122,6 +123,7 @@ static void psync_teardown(struct tree_io *io)
 
 const struct tree_io_ops tree_io_psync = {
 	.name = "psync",
+	.via = "system calls",
 	.setup = psync_setup,
 	.run = psync_run,
 	.teardown = psync_teardown,

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "engines/engine.h"
 #include "engines/uring_ring.h"
 #include "lib/signals.h"
 #include "lib/timing.h"
@@ -289,6 +290,7 @@ static void uring_teardown(struct tree_io *io)
 
 const struct tree_io_ops tree_io_uring = {
 	.name = "uring",
+	.via = "io_uring",
 	.setup = uring_setup,
 	.run = uring_run,
 	.teardown = uring_teardown,

@@ -71,7 +71,6 @@ int tree_run_prepare(struct tree_run *r, struct worker *w, struct phase_sample *
 {
 	const struct run_plan *p = w->b->plan;
 	const struct tree *t = w->b->tree;
-	bool uring = p->engine == &engine_uring;
 	struct rng rng;
 	char desc[256] = "";
 	uint32_t f = 0;
@@ -90,7 +89,7 @@ int tree_run_prepare(struct tree_run *r, struct worker *w, struct phase_sample *
 	s->tree = calloc(1, sizeof(*s->tree));
 	if (!s->tree)
 		return sample_fail(s, id, -ENOMEM, "tree figures");
-	r->io.ops = uring ? &tree_io_uring : &tree_io_psync;
+	r->io.ops = p->engine->tree_io;
 	ret = r->io.ops->setup(&r->io, p->tree_depth, desc, sizeof(desc));
 	if (ret)
 		return sample_fail(s, id, ret, "set up %s for the tree (%s)", r->io.ops->name, desc);

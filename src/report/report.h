@@ -146,13 +146,13 @@ void report_display_pick(struct report_display *d, enum phase_id ph,
 			 enum report_measure m, double max_raw);
 
 /*
- * Readers (report_read.c). A stream may mix CSV lines of every format
- * (clyde's, bonnie++ 1.98, 1.96/1.97 and 1.03) and clyde-result/1 to /7
- * JSON documents (/3: each phase's --profile, when it ran with one; /4:
- * the run's tree and the tree phases, when it ran with --tree; /6: a run
- * that failed is skipped as malformed; /5's cluster and /7's plan are not
- * read). CSV has
- * bonnie++'s twelve phases only (PH_BONNIE_COUNT).
+ * Readers (read_input.c, read_csv.c, read_json.c). A stream may mix CSV
+ * lines of every format (clyde's, bonnie++ 1.98, 1.96/1.97 and 1.03) and
+ * clyde-result/1 to /7 JSON documents (/3: each phase's --profile, when
+ * it ran with one; /4: the run's tree and the tree phases, when it ran
+ * with --tree; /6: a run that failed is skipped as malformed; /5's
+ * cluster and /7's plan are not read). CSV has bonnie++'s twelve phases
+ * only (PH_BONNIE_COUNT).
  * Header lines are skipped; lines without a comma (the text table around
  * a CSV line) are counted in text_lines and ignored; malformed lines and
  * documents are reported on errs (NULL: not at all) as "source:line:

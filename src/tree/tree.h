@@ -92,9 +92,6 @@ struct tree {
 	size_t names_len;
 };
 
-#define TREE_DEFAULT_SEED	1u
-/* Operations the uring backend keeps in flight unless --iodepth says. */
-#define TREE_URING_DEPTH	32u
 #define TREE_MIN_SCALE		0.001
 #define TREE_MAX_SCALE		1000.0
 #define TREE_MAX_FILES		(64u << 20)
@@ -159,10 +156,13 @@ struct tree_io;
 /*
  * How a batch of independent operations is carried out: one system call
  * each (psync), or through io_uring (uring), falling back to the system
- * call per operation kind the kernel or liburing cannot queue.
+ * call per operation kind the kernel or liburing cannot queue. Each
+ * engine's row names its own (engines/engine.h).
  */
 struct tree_io_ops {
 	const char *name;
+	/* How the plan says they are issued: "system calls", "io_uring". */
+	const char *via;
 	/* depth: operations in flight at most; desc says what was set up. 0 or -errno. */
 	int (*setup)(struct tree_io *io, unsigned depth, char *desc, size_t len);
 	/*
@@ -182,10 +182,6 @@ struct tree_io {
 	unsigned ring_kinds;
 	void *priv;
 };
-
-extern const struct tree_io_ops tree_io_psync;
-/* tree_io_uring.c, or a stub that fails setup with -ENOSYS without liburing. */
-extern const struct tree_io_ops tree_io_uring;
 
 /* The psync way for one op: what the uring backend falls back to. */
 void tree_op_sync(struct tree_op *op);

@@ -4,10 +4,10 @@
 # complaint, and the same numbers clyde printed.
 . "$TESTLIB"
 need_root
-command -v bon_csv2txt >/dev/null && command -v bon_csv2html >/dev/null ||
-	skip "bon_csv2txt/bon_csv2html not installed (Debian package bonnie++)"
+need_cmd bon_csv2txt "Debian package bonnie++"
+need_cmd bon_csv2html "Debian package bonnie++"
 
-scratch_tmpfs 256m || skip "cannot mount a tmpfs"
+need_tmpfs 256m
 MNT=$SCRATCH
 scratch_dir
 W=$SCRATCH

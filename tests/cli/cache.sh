@@ -5,7 +5,7 @@
 . "$TESTLIB"
 need_root
 
-scratch_tmpfs 256m || skip "cannot mount a tmpfs"
+need_tmpfs 256m
 MNT=$SCRATCH
 
 # uncached: on a loop-mounted ext4 (Linux 6.14+ takes it) and on tmpfs

@@ -10,11 +10,11 @@
 . "$TESTLIB"
 need_root
 # the interpreter itself, once: a version manager's shim costs 0.5 s a call
-PY=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) || PY=""
-[ -n "$PY" ] && [ -x "$PY" ] || skip "python3 is needed for the consumer parsers"
+need_python3 "for the consumer parsers"
+PY=$(python3 -c 'import sys; print(sys.executable)')
 HELPER=$(dirname "$TESTLIB")/cli/consumers.py
 
-scratch_tmpfs 256m || skip "cannot mount a tmpfs"
+need_tmpfs 256m
 MNT=$SCRATCH
 scratch_dir
 W=$SCRATCH

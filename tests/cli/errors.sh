@@ -6,14 +6,14 @@
 need_root
 
 # read-only filesystem: exit 2
-scratch_tmpfs 16m ro || skip "cannot mount a tmpfs"
+need_tmpfs 16m ro
 RO=$SCRATCH
 err=$("$CLYDE" -d "$RO" -s 1 -n 0 2>&1 >/dev/null); rc=$?
 expect_eq "read-only exits 2" "$rc" 2
 expect_match "read-only is named" "$err" "$RO: the filesystem is mounted read-only"
 
 # a directory another user owns, with -u nobody (as root access() says yes)
-scratch_tmpfs 16m mode=0755 || skip "cannot mount a tmpfs"
+need_tmpfs 16m mode=0755
 OWNED=$SCRATCH
 err=$("$CLYDE" -u nobody -d "$OWNED" -s 1 -n 0 2>&1 >/dev/null); rc=$?
 expect_eq "-u nobody on root's directory exits 2" "$rc" 2
@@ -26,7 +26,7 @@ expect_match "-u nobody runs where it may write" "$line" '^1\.98,'
 expect_empty_dir "-u nobody cleaned up" "$OWNED"
 
 # too little free space, found before any I/O: exit 2
-scratch_tmpfs 2m || skip "cannot mount a tmpfs"
+need_tmpfs 2m
 SMALL=$SCRATCH
 err=$("$CLYDE" -d "$SMALL" -s 16 -n 0 2>&1 >/dev/null); rc=$?
 expect_eq "too small exits 2" "$rc" 2
@@ -34,7 +34,7 @@ expect_match "free space is named" "$err" "too little free space: the run needs 
 expect_empty_dir "nothing written when too small" "$SMALL"
 
 # out of inodes during the create phase: exit 3, phase and file named
-scratch_tmpfs 16m nr_inodes=200 || skip "cannot mount a tmpfs"
+need_tmpfs 16m nr_inodes=200
 FULL=$SCRATCH
 err=$("$CLYDE" -d "$FULL" -s 0 -n 1 2>&1 >/dev/null); rc=$?
 expect_eq "ENOSPC in a phase exits 3" "$rc" 3
@@ -45,7 +45,7 @@ expect_empty_dir "nothing left after ENOSPC" "$FULL"
 
 # out of space during block write: the check passes, then another writer
 # fills the filesystem while clyde is paused in the per-char phase
-scratch_tmpfs 32m || skip "cannot mount a tmpfs"
+need_tmpfs 32m
 DATA=$SCRATCH
 scratch_dir
 GO=$SCRATCH/go

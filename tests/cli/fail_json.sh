@@ -8,7 +8,7 @@
 # their figures; no CSV line is printed for the failed run.
 . "$TESTLIB"
 need_root
-command -v python3 >/dev/null || skip "python3 is needed to read the JSON"
+need_python3 "to read the JSON"
 scratch_dir
 W=$SCRATCH
 scratch_tmpfs 96m

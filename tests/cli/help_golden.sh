@@ -6,9 +6,8 @@
 # The one options table that the move builds --help from must print the
 # same text.
 . "$TESTLIB"
-REPORT=${CLYDE_REPORT:-$(dirname "$CLYDE")/clyde-report}
 G=${FORMAT_GOLDEN:-$(dirname "$TESTLIB")/data/format_golden}
-[ -x "$REPORT" ] || skip "no $REPORT"
+need_built "$REPORT"
 scratch_dir
 W=$SCRATCH
 

@@ -4,9 +4,9 @@
 # as documented (--json - leaves stdout to the JSON alone).
 . "$TESTLIB"
 need_root
-command -v python3 >/dev/null || skip "python3 is needed to validate JSON"
+need_python3 "to validate JSON"
 
-scratch_tmpfs 128m || skip "cannot mount a tmpfs"
+need_tmpfs 128m
 MNT=$SCRATCH
 scratch_dir
 W=$SCRATCH

@@ -8,10 +8,10 @@
 # NUMA modes with a clear message; a build with them runs them.
 . "$TESTLIB"
 need_root
-[ "$(uname -s)" = Linux ] || skip "binding checks read Linux's CPU numbers"
-command -v python3 >/dev/null || skip "python3 is needed to read the JSON"
+need_linux "binding checks read Linux's CPU numbers"
+need_python3 "to read the JSON"
 
-scratch_tmpfs 128m || skip "cannot mount a tmpfs"
+need_tmpfs 128m
 MNT=$SCRATCH
 scratch_dir
 W=$SCRATCH

@@ -11,10 +11,10 @@
 # names are refused.
 . "$TESTLIB"
 need_root
-[ "$(uname -s)" = Linux ] || skip "the profile's whole-program checks read Linux's /proc"
-command -v python3 >/dev/null || skip "python3 is needed to read the JSON"
+need_linux "the profile's whole-program checks read Linux's /proc"
+need_python3 "to read the JSON"
 
-scratch_tmpfs 256m || skip "cannot mount a tmpfs"
+need_tmpfs 256m
 MNT=$SCRATCH
 scratch_dir
 W=$SCRATCH

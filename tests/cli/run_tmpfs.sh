@@ -4,7 +4,7 @@
 . "$TESTLIB"
 need_root
 
-scratch_tmpfs 256m || skip "cannot mount a tmpfs"
+need_tmpfs 256m
 MNT=$SCRATCH
 VERSION=$("$CLYDE" --version | sed -n 's/^clyde //p')
 RATE='^[0-9]+$'

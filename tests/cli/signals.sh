@@ -6,7 +6,7 @@
 . "$TESTLIB"
 need_root
 
-scratch_tmpfs 64m || skip "cannot mount a tmpfs"
+need_tmpfs 64m
 MNT=$SCRATCH
 scratch_dir
 ERR=$SCRATCH/err

@@ -7,7 +7,7 @@
 # are usage errors.
 . "$TESTLIB"
 need_root
-command -v python3 >/dev/null || skip "python3 is needed to read the JSON"
+need_python3 "to read the JSON"
 scratch_dir
 W=$SCRATCH
 scratch_tmpfs 1200m

@@ -7,7 +7,7 @@
 # delete. CLYDE_TEST_NO_SYNCFS=1 takes that path here; strace counts.
 . "$TESTLIB"
 need_root
-command -v strace >/dev/null 2>&1 || skip "no strace"
+need_cmd strace
 strace -f -c -o /dev/null true >/dev/null 2>&1 || skip "strace cannot trace here"
 
 # LeakSanitizer cannot run under ptrace: the sanitizer build checks leaks
@@ -15,7 +15,7 @@ strace -f -c -o /dev/null true >/dev/null 2>&1 || skip "strace cannot trace here
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 export ASAN_OPTIONS
 
-scratch_tmpfs 64m || skip "cannot mount a tmpfs"
+need_tmpfs 64m
 MNT=$SCRATCH
 OUT=$MNT.trace
 

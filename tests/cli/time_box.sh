@@ -7,7 +7,7 @@
 # held past its 8 s box leaves a shorter file to the phases after it.
 # With -n and -s nothing is boxed and every stat phase is one pass.
 . "$TESTLIB"
-command -v python3 >/dev/null || skip "needs python3"
+need_python3
 scratch_dir || skip "no scratch directory"
 W=$SCRATCH
 

@@ -7,7 +7,7 @@
 # line is untouched; a stop signal in a tree phase removes both trees;
 # bad options are refused. Small trees: the whole script takes seconds.
 . "$TESTLIB"
-command -v python3 >/dev/null || skip "python3 is needed to read the JSON"
+need_python3 "to read the JSON"
 
 # a tmpfs where root can mount one, else a directory under $TMPDIR
 MNT=""

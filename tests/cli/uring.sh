@@ -6,7 +6,7 @@
 . "$TESTLIB"
 need_root
 
-scratch_tmpfs 256m || skip "cannot mount a tmpfs"
+need_tmpfs 256m
 MNT=$SCRATCH
 VERSION=$("$CLYDE" --version | sed -n 's/^clyde //p')
 DROP="cache drop (fsync + fadvise DONTNEED after each I/O phase)"

@@ -5,7 +5,7 @@
 . "$TESTLIB"
 need_root
 
-scratch_tmpfs 256m || skip "cannot mount a tmpfs"
+need_tmpfs 256m
 MNT=$SCRATCH
 scratch_dir
 W=$SCRATCH

@@ -8,9 +8,9 @@
 need_root
 "$CLYDE" --version | grep -q 'uring (not built' &&
 	skip "uring not built: $("$CLYDE" --version | grep -o 'uring (not built[^)]*)')"
-command -v python3 >/dev/null || skip "python3 is needed to read the JSON"
+need_python3 "to read the JSON"
 
-scratch_tmpfs 256m || skip "cannot mount a tmpfs"
+need_tmpfs 256m
 MNT=$SCRATCH
 scratch_dir
 W=$SCRATCH

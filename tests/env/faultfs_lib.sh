@@ -7,11 +7,11 @@
 # trap that always unmounts.
 need_root
 [ -n "${FAULTFS:-}" ] || skip "faultfs not built (configure found no libfuse3)"
-[ -x "$FAULTFS" ] || skip "$FAULTFS not built"
+need_built "$FAULTFS"
 [ -c /dev/fuse ] || skip "no /dev/fuse"
-command -v python3 >/dev/null || skip "python3 is needed for exact reads and writes and the JSON"
+need_python3 "for exact reads and writes and the JSON"
 
-scratch_tmpfs "${FAULTFS_BACKING:-64m}" || skip "cannot mount a tmpfs"
+need_tmpfs "${FAULTFS_BACKING:-64m}"
 B=$SCRATCH
 scratch_dir
 W=$SCRATCH

@@ -20,11 +20,10 @@
 # Skipped where Open MPI's mpirun or the MPI build is missing.
 . "$TESTLIB"
 
-command -v mpirun >/dev/null 2>&1 || skip "no mpirun (Open MPI's openmpi-bin)"
+need_mpi
 [ -n "${CLUSTER_PROBE:-}" ] && [ -x "$CLUSTER_PROBE" ] ||
 	skip "not an MPI build (configure found no Open MPI, or --with-mpi=no)"
-"$CLYDE" --version | grep -q 'mpi yes' || skip "clyde was built without MPI"
-command -v python3 >/dev/null || skip "python3 is needed to read the JSON"
+need_python3 "to read the JSON"
 need_root
 
 scratch_dir

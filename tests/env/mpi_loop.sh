@@ -11,36 +11,17 @@
 #     files are removed and both filesystems are as they were.
 . "$TESTLIB"
 need_loops mkfs.ext4
-command -v mpirun >/dev/null 2>&1 || skip "no mpirun (Open MPI's openmpi-bin)"
-"$CLYDE" --version | grep -q 'mpi yes' || skip "clyde was built without MPI"
-command -v python3 >/dev/null || skip "python3 is needed to read the JSON"
+need_mpi
+need_python3 "to read the JSON"
 
 scratch_dir
 W=$SCRATCH
 BIG=$W/big
 SMALL=$W/small
 mkdir "$BIG" "$SMALL"
-LOOPS=""
-detach() {
-	for m in "$BIG" "$SMALL"; do
-		mountpoint -q "$m" && { umount "$m" 2>/dev/null || umount -l "$m"; }
-	done
-	for l in $LOOPS; do losetup -d "$l" 2>/dev/null; done
-	LOOPS=""
-	rm -f "$W/big.img" "$W/small.img"
-}
-trap 'detach; t_cleanup' EXIT
-trap 'exit 1' HUP INT TERM
-
-# mkext4 SIZE IMAGE MOUNTPOINT
-mkext4() {
-	truncate -s "$1" "$2" || return 1
-	l=$(losetup --direct-io=on -f --show "$2" 2>/dev/null) || l=$(losetup -f --show "$2") || return 1
-	LOOPS="$LOOPS $l"
-	mkfs.ext4 -q -F "$l" >/dev/null 2>&1 && mount "$l" "$3"
-}
-mkext4 512M "$W/big.img" "$BIG" || skip "cannot make a loop ext4"
-mkext4 64M "$W/small.img" "$SMALL" || skip "cannot make a second loop ext4"
+# the loop devices go at exit (tests/lib.sh: t_cleanup, loop_detach)
+loop_mkfs "$W/big.img" 512M mkfs.ext4 -q -F && mount "$LOOP" "$BIG" || skip "cannot make a loop ext4"
+loop_mkfs "$W/small.img" 64M mkfs.ext4 -q -F && mount "$LOOP" "$SMALL" || skip "cannot make a second loop ext4"
 
 # each rank's exit status, as mpirun reports only one
 cat >"$W/wrap" <<EOS

@@ -12,9 +12,8 @@ need_loops mkfs.btrfs
 
 # a 2 GiB btrfs: mkfs.btrfs failing is a failure, the kernel refusing to
 # mount it a skip (no btrfs in this kernel), each with what it said
-if ! mkloop 2G mkfs.btrfs -q -f; then
-	fail "a direct-I/O loop device with mkfs.btrfs -q -f on $W/img:"
-	sed 's/^/    /' "$W/mkfs.out" 2>/dev/null
+if ! loop_mkfs "$W/img" 2G mkfs.btrfs -q -f; then
+	fail "a loop device with mkfs.btrfs -q -f on $W/img (above)"
 	done_testing
 fi
 mount -o compress=zstd "$LOOP" "$W/mnt" 2>"$W/mount.err" ||
@@ -38,6 +37,6 @@ expect_eq "btrfs: the device found from the mount source" \
 # half the data is zeros and zstd squeezes it: fewer bytes reach the device than were written
 wa=$(field "$W/b.json" put_block 'p["device"]["write_amplification"]')
 expect_match "btrfs zstd: compression shows as write amplification below 1 ($wa)" "$wa" '^0\.'
-detach
+loop_detach
 expect_eq "no loop device left on the image" "$(losetup -a | grep -F "$W/")" ""
 done_testing

@@ -12,9 +12,9 @@ need_loops mkfs.ext4
 
 # ext4, data=journal and data=ordered
 for mode in journal ordered; do
-	if ! mkloop 512M mkfs.ext4 -q -F -J size=4 || ! mount -o data=$mode "$LOOP" "$W/mnt"; then
+	if ! loop_mkfs "$W/img" 512M mkfs.ext4 -q -F -J size=4 || ! mount -o data=$mode "$LOOP" "$W/mnt"; then
 		fail "ext4 data=$mode: cannot make it"
-		detach
+		loop_detach
 		continue
 	fi
 	"$CLYDE" -d "$W/mnt" -s 128:8192:500 -n 0 -f --profile --json "$W/e.json" >"$W/e.out" 2>"$W/e.err"
@@ -28,7 +28,7 @@ for mode in journal ordered; do
 		"$(field "$W/e.json" put_block 'p["device"]["names"]')" "['$(basename "$LOOP")']"
 	expect_match "ext4 data=$mode: the device table" "$(grep -A2 '^Profile device:' "$W/e.out" | tail -n 1)" \
 		'^Per-char write|^Block write +[0-9]+ +[0-9.]+ +[0-9]+ +[0-9.]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +-$'
-	detach
+	loop_detach
 done
 
 done_testing

@@ -16,7 +16,7 @@ tree_fs_runs ext4 mkfs.ext4 -q -F
 
 # 2. ENOSPC in the copy: a 64 MiB ext4 (no blocks kept for root: clyde
 # runs as root) and a tree of 55% to 68% of its free space
-if mkloop 64M "" mkfs.ext4 -q -F -m 0; then
+if loop_mkfs "$W/img" 64M mkfs.ext4 -q -F -m 0 && mount "$LOOP" "$MNT"; then
 	avail=$(df -B1 --output=avail "$MNT" | tail -n 1 | tr -d ' ')
 	spec=""
 	# the source shape's tail (files to 24 MB) makes the bytes jump with the
@@ -52,7 +52,7 @@ if mkloop 64M "" mkfs.ext4 -q -F -m 0; then
 else
 	fail "ENOSPC: cannot make a 64 MiB ext4"
 fi
-detach
+loop_detach
 tree_nothing_left
 
 done_testing

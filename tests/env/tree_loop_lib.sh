@@ -2,39 +2,15 @@
 # Sourced by the --tree tests on loop filesystems (tests/env/tree_loop.sh for
 # ext4, tests/env/tree_xfs.sh, tests/env/tree_btrfs.sh) after tests/lib.sh and
 # need_loops: sets W (scratch), MNT, ENGINES (psync, and uring where it is
-# built), the listings of the two shapes and their hashes; gives mkloop,
-# detach (always, by trap), stats, and tree_fs_runs, the checks on one
-# filesystem.
-command -v python3 >/dev/null || skip "python3 is needed to read the JSON"
+# built), the listings of the two shapes and their hashes; gives stats and
+# tree_fs_runs, the checks on one filesystem. The loop devices: tests/lib.sh's
+# loop_mkfs and loop_detach.
+need_python3 "to read the JSON"
 
 scratch_dir
 W=$SCRATCH
 MNT=$W/mnt
 mkdir "$MNT"
-LOOP=""
-# always: unmount, detach, remove the image
-detach() {
-	if [ -n "$LOOP" ]; then
-		umount "$MNT" 2>/dev/null || umount -l "$MNT" 2>/dev/null
-		losetup -d "$LOOP"
-	fi
-	LOOP=""
-	rm -f "$W/img"
-}
-trap 'detach; t_cleanup' EXIT
-trap 'exit 1' HUP INT TERM
-
-# mkloop SIZE MOUNT-OPTIONS MKFS...: a fresh filesystem mounted at $MNT
-mkloop() {
-	size=$1
-	mopts=$2
-	shift 2
-	truncate -s "$size" "$W/img" || return 1
-	LOOP=$(losetup --direct-io=on -f --show "$W/img" 2>/dev/null) ||
-		LOOP=$(losetup -f --show "$W/img") || { LOOP=""; return 1; }
-	"$@" "$LOOP" >"$W/mkfs.out" 2>&1 || { sed 's/^/    /' "$W/mkfs.out"; return 1; }
-	mount ${mopts:+-o "$mopts"} "$LOOP" "$MNT"
-}
 
 # stats LISTING: "DIRS FILES BYTES"
 stats() {
@@ -112,13 +88,9 @@ done
 tree_fs_runs() {
 	fs=$1
 	shift
-	truncate -s 512M "$W/img" || { fail "$fs: truncate"; return; }
-	LOOP=$(losetup --direct-io=on -f --show "$W/img" 2>/dev/null) ||
-		LOOP=$(losetup -f --show "$W/img") || { LOOP=""; fail "$fs: losetup"; return; }
-	if ! "$@" "$LOOP" >"$W/mkfs.out" 2>&1; then
-		fail "$fs: $* failed:"
-		sed 's/^/    /' "$W/mkfs.out"
-		detach
+	if ! loop_mkfs "$W/img" 512M "$@"; then
+		fail "$fs: no 512 MiB $fs on a loop device (above)"
+		loop_detach
 		return
 	fi
 	mount "$LOOP" "$MNT" 2>"$W/mount.err" ||
@@ -140,7 +112,7 @@ tree_fs_runs() {
 				"Extract - Copy low Walk metadata Read low Delete - "
 		done
 	done
-	detach
+	loop_detach
 }
 
 # tree_nothing_left: no loop device on the images, no mount

@@ -8,9 +8,10 @@
  * as getopt does inside "-qf", then reads freed memory or parses
  * differently), and once more with an 8-byte message buffer. The three
  * must agree; a successful parse must leave every field within the limits
- * options.c enforces, and every string pointing into the argument vector
- * or at its default. A violation is reported and aborts. Built and run by
- * .ci/fuzz-report (clang -fsanitize=fuzzer,address,undefined), not by make.
+ * options.c and option_sizes.c enforce, and every string pointing into
+ * the argument vector or at its default. A violation is reported and
+ * aborts. Built and run by .ci/fuzz-report (clang
+ * -fsanitize=fuzzer,address,undefined), not by make.
  */
 #include "config.h"
 
@@ -124,7 +125,7 @@ static bool owned(const char *p, const char *dflt, const struct args *a)
 	return false;
 }
 
-/* What a successful parse guarantees (src/clyde/options.c, src/clyde/options.h). */
+/* What a successful parse guarantees (src/clyde/options.c, option_sizes.c, options.h). */
 static void check_options(const struct clyde_options *o, const struct args *a)
 {
 	struct clyde_options d;
@@ -136,9 +137,8 @@ static void check_options(const struct clyde_options *o, const struct args *a)
 
 	options_defaults(&d);
 	INV(o->dir && *o->dir && owned(o->dir, d.dir, a));
-	INV(o->size_mib <= MAX_SIZE_MIB && (o->size_given || !o->size_mib));
+	INV(o->size_bytes <= MAX_SIZE_MIB << 20 && (o->size_given || !o->size_bytes));
 	INV(is_pow2(o->chunk) && o->chunk >= MIN_CHUNK && o->chunk <= MAX_CHUNK);
-	INV(!o->size_mib || (o->size_mib << 20) >= o->chunk);
 	INV(o->seeks >= 1 && o->seeks <= MAX_SEEKS);
 	INV(o->seekers >= 1 && o->seekers <= MAX_SEEKERS);
 	INV(o->files <= MAX_FILES);
@@ -149,7 +149,7 @@ static void check_options(const struct clyde_options *o, const struct args *a)
 	INV(!o->name || (*o->name && strlen(o->name) <= MAX_NAME_LEN &&
 			 !strpbrk(o->name, ",\n\r")));
 	INV(owned(o->name, NULL, a));
-	INV(o->ram_mib <= MAX_SIZE_MIB && (o->ram_given || !o->ram_mib));
+	INV(o->ram_bytes <= MAX_SIZE_MIB << 20 && (o->ram_given || !o->ram_bytes));
 	INV(o->repeats >= 1 && o->repeats <= MAX_REPEATS && (o->repeats_given || o->repeats == 1));
 	INV(!o->user || (*o->user && owned(o->user, NULL, a)));
 	INV(owned(o->group, NULL, a));
@@ -178,8 +178,10 @@ static void check_options(const struct clyde_options *o, const struct args *a)
 	INV((unsigned)o->place.mem <= MEM_BIND);
 	INV(o->place.mem != MEM_BIND || (o->place.mem_node >= 0 && o->place.mem_node < TOPO_MAX_NODES));
 	INV(!o->tree || (!tree_parse_spec(o->tree, &shape, &scale, err, sizeof(err)) &&
+			 shape == o->tree_shape && scale == o->tree_scale &&
 			 owned(o->tree, NULL, a)));
-	INV(o->tree || (!o->tree_list && o->tree_seed == TREE_DEFAULT_SEED));
+	INV(!o->tree == !o->tree_shape);
+	INV(o->tree || (!o->tree_list && o->tree_seed == DEFAULT_TREE_SEED));
 	INV(o->stonewall_s == 0 ||
 	    (o->stonewall_s >= MIN_STONEWALL_S && o->stonewall_s <= MAX_STONEWALL_S));
 	INV(o->read_other == 0 || (o->read_other >= 1 && o->read_other <= MAX_READ_OTHER));
@@ -197,7 +199,7 @@ static const char *differs(const struct clyde_options *x, const struct clyde_opt
 #define SAME_STR(f)	do { if (!str_same(x->f, y->f)) return #f; } while (0)
 	SAME_STR(dir);
 	SAME(size_given);
-	SAME(size_mib);
+	SAME(size_bytes);
 	SAME(chunk);
 	SAME(seeks);
 	SAME(seeks_given);
@@ -210,7 +212,7 @@ static const char *differs(const struct clyde_options *x, const struct clyde_opt
 	SAME(file_chunk);
 	SAME_STR(name);
 	SAME(ram_given);
-	SAME(ram_mib);
+	SAME(ram_bytes);
 	SAME(repeats);
 	SAME(repeats_given);
 	SAME_STR(user);
@@ -249,6 +251,8 @@ static const char *differs(const struct clyde_options *x, const struct clyde_opt
 	SAME(place.mem);
 	SAME(place.mem_node);
 	SAME_STR(tree);
+	SAME(tree_shape);
+	SAME(tree_scale);
 	SAME(tree_seed);
 	SAME(tree_list);
 	SAME(stonewall_s);

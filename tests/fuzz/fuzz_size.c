@@ -156,11 +156,10 @@ static void check_option(const char *opt, char *arg)
 		return;
 	switch (opt[1]) {
 	case 's':
-		INV(o.size_given && o.size_mib <= MAX_SIZE_MIB);
+		INV(o.size_given && o.size_bytes <= MAX_SIZE_MIB << 20 && !(o.size_bytes % (1ull << 20)));
 		INV(o.chunk >= MIN_CHUNK && o.chunk <= MAX_CHUNK && !(o.chunk & (o.chunk - 1)));
-		INV(!o.size_mib || (o.size_mib << 20) >= o.chunk);
-		INV(o.seeks >= 1 && o.seeks <= MAX_SEEKS && o.seekers >= 1 && o.seekers <= MAX_SEEKERS);
-		round_trip(o.size_mib << 20);
+				INV(o.seeks >= 1 && o.seeks <= MAX_SEEKS && o.seekers >= 1 && o.seekers <= MAX_SEEKERS);
+		round_trip(o.size_bytes);
 		round_trip(o.chunk);
 		break;
 	case 'n':
@@ -175,8 +174,8 @@ static void check_option(const char *opt, char *arg)
 		round_trip((uint64_t)o.file_min);
 		break;
 	case 'r':
-		INV(o.ram_given && o.ram_mib <= MAX_SIZE_MIB);
-		round_trip(o.ram_mib << 20);
+		INV(o.ram_given && o.ram_bytes <= MAX_SIZE_MIB << 20 && !(o.ram_bytes % (1ull << 20)));
+		round_trip(o.ram_bytes);
 		break;
 	case 'z':
 		INV(o.seed_given);

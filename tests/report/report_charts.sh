@@ -10,8 +10,8 @@
 BUILD=$(cd "$(dirname "$CLYDE")" && pwd)
 SRC=$(cd "$GOLDEN/../../.." && pwd)
 UNIT=$BUILD/tests/unit/unit_report_charts
-[ -x "$UNIT" ] || skip "no $UNIT"
-command -v python3 >/dev/null 2>&1 || skip "no python3"
+need_built "$UNIT"
+need_python3
 scratch_dir
 W=$SCRATCH
 

@@ -7,10 +7,9 @@
 # compared whole in tests/report/report_cli.sh (mix.txt, mix-baseline.txt,
 # profile.txt, tree.txt, tree-baseline.txt).
 . "$TESTLIB"
-REPORT=${CLYDE_REPORT:-$(dirname "$CLYDE")/clyde-report}
 IN=${REPORT_GOLDEN:-$(dirname "$TESTLIB")/data/report_golden}
 G=${FORMAT_GOLDEN:-$(dirname "$TESTLIB")/data/format_golden}
-[ -x "$REPORT" ] || skip "no $REPORT"
+need_built "$REPORT"
 scratch_dir
 W=$SCRATCH
 

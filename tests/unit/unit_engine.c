@@ -101,10 +101,14 @@ int main(void)
 	CHECK(fd >= 0, "mkstemp");
 	close(fd);
 	CHECK(n >= 2 && engine_find("psync") && engine_find("uring"), "psync and uring are listed");
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if (all[i]->unavailable)
 			CHECK(strstr(all[i]->unavailable, "not built") != NULL, "%s: %s",
 			      all[i]->name, all[i]->unavailable);
+		else
+			CHECK(all[i]->tree_io && all[i]->tree_depth >= 1, "%s: its tree I/O and depth",
+			      all[i]->name);
+	}
 	CHECK(ops != NULL, "engine %s is listed", UNIT_ENGINE);
 	if (ops && run_engine(ops, path) == SKIPPED && !unit_failures) {
 		unlink(path);

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 
 #include "clyde/options.h"
+#include "tree/tree.h"
 #include "unit.h"
 
 static char err[512];
@@ -47,13 +48,13 @@ int main(void)
 	CHECK(!o.size_given && o.repeats == 1 && o.concurrency == 1, "size unset, one run");
 
 	CHECK(parse(&o, "-d", "/tmp", "-s", "1G:16k:100:3", "-m", "label", (char *)NULL) == 0, "%s", err);
-	CHECK(o.size_mib == 1024 && o.chunk == 16384 && o.seeks == 100 && o.seekers == 3, "-s fields");
+	CHECK(o.size_bytes == 1ull << 30 && o.chunk == 16384 && o.seeks == 100 && o.seekers == 3, "-s fields");
 	CHECK_STR(o.dir, "/tmp");
 	CHECK_STR(o.name, "label");
-	CHECK(parse(&o, "-s", "64", (char *)NULL) == 0 && o.size_mib == 64, "-s 64 is MiB");
-	CHECK(parse(&o, "-s", "4G::10", (char *)NULL) == 0 && o.size_mib == 4096 &&
+	CHECK(parse(&o, "-s", "64", (char *)NULL) == 0 && o.size_bytes == 64ull << 20, "-s 64 is MiB");
+	CHECK(parse(&o, "-s", "4G::10", (char *)NULL) == 0 && o.size_bytes == 4ull << 30 &&
 	      o.chunk == 8192 && o.seeks == 10, "-s with an empty chunk field");
-	CHECK(parse(&o, "-s", "0", (char *)NULL) == 0 && o.size_given && o.size_mib == 0, "-s 0");
+	CHECK(parse(&o, "-s", "0", (char *)NULL) == 0 && o.size_given && o.size_bytes == 0, "-s 0");
 
 	CHECK(parse(&o, "-n", "4:64k:1k:4:16k", (char *)NULL) == 0, "%s", err);
 	CHECK(o.files == 4 && o.file_max == 65536 && o.file_min == 1024 && o.file_dirs == 4 &&
@@ -74,7 +75,21 @@ int main(void)
 	CHECK(parse(&o, "-y", "s", (char *)NULL) == 0 && o.sync == SYNC_SEMAPHORE, "-y s");
 	CHECK(parse(&o, "-y", "p", (char *)NULL) == 0 && o.sync == SYNC_PROMPT, "-y p");
 	CHECK(parse(&o, "-u", "nobody:nogroup", "-g", "0", (char *)NULL) == 0, "-u -g");
-	CHECK(parse(&o, "-r", "2048", (char *)NULL) == 0 && o.ram_given && o.ram_mib == 2048, "-r");
+	CHECK_STR(o.user, "nobody:nogroup");
+	CHECK_STR(o.group, "0");
+	CHECK(parse(&o, "-Z", "/dev/null", (char *)NULL) == 0 && !o.seed_given, "-Z");
+	CHECK_STR(o.seed_file, "/dev/null");
+	/* the table's flags: each row sets its own field and no other */
+	CHECK(parse(&o, "--latency", "--cpu", "--verify", "--ceilings", "--warmup", (char *)NULL) == 0 &&
+	      o.latency_table && o.cpu_table && o.verify && o.ceilings && o.warmup && !o.plan_only &&
+	      !o.profile && !o.exact && !o.quiet, "flags");
+	CHECK(parse(&o, "--plan", "--profile", (char *)NULL) == 0 && o.plan_only && o.profile &&
+	      !o.latency_table && !o.warmup, "--plan --profile");
+	/* --tree: parsed once, here; the plan and --tree-list take the shape and scale */
+	CHECK(parse(&o, "--tree=source:0.5", "--tree-list", (char *)NULL) == 0 && o.tree_shape &&
+	      !strcmp(o.tree_shape->name, "source") && o.tree_scale == 0.5 && o.tree_list, "--tree");
+	CHECK(parse(&o, (char *)NULL) == 0 && !o.tree && !o.tree_shape, "no --tree");
+	CHECK(parse(&o, "-r", "2048", (char *)NULL) == 0 && o.ram_given && o.ram_bytes == 2048ull << 20, "-r");
 	CHECK(parse(&o, "--cache=keep", "--exact", "--perchar=stdio", (char *)NULL) == 0 &&
 	      o.cache == CACHE_KEEP && o.exact && o.perchar == PERCHAR_STDIO, "long options");
 	CHECK(parse(&o, "--cache", "drop", (char *)NULL) == 0 && o.cache == CACHE_DROP, "--cache drop");
@@ -135,6 +150,9 @@ int main(void)
 	REJECTS("-z and -Z both give the seed", "-z", "1", "-Z", "/dev/urandom");
 	REJECTS("-p creates the semaphore and exits", "-p", "2", "-y", "s");
 	REJECTS("unexpected argument 'extra'", "-q", "extra");
+	REJECTS("option '--json' needs an argument", "--json");
+	REJECTS("option '-n' needs an argument", "-n");
+	REJECTS("--tree-list needs --tree=SHAPE", "--tree-list");
 
 	/*
 	 * A parse that stops inside a cluster ("-kDb" at the unknown k) must
@@ -147,7 +165,7 @@ int main(void)
 	CHECK_STR(o.dir, "/tmp");
 	CHECK(o.files == 2, "-n after a broken cluster");
 	REJECTS("unknown option '-k'", "-qkx");
-	CHECK(parse(&o, "-s", "64", (char *)NULL) == 0 && o.size_mib == 64 && !o.quiet,
+	CHECK(parse(&o, "-s", "64", (char *)NULL) == 0 && o.size_bytes == 64ull << 20 && !o.quiet,
 	      "-s after a broken cluster: %s", err);
 
 	return unit_verdict("unit_options");

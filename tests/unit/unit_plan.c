@@ -70,7 +70,7 @@ static void huge_size(double gib)
 
 	defaults(&o);
 	o.size_given = true;
-	o.size_mib = (uint64_t)(gib * 1024);
+	o.size_bytes = (uint64_t)(gib * 1024) << 20;
 	build(&p, &o, (uint64_t)(4 * gib * GIB), 100000000);
 	plan_calibrate(&p, &o, &c);
 	CHECK(p.files >= 1 && p.files <= DEFAULT_FILES, "-s %gG: %u x 1024 files", gib, p.files);
@@ -239,7 +239,7 @@ static void nothing_measured(void)
 	/* a budget far below zero: 1 s a file */
 	c = cal(1e6, 1e6, 1e6, 0.001, 0.001);
 	o.size_given = true;
-	o.size_mib = 40 * 1024;
+	o.size_bytes = 40ull << 30;
 	build(&p, &o, 400 * (uint64_t)GIB, UINT64_MAX);
 	plan_calibrate(&p, &o, &c);
 	CHECK(p.files == 1, "a budget far below zero: %u x 1024 files, want 1", p.files);
@@ -262,6 +262,28 @@ static void noisy_batches(void)
 	CHECK(calibrate_batches_noisy(even, 3, &s), "three batches are too few");
 }
 
+/* The space -d must hold: each worker's file and its file tests' files, 4 KiB each at least. */
+static void space(void)
+{
+	struct clyde_options o;
+	struct run_plan p;
+
+	defaults(&o);
+	o.size_given = true;
+	o.size_bytes = 64ull << 20;
+	o.files_given = true;
+	o.files = 2;
+	o.file_max = 8192;
+	o.file_min = 4096;	/* 6 KiB on average: 8 KiB of blocks */
+	o.concurrency = 3;
+	build(&p, &o, 100 * (uint64_t)GIB, 100000000);
+	CHECK(plan_space_bytes(&p) == (64ull << 20) * 3 + 8192ull * 2 * 1024 * 3,
+	      "space: %llu", (unsigned long long)plan_space_bytes(&p));
+	o.file_max = 0;
+	build(&p, &o, 100 * (uint64_t)GIB, 100000000);
+	CHECK(plan_space_bytes(&p) == (64ull << 20) * 3, "space of empty files");
+}
+
 int main(void)
 {
 	huge_size(12);
@@ -272,5 +294,6 @@ int main(void)
 	few_inodes();
 	nothing_measured();
 	noisy_batches();
+	space();
 	return unit_verdict("unit_plan");
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clyde.h"
 #include "tree/tree.h"
 #include "unit.h"
 
@@ -177,7 +178,7 @@ int main(void)
 	for (int i = 0; i < TREE_SHAPES; i++) {
 		sh = tree_shape_get((enum tree_shape_id)i);
 		CHECK(sh && tree_shape_find(sh->name) == sh, "shape %d", i);
-		CHECK(tree_generate(sh, 1.0, TREE_DEFAULT_SEED, &t) == 0, "%s generates", sh->name);
+		CHECK(tree_generate(sh, 1.0, DEFAULT_TREE_SEED, &t) == 0, "%s generates", sh->name);
 		check_structure(sh, 1.0, &t);
 		check_distributions(sh, &t);
 		tree_free(&t);
@@ -200,7 +201,7 @@ int main(void)
 		};
 
 		for (size_t i = 0; i < sizeof(pinned) / sizeof(pinned[0]); i++) {
-			uint64_t h = hash_of(tree_shape_find(pinned[i].shape), 1.0, TREE_DEFAULT_SEED);
+			uint64_t h = hash_of(tree_shape_find(pinned[i].shape), 1.0, DEFAULT_TREE_SEED);
 
 			CHECK(h == pinned[i].hash, "%s x1 seed 1: hash %016" PRIx64 ", pinned %016" PRIx64,
 			      pinned[i].shape, h, pinned[i].hash);

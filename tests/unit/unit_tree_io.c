@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * The tree phases' backends (psync, and uring where it can be set up) on a
- * private directory: batches of mkdir, create, write, close, stat, open,
+ * The tree phases' backends (psync, and uring where it can be set up), as
+ * the engines' rows name them, on a private directory: batches of mkdir, create, write, close, stat, open,
  * read, unlink and rmdir at depths 1 and 8, the errors each op reports on
  * itself (EEXIST, ENOENT, ENOTEMPTY, EBADF) without failing the batch, and
  * the times and via_ring of every op.
@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engines/engine.h"
 #include "tree/tree.h"
 #include "unit.h"
 
@@ -314,7 +315,7 @@ static int run_backend(const struct tree_io_ops *ops, unsigned depth, int root)
 		return 0;
 	CHECK(f.io.depth >= 1 && f.io.depth <= depth, "%s: depth %u for %u", ops->name,
 	      f.io.depth, depth);
-	if (ops == &tree_io_psync)
+	if (!strcmp(ops->name, "psync"))
 		CHECK(f.io.ring_kinds == 0, "psync ring_kinds 0x%x", f.io.ring_kinds);
 	else
 		CHECK(f.io.depth == depth && strstr(desc, "via ring:"), "%s depth %u: %s",
@@ -342,26 +343,41 @@ static int run_backend(const struct tree_io_ops *ops, unsigned depth, int root)
 }
 
 /* Depths out of range are refused; the largest is set up and torn down. */
-static void uring_depths(void)
+static void uring_depths(const struct tree_io_ops *uring)
 {
 	struct tree_io io = { 0 };
 	char desc[256];
 	int ret;
 
-	CHECK(tree_io_uring.setup(&io, 0, desc, sizeof(desc)) == -EINVAL, "uring depth 0");
-	CHECK(tree_io_uring.setup(&io, 1025, desc, sizeof(desc)) == -EINVAL, "uring depth 1025");
-	ret = tree_io_uring.setup(&io, 1024, desc, sizeof(desc));
+	CHECK(uring->setup(&io, 0, desc, sizeof(desc)) == -EINVAL, "uring depth 0");
+	CHECK(uring->setup(&io, 1025, desc, sizeof(desc)) == -EINVAL, "uring depth 1025");
+	ret = uring->setup(&io, 1024, desc, sizeof(desc));
 	CHECK(ret == 0 && io.depth == 1024, "uring depth 1024: %d (%s)", ret, desc);
 	if (!ret)
-		tree_io_uring.teardown(&io);
+		uring->teardown(&io);
+}
+
+/* The engine's tree I/O, or NULL (SKIP) when the engine is not built here. */
+static const struct tree_io_ops *tree_io_of(const char *engine)
+{
+	const struct engine_ops *e = engine_find(engine);
+
+	CHECK(e != NULL, "engine %s is listed", engine);
+	if (e && e->unavailable) {
+		printf("SKIP: %s: %s\n", engine, e->unavailable);
+		return NULL;
+	}
+	CHECK(e && e->tree_io && !strcmp(e->tree_io->name, engine), "%s's tree I/O", engine);
+	return e ? e->tree_io : NULL;
 }
 
 int main(void)
 {
 	char root_path[] = "/tmp/clyde-unit-tree-io.XXXXXX";
 	static const unsigned depths[] = { 1, 8 };
+	const struct tree_io_ops *psync = tree_io_of("psync"), *uring = tree_io_of("uring");
 	struct stat st;
-	bool uring_skipped = false;
+	bool uring_skipped = !uring;
 	int root;
 
 	/* The modes checked are the ones asked for. */
@@ -373,14 +389,14 @@ int main(void)
 	}
 	root = open(root_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	CHECK(root >= 0, "open %s", root_path);
-	if (root >= 0) {
+	if (root >= 0 && psync) {
 		for (unsigned i = 0; i < 2; i++)
-			run_backend(&tree_io_psync, depths[i], root);
-		for (unsigned i = 0; i < 2; i++)
-			if (run_backend(&tree_io_uring, depths[i], root) == SKIPPED)
+			run_backend(psync, depths[i], root);
+		for (unsigned i = 0; i < 2 && uring; i++)
+			if (run_backend(uring, depths[i], root) == SKIPPED)
 				uring_skipped = true;
 		if (!uring_skipped)
-			uring_depths();
+			uring_depths(uring);
 		clean(root);
 		close(root);
 	}

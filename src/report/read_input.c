@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * clyde-report's input: a stream or buffer cut into lines of text and
+ * JSON documents (a line that starts with '{'), handed to read_csv.c and
+ * read_json.c; what both share (the complaints, the set of runs, the
+ * checks of a name or parameter); and each run's key and origin. The
+ * readers are fed whatever a user finds on disk, and a fuzzer: every
+ * field used is checked, nothing is echoed back unfiltered, and a bad
+ * field rejects its whole line or run rather than a guess.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clyde.h"
+#include "report/read_private.h"
+#include "report/report.h"
+
+void reader_malformed(struct reader *rd, unsigned line, const char *fmt, ...)
+{
+	va_list ap;
+
+	rd->set->errors++;
+	if (!rd->errs)
+		return;
+	if (rd->messages >= REPORT_MAX_MESSAGES) {
+		rd->unprinted++;
+		return;
+	}
+	rd->messages++;
+	fprintf(rd->errs, "%s:%u: ", rd->source, line);
+	va_start(ap, fmt);
+	vfprintf(rd->errs, fmt, ap);
+	va_end(ap);
+	fputs(": skipped\n", rd->errs);
+}
+
+void report_set_init(struct report_set *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->baseline = -1;
+}
+
+void report_set_free(struct report_set *s)
+{
+	for (size_t i = 0; i < s->nconfigs; i++)
+		for (int ph = 0; ph < PH_COUNT; ph++)
+			for (int m = 0; m < RM_ALL; m++)
+				free(s->configs[i].stat[ph][m].values);
+	free(s->configs);
+	free(s->runs);
+	report_set_init(s);
+}
+
+int reader_add_run(struct reader *rd, const struct report_run *r)
+{
+	struct report_set *s = rd->set;
+
+	if (s->nruns == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 16;
+		struct report_run *runs = realloc(s->runs, cap * sizeof(*runs));
+
+		if (!runs)
+			return -ENOMEM;
+		s->runs = runs;
+		s->cap = cap;
+	}
+	s->runs[s->nruns++] = *r;
+	return 0;
+}
+
+/* ---- names and parameters ---- */
+
+/* Characters of a parameter: what bonnie++ and clyde write there, and no separator of the key. */
+static bool token_char(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       c == '.' || c == '_' || c == '-' || c == '+';
+}
+
+bool reader_printable(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		if (c < 0x20 || c == 0x7f)
+			return false;
+	}
+	return true;
+}
+
+bool reader_copy_param(char *dst, size_t len, const char *p, size_t n)
+{
+	if (n >= len)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!token_char(p[i]))
+			return false;
+	memcpy(dst, p, n);
+	dst[n] = '\0';
+	return true;
+}
+
+/* ---- lines and streams ---- */
+
+/* A line that does not start a JSON document: text around a table (no comma) or CSV. */
+static int read_line(struct reader *rd, const char *p, size_t n, unsigned line)
+{
+	while (n && (p[n - 1] == '\r' || p[n - 1] == ' ' || p[n - 1] == '\t'))
+		n--;
+	if (!n)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		if ((c < 0x20 && c != '\t') || c == 0x7f) {
+			reader_malformed(rd, line, "binary data, not a line of text");
+			return 0;
+		}
+	}
+	if (!memchr(p, ',', n)) {
+		rd->set->text_lines++;
+		return 0;
+	}
+	return read_csv_line(rd, p, n, line);
+}
+
+int report_read_buffer(struct report_set *s, const char *buf, size_t len,
+		       const char *source, FILE *errs)
+{
+	struct reader rd = { .set = s, .source = source, .errs = errs };
+	size_t pos = 0;
+	unsigned line = 1;
+	int ret = 0;
+
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		pos = 3;	/* a UTF-8 byte order mark, as some editors save */
+	while (pos < len && !ret) {
+		const char *start = buf + pos;
+		const char *nl = memchr(start, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - start) : len - pos;
+		size_t lead = 0;
+
+		while (lead < n && (start[lead] == ' ' || start[lead] == '\t' || start[lead] == '\r'))
+			lead++;
+		if (lead < n && start[lead] == '{') {
+			size_t used;
+			unsigned lines;
+
+			ret = read_json_document(&rd, start + lead, len - pos - lead, line, &used, &lines);
+			pos += lead + used;
+			line += lines;
+			continue;
+		}
+		ret = read_line(&rd, start, n, line);
+		pos += n + (nl ? 1 : 0);
+		line++;
+	}
+	if (rd.unprinted)
+		fprintf(errs, "%s: %u more malformed lines not shown\n", source, rd.unprinted);
+	return ret;
+}
+
+int report_read_stream(struct report_set *s, FILE *in, const char *source, FILE *errs)
+{
+	size_t len = 0, cap = 0;
+	char *buf = NULL;
+	int ret = 0;
+
+	for (;;) {
+		size_t got;
+
+		if (cap - len < 65536) {
+			size_t ncap = cap ? cap * 2 : 65536;
+			char *nbuf;
+
+			if (cap >= REPORT_MAX_INPUT) {
+				ret = -EFBIG;
+				goto out;
+			}
+			nbuf = realloc(buf, ncap + 1);
+			if (!nbuf) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			buf = nbuf;
+			cap = ncap;
+		}
+		got = fread(buf + len, 1, cap - len, in);
+		len += got;
+		if (got)
+			continue;
+		if (ferror(in)) {
+			ret = errno ? -errno : -EIO;
+			goto out;
+		}
+		break;
+	}
+	if (len > REPORT_MAX_INPUT) {
+		ret = -EFBIG;
+		goto out;
+	}
+	ret = report_read_buffer(s, buf ? buf : "", len, source, errs);
+out:
+	free(buf);
+	return ret;
+}
+
+/* ---- keys ---- */
+
+/* "a:b:c" of the non-empty prefix of parts: trailing empty parts are left out. */
+static void join_parts(char *buf, size_t len, const char *const *parts, int count)
+{
+	int last = count - 1;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	while (last >= 0 && !parts[last][0])
+		last--;
+	for (int i = 0; i <= last && used < len; i++) {
+		int n = snprintf(buf + used, len - used, "%s%s", i ? ":" : "", parts[i]);
+
+		if (n < 0)
+			return;
+		used += (size_t)n;
+	}
+}
+
+void report_key(struct report_run *r)
+{
+	const char *seeks = r->seeks_timed && r->seeks[0] ? "*" : r->seeks;
+	const char *io[] = { r->size, r->chunk, seeks, r->seekers };
+	const char *files[] = { r->files, r->max_size, r->min_size, r->dirs, r->file_chunk };
+	/* four and five parameters of at most 31 bytes, with their colons, and the tree: the key always fits */
+	char io_spec[128] = "", files_spec[160] = "", conc[16] = "", tree[96] = "", seed[24];
+
+	snprintf(seed, sizeof(seed), "%u", DEFAULT_TREE_SEED);
+	if (r->tree[0] && !strcmp(r->tree_seed, seed))
+		snprintf(tree, sizeof(tree), " --tree=%s", r->tree);
+	else if (r->tree[0])
+		snprintf(tree, sizeof(tree), " --tree=%s --tree-seed=%s", r->tree, r->tree_seed);
+	if (r->size[0])
+		join_parts(io_spec, sizeof(io_spec), io, 4);
+	if (r->files[0])
+		join_parts(files_spec, sizeof(files_spec), files, 5);
+	if (r->concurrency > 1)
+		snprintf(conc, sizeof(conc), " -c %u", r->concurrency);
+	snprintf(r->key, sizeof(r->key), "%s%s%s%s%s%s%s", r->name[0] ? r->name : "(no name)",
+		 io_spec[0] ? " -s " : "", io_spec, conc, files_spec[0] ? " -n " : "", files_spec, tree);
+}
+
+void report_run_origin(char *buf, size_t len, const struct report_run *r)
+{
+	if (!strcmp(r->format, "clyde-csv"))
+		snprintf(buf, len, "clyde %s CSV", r->version);
+	else if (!strcmp(r->format, "clyde-json"))
+		snprintf(buf, len, "clyde %s JSON", r->version[0] ? r->version : "?");
+	else if (!strcmp(r->format, "bonnie-1.03"))
+		snprintf(buf, len, "bonnie++ 1.03");
+	else
+		snprintf(buf, len, "bonnie++ %s", r->version);
+}

@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * clyde-report's JSON reader: clyde's documents (clyde-result/1 to /7:
+ * /3's phases may carry a --profile, /4's runs a --tree and its five
+ * phases, /6's failed runs are skipped; /5's cluster and /7's plan are
+ * not read), parsed by lib/json_reader, into report_run, one per run.
+ * Only what the report shows is read, and so checked.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/phase.h"
+#include "lib/json_reader.h"
+#include "lib/size.h"
+#include "lib/strutil.h"
+#include "report/read_private.h"
+#include "report/report.h"
+
+/* The parameters of a JSON run, written as clyde's CSV line writes them (format_csv.c). */
+static const char *json_run_params(struct report_run *r, const struct json_node *run)
+{
+	const struct json_node *name = json_get(run, "name"), *io = json_get(run, "io");
+	const struct json_node *files = json_get(run, "files");
+	double conc = 1, size = 0, chunk = 0, seeks = 0, seekers = 0;
+	double number = 0, max = 0, min = 0, dirs = 1, fchunk = DEFAULT_FILE_CHUNK;
+
+	if (!name || name->type != JSON_STRING || strlen(name->string) >= sizeof(r->name) ||
+	    !reader_printable(name->string, strlen(name->string)))
+		return "no name, or one that is not text or too long";
+	str_copy(r->name, sizeof(r->name), name->string);
+	if (json_get_number(run, "concurrency", 1, 1e6, true, &conc) == -EINVAL)
+		return "a concurrency that is not a count";
+	r->concurrency = (unsigned)conc;
+	if (!io || io->type != JSON_OBJECT || json_get_number(io, "size_mib", 0, 1e12, true, &size) ||
+	    json_get_number(io, "chunk", 0, 1e12, true, &chunk) ||
+	    json_get_number(io, "seeks", 0, 1e12, true, &seeks) ||
+	    json_get_number(io, "seekers", 0, 1e6, true, &seekers))
+		return "no \"io\" object with size_mib, chunk, seeks and seekers";
+	if (!files || files->type != JSON_OBJECT ||
+	    json_get_number(files, "number", 0, 1e12, true, &number) ||
+	    json_get_number(files, "max_size", -2, 1e18, true, &max) ||
+	    json_get_number(files, "min_size", -2, 1e18, true, &min) ||
+	    json_get_number(files, "dirs", 0, 1e12, true, &dirs) ||
+	    json_get_number(files, "chunk", 0, 1e12, true, &fchunk))
+		return "no \"files\" object with number, max_size, min_size, dirs and chunk";
+	if (size > 0) {
+		size_label(r->size, sizeof(r->size), (uint64_t)size, "MGT");
+		if (chunk != DEFAULT_CHUNK)
+			size_label(r->chunk, sizeof(r->chunk), (uint64_t)chunk, " km");
+		snprintf(r->seeks, sizeof(r->seeks), "%.0f", seeks);
+		snprintf(r->seekers, sizeof(r->seekers), "%.0f", seekers);
+	}
+	if (number > 0) {
+		snprintf(r->files, sizeof(r->files), "%.0f", number);
+		if (max == -1)
+			str_copy(r->max_size, sizeof(r->max_size), "link");
+		else if (max == -2)
+			str_copy(r->max_size, sizeof(r->max_size), "symlink");
+		else if (max > 0)
+			snprintf(r->max_size, sizeof(r->max_size), "%.0f", max);
+		if (max > 0 && min > 0)
+			snprintf(r->min_size, sizeof(r->min_size), "%.0f", min);
+		if (dirs > 1)
+			snprintf(r->dirs, sizeof(r->dirs), "%.0f", dirs);
+		if (fchunk != DEFAULT_FILE_CHUNK)
+			size_label(r->file_chunk, sizeof(r->file_chunk), (uint64_t)fchunk, " km");
+	}
+	r->seeks_timed = json_get_bool(json_get(run, "counts"), "seeks_timed", false);
+	return NULL;
+}
+
+const char *report_profile_unit(enum phase_id ph)
+{
+	/* the profile counts the byte phases' CPU per GiB, where their CPU column counts per MiB */
+	return phase_get(ph)->unit == UNIT_KIB ? "GiB" : phase_unit_names(ph)->cpu_per;
+}
+
+/*
+ * A phase's "profile" (clyde --profile): the figures per unit of work,
+ * the share outside clyde and the device's amplification. Only what the
+ * report shows is read, and so checked; the rest (groups, perf, the
+ * machine) is left to other tools. The counters of a device that was
+ * not measured are absent, and never read.
+ */
+static const char *json_run_profile(struct report_run *r, enum phase_id ph, const struct json_node *p)
+{
+	const struct json_node *per = json_get(p, "per_unit"), *dev = json_get(p, "device");
+	struct report_profile *pr = &r->prof[ph];
+	const struct json_node *unit, *state;
+
+	if (p->type != JSON_OBJECT)
+		return "has a profile that is not an object";
+	pr->clyde_per_unit = pr->caused_per_unit = NAN;
+	pr->write_amp = pr->read_amp = NAN;
+	if (per && per->type != JSON_NULL) {
+		unit = json_get(per, "unit");
+		/* figures per some other unit would be compared as if they were per this one */
+		if (per->type != JSON_OBJECT || !unit || unit->type != JSON_STRING ||
+		    strcmp(unit->string, report_profile_unit(ph)))
+			return "has a profile.per_unit without this phase's unit (GiB, 1000 seeks, 1000 files)";
+		str_copy(pr->unit, sizeof(pr->unit), unit->string);
+		if (json_get_known(per, "clyde_s", 0, 1e12, &pr->clyde_per_unit) ||
+		    json_get_known(per, "caused_s", 0, 1e12, &pr->caused_per_unit))
+			return "has a profile.per_unit CPU time that is not a number of seconds";
+	}
+	/* outside_s is the machine's ticks less clyde's getrusage: it may come out a little below 0 */
+	if (json_get_known(p, "outside_fraction", -1, 1, &pr->outside_fraction))
+		return "has a profile.outside_fraction that is not a fraction";
+	if (dev && dev->type != JSON_NULL) {
+		state = json_get(dev, "state");
+		if (dev->type != JSON_OBJECT || !state || state->type != JSON_STRING)
+			return "has a profile.device without a state";
+		if (!strcmp(state->string, "measured")) {
+			if (json_get_known(dev, "write_amplification", 0, 1e12, &pr->write_amp) ||
+			    json_get_known(dev, "read_amplification", 0, 1e12, &pr->read_amp))
+				return "has a profile.device amplification that is not a ratio";
+		} else if (strcmp(state->string, "no block device") && strcmp(state->string, "unknown")) {
+			return "has a profile.device.state that is not measured, no block device or unknown";
+		}
+	}
+	pr->has = true;
+	r->has_profile = true;
+	return NULL;
+}
+
+/*
+ * What a tree phase adds (clyde-result/4): its dead time (dead_s, wall
+ * less user CPU) and the tree's bytes per second (tree.mib_per_s, where
+ * the phase moved any: delete moves none).
+ */
+static const char *json_tree_phase(struct report_run *r, enum phase_id ph, const struct json_node *p)
+{
+	const struct json_node *t = json_get(p, "tree");
+	double dead = 0, mibs = 0, bytes = 0;
+
+	switch (json_get_number(p, "dead_s", 0, 1e12, false, &dead)) {
+	case 0:
+		r->has[ph][RM_DEAD] = true;
+		r->v[ph][RM_DEAD] = dead;
+		break;
+	case -EINVAL:
+		return "has a dead_s that is not a number of seconds";
+	}
+	if (!t || t->type == JSON_NULL)
+		return NULL;
+	if (t->type != JSON_OBJECT || json_get_number(t, "mib_per_s", 0, 1e15, false, &mibs) == -EINVAL ||
+	    json_get_number(t, "bytes", 0, 1e18, false, &bytes) == -EINVAL)
+		return "has a tree that is not an object, or a mib_per_s or bytes that is not a number";
+	if (bytes > 0 && json_get(t, "mib_per_s")) {
+		r->has[ph][RM_MIBS] = true;
+		r->v[ph][RM_MIBS] = mibs;
+	}
+	return NULL;
+}
+
+/* One phase of a JSON run: rate, CPU seconds per unit from user + system over the amount, latency. */
+static const char *json_run_phase(struct report_run *r, enum phase_id ph, const struct json_node *p)
+{
+	const char *why;
+	double rate, amount = 0, user = 0, sys = 0, lat = 0;
+	const struct json_node *prof;
+
+	if (p->type != JSON_OBJECT)
+		return "is not an object";
+	if (!json_get_bool(p, "ran", false))
+		return NULL;
+	if (json_get_number(p, "max_latency_us", 0, 1e15, false, &lat) == -EINVAL)
+		return "has a max_latency_us that is not a latency";
+	/* 0: none measured, as bonnie++ leaves the CSV field empty */
+	if (json_get(p, "max_latency_us") && lat > 0) {
+		r->has[ph][RM_LATENCY] = true;
+		r->v[ph][RM_LATENCY] = lat;
+	}
+	/*
+	 * No +++++ here: JSON carries every phase's measured figures, as
+	 * --exact prints them, and the runs' spread says how far to trust them.
+	 */
+	if (json_get_number(p, "rate", 0, 1e18, false, &rate))
+		return "has no rate, or one that is not a number";
+	r->has[ph][RM_RATE] = true;
+	r->v[ph][RM_RATE] = rate;
+	if (json_get_number(p, "amount", 0, 1e18, false, &amount) == -EINVAL ||
+	    json_get_number(p, "cpu_user_s", 0, 1e12, false, &user) == -EINVAL ||
+	    json_get_number(p, "cpu_sys_s", 0, 1e12, false, &sys) == -EINVAL)
+		return "has an amount or CPU time that is not a number";
+	if (json_get(p, "amount") && amount > 0 && json_get(p, "cpu_user_s") && json_get(p, "cpu_sys_s")) {
+		r->has[ph][RM_CPU] = true;
+		r->v[ph][RM_CPU] = (user + sys) / amount * (phase_get(ph)->unit == UNIT_KIB ? 1024.0 : 1000.0);
+	}
+	if (ph >= PH_FIRST_TREE && (why = json_tree_phase(r, ph, p)))
+		return why;
+	prof = json_get(p, "profile");
+	return prof && prof->type != JSON_NULL ? json_run_profile(r, ph, prof) : NULL;
+}
+
+/*
+ * The run's tree (clyde-result/4; null or absent: no --tree): shape,
+ * scale and seed go into the key, since runs on different trees are not
+ * the same configuration; its size is shown with the tree phases.
+ */
+static const char *json_run_tree(struct report_run *r, const struct json_node *run)
+{
+	const struct json_node *t = json_get(run, "tree"), *shape;
+	double scale, seed;
+
+	if (!t || t->type == JSON_NULL)
+		return NULL;
+	shape = json_get(t, "shape");
+	/* a shape is a word, short enough to leave room for the scale */
+	if (t->type != JSON_OBJECT || !shape || shape->type != JSON_STRING || strlen(shape->string) >= 32 ||
+	    !reader_copy_param(r->tree, sizeof(r->tree), shape->string, strlen(shape->string)) ||
+	    json_get_number(t, "scale", 1e-9, 1e9, false, &scale) ||
+	    json_get_number(t, "seed", 0, 18446744073709551615.0, true, &seed) ||
+	    json_get_number(t, "files", 0, 1e15, true, &r->tree_files) ||
+	    json_get_number(t, "dirs", 0, 1e15, true, &r->tree_dirs) ||
+	    json_get_number(t, "bytes", 0, 1e18, true, &r->tree_bytes))
+		return "a \"tree\" that is not an object with shape, scale, seed, files, dirs and bytes";
+	snprintf(r->tree + strlen(r->tree), sizeof(r->tree) - strlen(r->tree), ":%g", scale);
+	snprintf(r->tree_seed, sizeof(r->tree_seed), "%.0f", seed);
+	return NULL;
+}
+
+static int json_run(struct reader *rd, const struct json_node *run, const char *version)
+{
+	const struct json_node *phases = json_get(run, "phases");
+	struct report_run r;
+	const char *why;
+
+	memset(&r, 0, sizeof(r));
+	str_copy(r.source, sizeof(r.source), rd->source);
+	r.line = run->line;
+	str_copy(r.format, sizeof(r.format), "clyde-json");
+	str_copy(r.version, sizeof(r.version), version);
+	if (run->type != JSON_OBJECT) {
+		reader_malformed(rd, run->line, "a run that is not an object");
+		return 0;
+	}
+	why = json_run_params(&r, run);
+	if (!why)
+		why = json_run_tree(&r, run);
+	if (!why && (!phases || phases->type != JSON_OBJECT))
+		why = "no \"phases\" object";
+	if (why) {
+		reader_malformed(rd, run->line, "run: %s", why);
+		return 0;
+	}
+	for (int ph = 0; ph < PH_COUNT; ph++) {
+		const struct json_node *p = json_get(phases, phase_csv_name((enum phase_id)ph));
+
+		why = p ? json_run_phase(&r, (enum phase_id)ph, p) : NULL;
+		if (why) {
+			reader_malformed(rd, p->line, "phase %s %s", phase_csv_name((enum phase_id)ph), why);
+			return 0;
+		}
+		/* a tree phase's figures mean nothing without the tree they were measured on */
+		if (ph >= PH_FIRST_TREE && !r.tree[0] && r.has[ph][RM_RATE]) {
+			reader_malformed(rd, p->line, "phase %s ran, but the run has no \"tree\"",
+				  phase_csv_name((enum phase_id)ph));
+			return 0;
+		}
+	}
+	report_key(&r);
+	return reader_add_run(rd, &r);
+}
+
+static bool known_schema(const char *schema)
+{
+	static const char *const known[] = {
+		"clyde-result/1", "clyde-result/2", "clyde-result/3", "clyde-result/4",
+		"clyde-result/5", "clyde-result/6", "clyde-result/7",
+	};
+
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (!strcmp(schema, known[i]))
+			return true;
+	return false;
+}
+
+static int json_document(struct reader *rd, const struct json_node *doc, unsigned line)
+{
+	const struct json_node *schema = json_get(doc, "schema"), *runs = json_get(doc, "runs");
+	const struct json_node *version = json_get(doc, "clyde_version");
+	char ver[32] = "";
+	int ret = 0;
+
+	if (!schema || schema->type != JSON_STRING || !known_schema(schema->string)) {
+		reader_malformed(rd, line, "a JSON document whose schema is not clyde-result/1 to /7");
+		return 0;
+	}
+	if (!runs || runs->type != JSON_ARRAY) {
+		reader_malformed(rd, line, "a clyde-result document without a \"runs\" array");
+		return 0;
+	}
+	if (version && version->type == JSON_STRING)
+		reader_copy_param(ver, sizeof(ver), version->string, strlen(version->string));
+	for (const struct json_node *run = runs->child; run && !ret; run = run->next) {
+		const struct json_node *failure = json_get(run, "failure");
+
+		/* clyde-result/6: a run that stopped has no figures to compare */
+		if (failure && failure->type != JSON_NULL) {
+			reader_malformed(rd, line, "a run that failed (its \"failure\" is not null)");
+			continue;
+		}
+		ret = json_run(rd, run, ver);
+	}
+	return ret;
+}
+
+/*
+ * A JSON document at p (its '{', on line); *used and *lines say how far
+ * it went. A broken document is skipped to the next line that starts
+ * with '{', where clyde's next document would begin.
+ */
+int read_json_document(struct reader *rd, const char *p, size_t len, unsigned line,
+		       size_t *used, unsigned *lines)
+{
+	struct json_parser jp;
+	struct json_node *doc = json_parse(&jp, p, len, line);
+	const char *next;
+	int ret = 0;
+
+	*used = len;
+	*lines = 0;
+	if (doc) {
+		*used = (size_t)(jp.p - p);
+		*lines = jp.line - line;
+		ret = json_document(rd, doc, line);
+		json_free(doc);
+		return ret;
+	}
+	if (jp.oom)
+		return -ENOMEM;
+	reader_malformed(rd, line, "JSON document: %s (line %u)", jp.why, jp.why_line);
+	for (next = p; (next = memchr(next, '\n', len - (size_t)(next - p))); next++) {
+		if ((size_t)(next + 1 - p) < len && next[1] == '{') {
+			*used = (size_t)(next + 1 - p);
+			break;
+		}
+	}
+	for (size_t i = 0; i < *used; i++)
+		*lines += p[i] == '\n';
+	return 0;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#ifndef CLYDE_READ_PRIVATE_H
+#define CLYDE_READ_PRIVATE_H
+
+/*
+ * What clyde-report's readers share, and nothing else includes:
+ * read_input.c cuts an input into lines and JSON documents and hands
+ * them to read_csv.c (a CSV line) and read_json.c (a document); both
+ * report what they skip and add what they read through the reader.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "report/report.h"
+
+/* One input being read: where its runs go and where its complaints go. */
+struct reader {
+	struct report_set *set;
+	const char *source;
+	FILE *errs;
+	unsigned messages;	/* printed */
+	unsigned unprinted;	/* over REPORT_MAX_MESSAGES */
+};
+
+/* A line or document skipped: counted, and printed as "source:line: why: skipped". */
+__attribute__((format(printf, 3, 4)))
+void reader_malformed(struct reader *rd, unsigned line, const char *fmt, ...);
+/* A copy of r appended to the set: 0 or -ENOMEM. */
+int reader_add_run(struct reader *rd, const struct report_run *r);
+/* A name, version or parameter: printable, no control bytes (they would reach a terminal). */
+bool reader_printable(const char *p, size_t n);
+/* Copies a parameter into dst (len bytes, NUL included); false when it is not one. */
+bool reader_copy_param(char *dst, size_t len, const char *p, size_t n);
+
+/* read_csv.c: one line with a comma, n bytes without its newline; 0 or -ENOMEM. */
+int read_csv_line(struct reader *rd, const char *p, size_t n, unsigned line);
+/*
+ * read_json.c: the JSON document at p (its '{', on line), len bytes to
+ * the input's end; *used and *lines say how far it went. 0 or -ENOMEM.
+ */
+int read_json_document(struct reader *rd, const char *p, size_t len, unsigned line,
+		       size_t *used, unsigned *lines);
+
+#endif
