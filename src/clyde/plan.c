@@ -104,18 +104,18 @@ static int choose_sizes(struct run_plan *p, const struct clyde_options *o,
 	return 0;
 }
 
-static bool family_runs(const struct run_plan *p, enum phase_family f)
+/* Whether the user fixed the amount of work, as in bonnie++: -s, the seek count, -n. */
+static bool amount_given(const struct clyde_options *o, enum phase_amount a)
 {
-	switch (f) {
-	case FAMILY_PERCHAR:
-		return p->file_bytes && p->perchar_bytes;
-	case FAMILY_BLOCK:
-	case FAMILY_SEEK:
-		return p->file_bytes != 0;
-	case FAMILY_TREE:
-		return p->tree_shape != NULL;
+	switch (a) {
+	case AMOUNT_SIZE:
+		return o->size_given;
+	case AMOUNT_SEEKS:
+		return o->seeks_given;
+	case AMOUNT_FILES:
+		return o->files_given;
 	default:
-		return p->files != 0;
+		return false;
 	}
 }
 
@@ -156,17 +156,13 @@ int plan_build(struct run_plan *p, const struct clyde_options *o, char *err, siz
 /* A default run's time boxes: only on the phases whose amount clyde chose. */
 static void plan_boxes(struct run_plan *p, const struct clyde_options *o)
 {
-	if (!o->files_given) {
-		p->phase_box_s[PH_SEQ_CREATE] = BOX_CREATE_S;
-		p->phase_box_s[PH_RAN_CREATE] = BOX_CREATE_S;
+	for (int i = 0; i < PH_COUNT; i++) {
+		const struct phase_def *d = phase_get((enum phase_id)i);
+		const struct family_def *f = phase_family((enum phase_id)i);
+
+		if (d->box_s > 0 && !amount_given(o, f->amount) && f->runs(p))
+			p->phase_box_s[i] = d->box_s;
 	}
-	if (o->size_given || !p->file_bytes)
-		return;
-	p->phase_box_s[PH_PUTC] = BOX_PERCHAR_S;
-	p->phase_box_s[PH_GETC] = BOX_PERCHAR_S;
-	p->phase_box_s[PH_PUT_BLOCK] = BOX_WRITE_S;
-	p->phase_box_s[PH_REWRITE] = BOX_REWRITE_S;
-	p->phase_box_s[PH_GET_BLOCK] = BOX_READ_S;
 }
 
 int plan_build_space(struct run_plan *p, const struct clyde_options *o, uint64_t free_bytes,
@@ -207,26 +203,17 @@ int plan_build_space(struct run_plan *p, const struct clyde_options *o, uint64_t
 	p->file_chunk = o->file_chunk;
 	/* without -n a stat phase is measured, not a few milliseconds: see visit_phase */
 	p->stat_min_s = o->files_given ? 0 : MIN_REPORT_SECONDS;
-	plan_boxes(p, o);
 	p->sync = o->sync;
 	p->quiet = o->quiet;
 	plan_tree(p, o);
+	/* after every family's amount is known: a box goes only where the family runs */
+	plan_boxes(p, o);
 	for (int i = 0; i < PH_COUNT; i++) {
-		const struct phase_def *d = phase_get((enum phase_id)i);
+		const struct family_def *f = phase_family((enum phase_id)i);
 
-		p->run[i] = family_runs(p, d->family);
-		/*
-		 * bonnie++'s rule where the user fixed the amount of work as in
-		 * bonnie++: the seek count, -n, or -s for the I/O phases.
-		 */
-		if (d->family == FAMILY_SEEK)
-			p->plus_when_short[i] = o->seeks_given;
-		else if (d->family == FAMILY_FILE)
-			p->plus_when_short[i] = o->files_given;
-		else if (d->family == FAMILY_TREE)
-			p->plus_when_short[i] = false;	/* clyde's own table: always a figure */
-		else
-			p->plus_when_short[i] = o->size_given;
+		p->run[i] = f->runs(p);
+		/* bonnie++'s +++++ rule where the user fixed the amount, as in bonnie++ */
+		p->plus_when_short[i] = amount_given(o, f->amount);
 	}
 	return 0;
 }
@@ -239,7 +226,7 @@ int plan_build_space(struct run_plan *p, const struct clyde_options *o, uint64_t
 double plan_phase_limit(const struct run_plan *p, enum phase_id id)
 {
 	double box = p->phase_box_s[id];
-	bool walled = p->stonewall_s > 0 && id != PH_SEEKS && id < PH_FIRST_FILE;
+	bool walled = p->stonewall_s > 0 && phase_get(id)->can_stonewall;
 
 	if (walled && (box <= 0 || p->stonewall_s < box))
 		return p->stonewall_s;

@@ -54,7 +54,7 @@ static void *worker_main(void *arg)
 
 	job->sample.cpu_first = job->sample.cpu_last = -1;
 	place_worker(job);
-	job->d->fn(job->w, &job->sample);
+	phase_ops_get(job->d->id)->fn(job->w, &job->sample);
 	if (job->w->b->stonewall)
 		stonewall_worker_done(job->w->b->stonewall);
 	job->buffer_node = place_take_buffer_node();
@@ -155,28 +155,9 @@ out_free:
 }
 
 /* Operations a phase times, all workers together: for the progress line. */
-static uint64_t phase_ops(const struct run_plan *p, const struct phase_def *d)
+static uint64_t progress_total(const struct run_plan *p, const struct phase_def *d)
 {
-	uint64_t per;
-
-	switch (d->family) {
-	case FAMILY_PERCHAR:
-		per = (p->perchar_bytes + p->chunk - 1) / p->chunk;
-		break;
-	case FAMILY_BLOCK:
-		per = p->file_bytes / p->chunk;
-		break;
-	case FAMILY_SEEK:
-		per = p->seeks_timed ? 0 : p->seeks;
-		break;
-	case FAMILY_TREE:
-		per = 0;	/* operations per file vary: no total to show */
-		break;
-	default:
-		per = (uint64_t)p->files * FILES_UNIT;
-		break;
-	}
-	return per * p->workers;
+	return phase_family(d->id)->ops_per_worker(p) * p->workers;
 }
 
 static int phase_sync(const struct bench *b, unsigned index, enum phase_id id,
@@ -243,10 +224,10 @@ static int setup_workers(struct bench *b, struct worker *workers)
 static void free_workers(struct bench *b, struct worker *workers)
 {
 	for (int i = 0; i < PH_COUNT; i++) {
-		const struct phase_def *d = phase_get((enum phase_id)i);
+		const struct phase_ops *ops = phase_ops_get((enum phase_id)i);
 
-		for (unsigned k = 0; d->cleanup && k < b->plan->workers; k++)
-			d->cleanup(&workers[k]);
+		for (unsigned k = 0; k < b->plan->workers; k++)
+			ops->cleanup(&workers[k]);
 	}
 	for (unsigned k = 0; k < b->plan->workers; k++)
 		free(workers[k].versions);
@@ -312,12 +293,10 @@ static void drop_caches_after(struct bench *b, struct worker *workers,
 static void measure_residency(struct bench *b, struct worker *workers, const struct phase_def *d,
 			      struct phase_result *pr)
 {
-	bool reads_other = d->id == PH_GETC || d->id == PH_GET_BLOCK;
-
 	pr->residency_measured = true;
 	pr->resident_pct = 0;
 	for (unsigned i = 0; i < b->plan->workers; i++) {
-		const char *path = reads_other ? workers[i].read_path : workers[i].io_path;
+		const char *path = d->reads_other_rank ? workers[i].read_path : workers[i].io_path;
 		uint64_t len = d->family == FAMILY_PERCHAR ? perchar_read_bytes(&workers[i])
 							   : RESIDENCY_TO_END;
 		struct residency r;
@@ -414,7 +393,7 @@ static void fill_phase_result(struct phase_result *pr, const struct phase_sample
 static void progress_start(const struct run_plan *p, const struct phase_def *d)
 {
 	if (progress_live) {
-		progress_begin(d->progress, phase_ops(p, d), d->unit == UNIT_KIB ? p->chunk : 0);
+		progress_begin(d->progress, progress_total(p, d), d->unit == UNIT_KIB ? p->chunk : 0);
 	} else if (!p->quiet) {
 		fprintf(stderr, "%s...", d->progress);
 		fflush(stderr);

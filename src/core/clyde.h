@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/phase_list.h"
+
 /* Exit status, documented in clyde(1) under EXIT STATUS. */
 enum clyde_exit {
 	CLYDE_EXIT_OK = 0,
@@ -17,28 +19,13 @@ enum clyde_exit {
 	CLYDE_EXIT_VERIFY = 6,
 };
 
-/* The phases, in bonnie++'s order; the CSV and table follow this order. */
+/* The phases, in bonnie++'s order (core/phase_list.h); the CSV and table follow it. */
+#define PHASE_ID(id, ...) id,
 enum phase_id {
-	PH_PUTC,
-	PH_PUT_BLOCK,
-	PH_REWRITE,
-	PH_GETC,
-	PH_GET_BLOCK,
-	PH_SEEKS,
-	PH_SEQ_CREATE,
-	PH_SEQ_STAT,
-	PH_SEQ_DEL,
-	PH_RAN_CREATE,
-	PH_RAN_STAT,
-	PH_RAN_DEL,
-	/* clyde's own: the tree workloads (--tree), after bonnie++'s twelve */
-	PH_TREE_EXTRACT,
-	PH_TREE_COPY,
-	PH_TREE_WALK,
-	PH_TREE_READ,
-	PH_TREE_DELETE,
+	PHASE_LIST(PHASE_ID)
 	PH_COUNT,
 };
+#undef PHASE_ID
 
 #define PH_FIRST_FILE PH_SEQ_CREATE
 #define PH_FIRST_TREE PH_TREE_EXTRACT

@@ -3,8 +3,11 @@
 #define CLYDE_PHASE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "core/clyde.h"
+
+struct run_plan;
 
 /* What a phase's amount counts, and so its rate's unit. */
 enum phase_unit {
@@ -20,14 +23,26 @@ enum phase_family {
 	FAMILY_SEEK,
 	FAMILY_FILE,
 	FAMILY_TREE,	/* --tree: clyde's own, never in bonnie++'s CSV */
+	FAMILY_COUNT,
 };
 
-struct worker;
-struct phase_sample;
+/* A phase's flags, the flags column of core/phase_list.h. */
+enum phase_flag {
+	PF_READS_FILE = 1 << 0,
+	PF_IO_FILE = 1 << 1,
+	PF_READS_TREE = 1 << 2,
+	PF_TREE_DATA = 1 << 3,
+	PF_DATA_READ = 1 << 4,
+	PF_DATA_WRITE = 1 << 5,
+	PF_READS_OTHER_RANK = 1 << 6,
+	PF_STONEWALL = 1 << 7,
+};
 
 /*
- * One row per phase, read by every part of clyde: the runner, the plan,
- * the formatters. Adding a phase adds a row here and its function.
+ * One row per phase (made from core/phase_list.h), read by every part of
+ * clyde: the runner, the plan, the formatters, clyde-report. The phase's
+ * function is not here but in phases/ (phase_ops_get), so the programs
+ * that only read results link no phase.
  */
 struct phase_def {
 	enum phase_id id;
@@ -37,7 +52,6 @@ struct phase_def {
 	const char *progress;	/* bonnie++'s progress text */
 	enum phase_unit unit;
 	enum phase_family family;
-	int (*fn)(struct worker *w, struct phase_sample *s);
 	bool reads_file;	/* reads the big file: its residency is measured first */
 	bool io_file;		/* touches the big file: its cache is dropped after */
 	bool reads_tree;	/* reads the tree's files: their residency is measured first */
@@ -45,11 +59,48 @@ struct phase_def {
 	/* Its amount is data read or written: --profile's amplification divides by it. */
 	bool data_read;
 	bool data_write;
-	/* Frees the family's per-worker state after the last run; may be NULL. */
-	void (*cleanup)(struct worker *w);
+	/* --mpi-read-other: reads the big file another rank wrote */
+	bool reads_other_rank;
+	/* --stonewall cuts it (IOR's rule: the sequential transfers) */
+	bool can_stonewall;
+	/* A default run's time box in seconds when clyde chose the amount; 0: none. */
+	double box_s;
 };
 
 const struct phase_def *phase_get(enum phase_id id);
+
+/* What fixes a family's amount of work. */
+enum phase_amount {
+	AMOUNT_SIZE,	/* -s: the file's size */
+	AMOUNT_SEEKS,	/* the seek count */
+	AMOUNT_FILES,	/* -n: the file count */
+	AMOUNT_OWN,	/* clyde's own (--tree): never bonnie++'s +++++ */
+};
+
+/* The fastest the machine could go, a phase's rate's ceiling (--ceilings). */
+enum phase_ceiling {
+	CEILING_NONE,
+	CEILING_SYSCALL,	/* a system call per byte */
+	CEILING_COPY,		/* memory copy speed */
+};
+
+/* One row per family: what enables it, what it counts, its rules. */
+struct family_def {
+	/* Whether the plan has work for this family. */
+	bool (*runs)(const struct run_plan *p);
+	/* Operations one worker times, for the progress line (0: no total known). */
+	uint64_t (*ops_per_worker)(const struct run_plan *p);
+	/*
+	 * Where the user fixed the amount (as in bonnie++) a phase shorter
+	 * than MIN_REPORT_SECONDS prints +++++; where clyde chose it, the
+	 * phase's time box applies.
+	 */
+	enum phase_amount amount;
+	enum phase_ceiling ceiling;
+	bool counts_passes;	/* the JSON says its passes over every file */
+};
+
+const struct family_def *phase_family(enum phase_id id);
 
 /* A unit's names, for every output that prints one. */
 struct unit_names {

@@ -54,13 +54,16 @@ double phase_ceiling(const struct run_result *r, enum phase_id id)
 {
 	const struct run_env *e = &r->env;
 
-	enum phase_family f = phase_get(id)->family;
-
-	if (f == FAMILY_PERCHAR && e->ceil_syscall_ns > 0)
-		return 1e9 / e->ceil_syscall_ns / 1024.0;	/* KiB/s at a call per byte */
-	if (f == FAMILY_BLOCK && e->ceil_copy_bps > 0)
-		return e->ceil_copy_bps / 1024.0;		/* KiB/s at memory speed */
-	return 0;
+	switch (phase_family(id)->ceiling) {
+	case CEILING_SYSCALL:
+		/* KiB/s at a call per byte */
+		return e->ceil_syscall_ns > 0 ? 1e9 / e->ceil_syscall_ns / 1024.0 : 0;
+	case CEILING_COPY:
+		/* KiB/s at memory speed */
+		return e->ceil_copy_bps > 0 ? e->ceil_copy_bps / 1024.0 : 0;
+	default:
+		return 0;
+	}
 }
 
 void format_ceilings_table(FILE *out, const struct run_result *r)

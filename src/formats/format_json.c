@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * The JSON document: everything the CSV has, plus what it cannot hold.
- * A pure function of the runs; keys are documented in clyde(1).
+ * A pure function of the runs; keys are documented in clyde(1). Each
+ * phase's object is format_json_phase.c's.
  */
 #include "config.h"
 
@@ -12,6 +13,7 @@
 
 #include "core/phase.h"
 #include "formats/format.h"
+#include "formats/format_json.h"
 #include "lib/json_writer.h"
 #include "lib/size.h"
 #include "placement/placement.h"
@@ -59,7 +61,7 @@
 #define JSON_WRAP_DEPTH 4
 
 /* A number, or null where the figure is unknown. */
-static void json_known_or_null(struct json_writer *w, const char *key, bool known, double v)
+void json_known_or_null(struct json_writer *w, const char *key, bool known, double v)
 {
 	if (known)
 		json_add_double(w, key, v);
@@ -68,208 +70,9 @@ static void json_known_or_null(struct json_writer *w, const char *key, bool know
 }
 
 /* A number, or null where the figure is unknown (negative). */
-static void json_known(struct json_writer *w, const char *key, double v)
+void json_known(struct json_writer *w, const char *key, double v)
 {
 	json_known_or_null(w, key, v >= 0, v);
-}
-
-static const char *const group_keys[PROF_GROUPS] = {
-	[PROF_CLYDE] = "clyde_s",
-	[PROF_FS] = "filesystem_s",
-	[PROF_WRITEBACK] = "writeback_s",
-	[PROF_BLOCK] = "block_s",
-	[PROF_KWORKER] = "kworker_s",
-	[PROF_KSWAPD] = "kswapd_s",
-	[PROF_KTHREAD] = "kernel_other_s",
-	[PROF_OTHER] = "other_processes_s",
-};
-
-static const char *const cpu_keys[CPU_STATES] = {
-	[CPU_USER] = "user_s", [CPU_NICE] = "nice_s", [CPU_SYSTEM] = "system_s",
-	[CPU_IDLE] = "idle_s", [CPU_IOWAIT] = "iowait_s", [CPU_IRQ] = "irq_s",
-	[CPU_SOFTIRQ] = "softirq_s", [CPU_STEAL] = "steal_s",
-};
-
-static void json_profile_machine(struct json_writer *w, const struct phase_profile *pp)
-{
-	if (!pp->machine_valid) {
-		json_add_null(w, "machine");
-		json_add_str(w, "machine_why", pp->machine_why);
-		return;
-	}
-	json_obj_begin(w, "machine");
-	json_add_uint(w, "cpus", pp->ncpu);
-	json_add_double(w, "ticks_per_s", pp->hz);
-	json_known(w, "total_s", pp->machine_total_s);
-	for (int i = 0; i < CPU_STATES; i++)
-		json_known(w, cpu_keys[i], pp->cpu_known[i] ? pp->cpu_s[i] : -1);
-	json_add_bool(w, "counters_backwards", pp->cpu_backwards);
-	json_obj_end(w);
-}
-
-static void json_profile_groups(struct json_writer *w, const struct phase_profile *pp)
-{
-	if (!pp->groups_valid) {
-		json_add_null(w, "groups");
-		json_add_str(w, "groups_why", pp->groups_why);
-		return;
-	}
-	json_obj_begin(w, "groups");
-	for (int g = 0; g < PROF_GROUPS; g++)
-		json_add_double(w, group_keys[g], pp->group_s[g]);
-	json_known_or_null(w, "unattributed_s", pp->machine_valid, pp->unattributed_s);
-	json_add_uint(w, "tasks_new", pp->tasks_new);
-	json_add_uint(w, "tasks_exited", pp->tasks_exited);
-	json_add_uint(w, "kworkers_unnamed", pp->kworkers_unnamed);
-	json_arr_begin(w, "top");
-	for (unsigned k = 0; k < pp->ntop; k++) {
-		json_obj_begin(w, NULL);
-		json_add_str(w, "name", pp->top[k].name);
-		json_add_str(w, "group", prof_group_name(pp->top[k].group));
-		json_add_double(w, "s", pp->top[k].s);
-		json_obj_end(w);
-	}
-	json_arr_end(w);
-	json_obj_end(w);
-}
-
-static const char *const perf_keys[PERF_COUNTERS] = {
-	[PERF_TASK_CLOCK] = "task_clock_s", [PERF_CTX_SWITCHES] = "context_switches",
-	[PERF_MIGRATIONS] = "cpu_migrations", [PERF_PAGE_FAULTS] = "page_faults",
-	[PERF_CYCLES] = "cycles", [PERF_INSTRUCTIONS] = "instructions",
-};
-
-static void json_profile_perf(struct json_writer *w, const struct phase_profile *pp,
-			      const struct profile_derived *d)
-{
-	json_obj_begin(w, "perf");
-	for (int i = 0; i < PERF_COUNTERS; i++) {
-		if (!pp->perf_valid[i])
-			json_add_null(w, perf_keys[i]);
-		else if (i == PERF_TASK_CLOCK)
-			json_add_double(w, perf_keys[i], (double)pp->perf[i] / 1e9);
-		else
-			json_add_uint(w, perf_keys[i], pp->perf[i]);
-	}
-	json_add_str(w, "per", d->per_op);
-	json_known(w, "cycles_per_op", d->cycles_per_op);
-	json_known(w, "instructions_per_op", d->instructions_per_op);
-	json_add_str(w, "software_why", pp->perf_sw_why);
-	json_add_str(w, "hardware_why", pp->perf_hw_why);
-	json_obj_end(w);
-}
-
-static void json_profile_device(struct json_writer *w, const struct phase_profile *pp,
-				const struct profile_derived *d)
-{
-	const struct prof_devices *dv = &pp->devs;
-	static const char *const states[] = {
-		[PROF_DEV_MEASURED] = "measured", [PROF_DEV_NONE] = "no block device",
-		[PROF_DEV_UNKNOWN] = "unknown",
-	};
-
-	json_obj_begin(w, "device");
-	json_add_str(w, "state", states[dv->state]);
-	json_add_str(w, "why", dv->why);
-	json_arr_begin(w, "names");
-	for (unsigned k = 0; k < dv->count; k++)
-		json_add_str(w, NULL, dv->name[k]);
-	json_arr_end(w);
-	json_add_str(w, "via", dv->via);
-	json_add_str(w, "shared", dv->shared);
-	if (pp->dev_valid) {
-		json_add_uint(w, "read_ios", pp->dev.rd_ios);
-		json_add_uint(w, "read_bytes", pp->dev.rd_bytes);
-		json_add_uint(w, "write_ios", pp->dev.wr_ios);
-		json_add_uint(w, "write_bytes", pp->dev.wr_bytes);
-		if (pp->dev.discard_known) {
-			json_add_uint(w, "discard_ios", pp->dev.discard_ios);
-			json_add_uint(w, "discard_bytes", pp->dev.discard_bytes);
-		} else {
-			json_add_null(w, "discard_ios");
-			json_add_null(w, "discard_bytes");
-		}
-		json_known(w, "busy_s", (double)pp->dev.busy_ms / 1e3);
-		json_known(w, "write_amplification", d->write_amp);
-		json_known(w, "read_amplification", d->read_amp);
-	}
-	json_obj_end(w);
-}
-
-static void json_profile(struct json_writer *w, const struct run_result *r, enum phase_id id)
-{
-	const struct phase_profile *pp = &r->phase[id].profile;
-	struct profile_derived d;
-
-	profile_derive(r, id, &d);
-	json_obj_begin(w, "profile");
-	json_add_double(w, "window_s", pp->window_s);
-	json_obj_begin(w, "sampler");
-	json_add_double(w, "cpu_s", pp->sampler_cpu_s);
-	json_add_double(w, "wall_s", pp->sampler_wall_s);
-	json_known(w, "fraction", pp->window_s > 0 ? pp->sampler_cpu_s / pp->window_s : -1);
-	json_obj_end(w);
-	json_obj_begin(w, "process");
-	json_add_double(w, "user_s", pp->self_user_s);
-	json_add_double(w, "sys_s", pp->self_sys_s);
-	json_known(w, "io_uring_s", pp->uring_s);
-	json_add_uint(w, "voluntary_switches", pp->nvcsw);
-	json_add_uint(w, "involuntary_switches", pp->nivcsw);
-	json_add_uint(w, "minor_faults", pp->minflt);
-	json_add_uint(w, "major_faults", pp->majflt);
-	json_obj_end(w);
-	json_profile_machine(w, pp);
-	json_profile_groups(w, pp);
-	json_known(w, "caused_s", d.caused_s);
-	json_known(w, "outside_s", d.outside_s);
-	json_known(w, "outside_fraction", d.outside_fraction);
-	json_obj_begin(w, "per_unit");
-	json_add_str(w, "unit", d.unit);
-	json_known(w, "clyde_s", d.self_per_unit);
-	json_known(w, "caused_s", d.caused_per_unit);
-	json_obj_end(w);
-	json_profile_perf(w, pp, &d);
-	json_profile_device(w, pp, &d);
-	json_obj_end(w);
-}
-
-/* "latency_us": the count, the percentiles and the maximum, in microseconds. */
-static void json_latency(struct json_writer *w, uint64_t count, const double q_s[LAT_QUANTILES],
-			 double max_s)
-{
-	json_obj_begin(w, "latency_us");
-	json_add_uint(w, "count", count);
-	for (int q = 0; q < LAT_QUANTILES; q++)
-		json_add_double(w, latency_quantile_names[q], q_s[q] * 1e6);
-	json_add_double(w, "max", max_s * 1e6);
-	json_obj_end(w);
-}
-
-/* A tree phase's work and each kind of operation it issued. */
-static void json_tree_phase(struct json_writer *w, const struct phase_result *p)
-{
-	const struct phase_tree *t = &p->tree;
-
-	json_obj_begin(w, "tree");
-	json_add_uint(w, "files", t->files);
-	json_add_uint(w, "dirs", t->dirs);
-	json_add_uint(w, "entries", t->entries);
-	json_add_uint(w, "bytes", t->bytes);
-	json_add_double(w, "mib_per_s",
-			p->elapsed > 0 ? (double)t->bytes / 1048576.0 / p->elapsed : 0);
-	json_obj_begin(w, "ops");
-	for (int k = 0; k <= TOP_KINDS; k++) {
-		const struct tree_op_result *o = k < TOP_KINDS ? &t->op[k] : &t->list;
-
-		if (!o->count)
-			continue;
-		json_obj_begin(w, k < TOP_KINDS ? tree_op_name((enum tree_op_kind)k) : "list");
-		json_add_uint(w, "via_ring", o->via_ring);
-		json_latency(w, o->count, o->latency_q, o->max_latency);
-		json_obj_end(w);
-	}
-	json_obj_end(w);
-	json_obj_end(w);
 }
 
 /* The generated tree: the same shape, scale and seed give the same listing hash. */
@@ -298,108 +101,6 @@ static void json_tree(struct json_writer *w, const struct run_tree *t)
 	json_obj_end(w);
 }
 
-static void json_workers(struct json_writer *w, const struct phase_result *p)
-{
-	json_arr_begin(w, "workers");
-	for (unsigned k = 0; k < p->nworkers; k++) {
-		const struct worker_result *wr = &p->workers[k];
-
-		json_obj_begin(w, NULL);
-		json_add_uint(w, "index", k);
-		json_add_fixed(w, "start_s", wr->t_start, 6);
-		json_add_fixed(w, "end_s", wr->t_end, 6);
-		json_add_double(w, "amount", wr->amount);
-		json_add_double(w, "rate", worker_rate(wr));
-		json_add_double(w, "cpu_s", wr->cpu_s);
-		json_latency(w, wr->latency_count, wr->latency_q, wr->max_latency);
-		json_add_str(w, "cpus", wr->cpus);
-		json_known(w, "cpu_first", wr->cpu_first);
-		json_known(w, "cpu_last", wr->cpu_last);
-		json_add_str(w, "ran_on", wr->ran_on);
-		json_known(w, "buffer_node", wr->buffer_node);
-		json_add_str(w, "note", wr->note);
-		json_obj_end(w);
-	}
-	json_arr_end(w);
-}
-
-/* What --stonewall's limit found done, this process's or all ranks'. */
-static void json_stonewall(struct json_writer *w, const struct run_result *r,
-			   const struct phase_result *p, double seconds)
-{
-	json_obj_begin(w, "stonewall");
-	json_add_double(w, "seconds", seconds);
-	if (r->cluster) {
-		const struct cluster_phase *cp = &r->cluster->phase[p - r->phase];
-		double sum = 0;
-		bool hit = cp->rank != NULL;
-
-		for (unsigned k = 0; hit && k < r->cluster->ranks; k++) {
-			hit = cp->rank[k].at_deadline >= 0;
-			sum += cp->rank[k].at_deadline;
-		}
-		json_known_or_null(w, "amount_at_limit", hit, sum);
-	} else {
-		json_known_or_null(w, "amount_at_limit", p->at_deadline >= 0, p->at_deadline);
-	}
-	json_obj_end(w);
-}
-
-/* Under mpirun: the aggregate's views and every rank's part of the phase. */
-static void json_cluster_phase(struct json_writer *w, const struct cluster_run *c,
-			       enum phase_id id)
-{
-	const struct cluster_phase *cp = &c->phase[id];
-	const struct aggregate *a = &cp->agg;
-
-	json_obj_begin(w, "cluster");
-	json_add_uint(w, "ranks", a->ranks);
-	json_add_fixed(w, "first_start_s", a->first_start, 6);
-	json_add_fixed(w, "last_start_s", a->last_start, 6);
-	json_add_fixed(w, "first_end_s", a->first_end, 6);
-	json_add_fixed(w, "last_end_s", a->last_end, 6);
-	json_add_double(w, "rate", a->rate);
-	json_known_or_null(w, "stonewall_amount", a->stonewall_known, a->stonewall_amount);
-	json_known_or_null(w, "stonewall_rate", a->stonewall_known, a->stonewall_rate);
-	json_add_double(w, "sum_of_rates", a->sum_of_rates);
-	json_arr_begin(w, "hosts");
-	for (unsigned h = 0; h < c->hosts; h++) {
-		double user, sys;
-
-		cluster_host_cpu(c, id, h, &user, &sys);
-		json_obj_begin(w, NULL);
-		json_add_str(w, "host", c->host[h]);
-		json_add_double(w, "cpu_user_s", user);
-		json_add_double(w, "cpu_sys_s", sys);
-		json_obj_end(w);
-	}
-	json_arr_end(w);
-	json_arr_begin(w, "ranks_detail");
-	for (unsigned k = 0; k < c->ranks; k++) {
-		const struct rank_result *rr = &cp->rank[k];
-		double len = rr->p.t_end - rr->p.t_start;
-
-		json_obj_begin(w, NULL);
-		json_add_uint(w, "rank", k);
-		json_add_str(w, "host", c->host[c->rank_host[k]]);
-		json_add_fixed(w, "start_s", rr->p.t_start, 6);
-		json_add_fixed(w, "end_s", rr->p.t_end, 6);
-		json_add_double(w, "amount", rr->p.amount);
-		json_add_double(w, "rate", len > 0 ? rr->p.amount / len : 0);
-		json_known_or_null(w, "amount_at_first_end", rr->p.amount_at_first_end >= 0,
-				   rr->p.amount_at_first_end);
-		json_add_double(w, "cpu_user_s", rr->p.cpu_user);
-		json_add_double(w, "cpu_sys_s", rr->p.cpu_sys);
-		json_add_double(w, "flush_s", rr->flush);
-		if (rr->at_deadline >= 0 || c->stonewall_s > 0)
-			json_known_or_null(w, "amount_at_limit", rr->at_deadline >= 0,
-					   rr->at_deadline);
-		json_latency(w, rr->latency_count, rr->latency_q, rr->max_latency);
-		json_obj_end(w);
-	}
-	json_arr_end(w);
-	json_obj_end(w);
-}
 
 /* The ranks of the run under mpirun, or null alone. */
 static void json_cluster(struct json_writer *w, const struct cluster_run *c)
@@ -511,103 +212,6 @@ static void json_placement(struct json_writer *w, const struct run_env *e)
 	json_obj_end(w);
 }
 
-static const char *amount_unit(enum phase_id id)
-{
-	return phase_unit_names(id)->amount;
-}
-
-/* Where the phase's file was in the page cache before it ran. */
-static void json_phase_cache(struct json_writer *w, const struct phase_result *p, enum phase_id id)
-{
-	json_obj_begin(w, "cache");
-	json_add_str(w, "method", p->residency_method);
-	if (p->resident_pct < 0) {
-		json_add_null(w, "resident_pct");
-		json_add_str(w, "why", p->residency_why);
-	} else {
-		json_add_double(w, "resident_pct", p->resident_pct);
-	}
-	/* the big file's phases: the bytes measured, what that phase reads */
-	if (id < PH_FIRST_TREE) {
-		json_add_uint(w, "range_offset", p->residency_range_offset);
-		json_add_uint(w, "range_bytes", p->residency_range_bytes);
-		json_add_uint(w, "file_bytes", p->residency_file_bytes);
-	}
-	json_obj_end(w);
-}
-
-static void json_phase(struct json_writer *w, const struct run_result *r, enum phase_id id)
-{
-	const struct phase_result *p = &r->phase[id];
-	const struct phase_def *desc = phase_get(id);
-	double ceiling = phase_ceiling(r, id);
-	double cpu = p->cpu_user + p->cpu_sys;
-	bool in_mib = desc->unit == UNIT_KIB;
-	char rate_unit[32];
-
-	json_obj_begin(w, phase_csv_name(id));
-	json_add_bool(w, "ran", p->ran);
-	if (!p->ran) {
-		json_obj_end(w);
-		return;
-	}
-	json_add_double(w, "elapsed_s", p->elapsed);
-	json_add_double(w, "amount", p->amount);
-	json_add_str(w, "amount_unit", amount_unit(id));
-	json_add_double(w, "rate", phase_rate(p));
-	snprintf(rate_unit, sizeof(rate_unit), "%s/s", amount_unit(id));
-	json_add_str(w, "rate_unit", rate_unit);
-	json_add_bool(w, "too_short", p->elapsed < MIN_REPORT_SECONDS);
-	json_add_int(w, "cpu_percent", phase_cpu_percent(p));
-	json_add_double(w, "cpu_user_s", p->cpu_user);
-	json_add_double(w, "cpu_sys_s", p->cpu_sys);
-	json_add_double(w, "cpu_window_s", p->cpu_window);
-	json_add_double(w, "cpu_us_per_unit",
-			p->amount > 0 ? cpu * 1e6 / (in_mib ? p->amount / 1024.0 : p->amount) : 0);
-	json_add_str(w, "cpu_unit", in_mib ? "MiB" : amount_unit(id));
-	json_add_double(w, "dead_s", phase_dead_time(p));
-	json_add_double(w, "flush_s", p->flush);
-	json_add_double(w, "max_latency_us", p->max_latency * 1e6);
-	json_latency(w, p->latency_count, p->latency_q, p->max_latency);
-	json_add_uint(w, "mismatches", p->mismatches);
-	/* "short" is /2's name of "too_short"; both stay for readers of either */
-	json_add_bool(w, "short", p->elapsed < MIN_REPORT_SECONDS);
-	json_add_fixed(w, "start_s", p->t_start, 6);
-	json_add_fixed(w, "end_s", p->t_end, 6);
-	if (p->residency_measured)
-		json_phase_cache(w, p, id);
-	if (p->arc_valid) {
-		json_obj_begin(w, "arc");
-		json_add_uint(w, "hits", p->arc_hits);
-		json_add_uint(w, "misses", p->arc_misses);
-		json_obj_end(w);
-	}
-	if (p->profile.valid)
-		json_profile(w, r, id);
-	if (p->nworkers)
-		json_workers(w, p);
-	if (p->tree.valid)
-		json_tree_phase(w, p);
-	if (desc->family == FAMILY_FILE)
-		json_add_uint(w, "passes", p->passes ? p->passes : 1);
-	if (p->estimate_s > 0)
-		json_add_double(w, "estimate_s", p->estimate_s);
-	if (p->time_box_s > 0) {
-		json_obj_begin(w, "time_box");
-		json_add_double(w, "seconds", p->time_box_s);
-		json_add_bool(w, "cut", p->limit_cut);
-		json_known_or_null(w, "amount_at_limit", p->at_deadline >= 0, p->at_deadline);
-		json_obj_end(w);
-	}
-	if (r->env.stonewall_s > 0 && (desc->family == FAMILY_PERCHAR ||
-				       desc->family == FAMILY_BLOCK))
-		json_stonewall(w, r, p, r->env.stonewall_s);
-	if (r->cluster && r->cluster->phase[id].rank)
-		json_cluster_phase(w, r->cluster, id);
-	if (ceiling > 0)
-		json_add_double(w, "ceiling_fraction", phase_rate(p) / ceiling);
-	json_obj_end(w);
-}
 
 /* Where and why a run stopped; null for one that finished. */
 static void json_failure(struct json_writer *w, const struct run_failure *f)

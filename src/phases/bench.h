@@ -161,28 +161,27 @@ void test_pause_before(enum phase_id id);
 void sample_start(struct worker *w, struct phase_sample *s);
 void sample_stop(struct worker *w, struct phase_sample *s);
 
-/* Phases, one file per family; the registry (phase.h) lists them. */
-int phase_putc(struct worker *w, struct phase_sample *s);
-int phase_getc(struct worker *w, struct phase_sample *s);
+/*
+ * Each phase's function and its family's cleanup, declared from the list
+ * (core/phase_list.h) that also fills the ops table (phase_ops.c).
+ */
+#define PHASE_DECLARE(id, name, csv, row, progress, unit, family, flags, box, fn, cleanup) \
+	int fn(struct worker *w, struct phase_sample *s); \
+	void cleanup(struct worker *w);
+PHASE_LIST(PHASE_DECLARE)
+#undef PHASE_DECLARE
+
+/* What runs a phase: the registry's row (core/phase.h) says the rest. */
+struct phase_ops {
+	int (*fn)(struct worker *w, struct phase_sample *s);
+	/* Frees the family's per-worker state after the last run. */
+	void (*cleanup)(struct worker *w);
+};
+
+const struct phase_ops *phase_ops_get(enum phase_id id);
+
 /* How many bytes the per-char read will read: the first ones of w->read_path. */
 uint64_t perchar_read_bytes(const struct worker *w);
-int phase_put_block(struct worker *w, struct phase_sample *s);
-int phase_rewrite(struct worker *w, struct phase_sample *s);
-int phase_get_block(struct worker *w, struct phase_sample *s);
-int phase_seeks(struct worker *w, struct phase_sample *s);
-int phase_seq_create(struct worker *w, struct phase_sample *s);
-int phase_seq_stat(struct worker *w, struct phase_sample *s);
-int phase_seq_del(struct worker *w, struct phase_sample *s);
-int phase_ran_create(struct worker *w, struct phase_sample *s);
-int phase_ran_stat(struct worker *w, struct phase_sample *s);
-int phase_ran_del(struct worker *w, struct phase_sample *s);
-void phase_file_cleanup(struct worker *w);
-int phase_tree_extract(struct worker *w, struct phase_sample *s);
-int phase_tree_copy(struct worker *w, struct phase_sample *s);
-int phase_tree_walk(struct worker *w, struct phase_sample *s);
-int phase_tree_read(struct worker *w, struct phase_sample *s);
-int phase_tree_delete(struct worker *w, struct phase_sample *s);
-void phase_tree_cleanup(struct worker *w);
 /* Evict a worker's tree (and copy) from the page cache; err names the file that failed. */
 int tree_evict(const struct worker *w, char *err, size_t errlen);
 /* Its tree's resident and total bytes; method and why as residency.h says them. */
