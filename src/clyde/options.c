@@ -59,7 +59,7 @@ void options_defaults(struct clyde_options *o)
 	o->repeats = 1;
 	o->perchar_bytes = DEFAULT_PERCHAR_BYTES;
 	o->concurrency = 1;
-	o->place.numa_node = NUMA_NODE_NONE;
+	o->place.numa_node = PLACE_NUMA_NODE_NONE;
 	o->cache = CACHE_DROP;
 	o->perchar = PERCHAR_SYSCALL;
 	o->engine = "psync";
@@ -257,7 +257,7 @@ static int parse_profile_dev(struct clyde_options *o, const char *arg, char *err
 static int parse_bind(struct clyde_options *o, const char *arg, char *err, size_t errlen)
 {
 	static const char *const words[] = { "none", "core", "numa", NULL };
-	static const enum bind_mode modes[] = { BIND_NONE, BIND_CORE, BIND_NUMA };
+	static const enum place_bind modes[] = { BIND_NONE, BIND_CORE, BIND_NUMA };
 	int i = word_index(arg, words);
 
 	if (i < 0)
@@ -268,11 +268,11 @@ static int parse_bind(struct clyde_options *o, const char *arg, char *err, size_
 
 static int parse_cpus(struct clyde_options *o, const char *arg, char *err, size_t errlen)
 {
-	struct cpu_mask m;
+	struct place_mask m;
 
-	if (mask_parse(arg, &m))
+	if (place_mask_parse(arg, &m))
 		return options_fail(err, errlen, "--cpus=%s: give CPU numbers and ranges such as "
-				    "0-3,8 (below %d)", arg, TOPO_MAX_PUS);
+				    "0-3,8 (below %d)", arg, PLACE_MAX_PUS);
 	o->place.cpus = arg;
 	return 0;
 }
@@ -282,10 +282,10 @@ static int parse_numa_node(struct clyde_options *o, const char *arg, char *err, 
 	uint32_t n;
 
 	if (!strcmp(arg, "device")) {
-		o->place.numa_node = NUMA_NODE_DEVICE;
+		o->place.numa_node = PLACE_NUMA_NODE_DEVICE;
 		return 0;
 	}
-	if (options_u32("--numa-node", "NUMA node", arg, 0, TOPO_MAX_NODES - 1, &n, err, errlen))
+	if (options_u32("--numa-node", "NUMA node", arg, 0, PLACE_MAX_NODES - 1, &n, err, errlen))
 		return -EINVAL;
 	o->place.numa_node = (int)n;
 	return 0;
@@ -301,7 +301,7 @@ static int parse_mem_policy(struct clyde_options *o, const char *arg, char *err,
 		o->place.mem = MEM_INTERLEAVE;
 	} else if (!strncmp(arg, "bind:", 5)) {
 		if (options_u32("--mem-policy=bind", "NUMA node", arg + 5, 0,
-				TOPO_MAX_NODES - 1, &n, err, errlen))
+				PLACE_MAX_NODES - 1, &n, err, errlen))
 			return -EINVAL;
 		o->place.mem = MEM_BIND;
 		o->place.mem_node = (int)n;

@@ -31,7 +31,7 @@ struct worker_job {
 	const struct phase_def *d;
 	struct phase_sample sample;
 	/* Where it ran: its CPU set, the node of its buffer, what the kernel said. */
-	struct cpu_mask cpus;
+	struct place_mask cpus;
 	bool cpus_known;
 	int buffer_node;
 	char note[96];
@@ -84,10 +84,10 @@ static void fill_worker_result(struct worker_result *wr, const struct worker_job
 	latency_of(&s->hist, wr->latency_q, &wr->max_latency, &wr->latency_count);
 	wr->cpu_first = s->cpu_first;
 	wr->cpu_last = s->cpu_last;
-	mask_format(&s->ran_on, wr->ran_on, sizeof(wr->ran_on));
+	place_mask_format(&s->ran_on, wr->ran_on, sizeof(wr->ran_on));
 	wr->buffer_node = job->buffer_node;
 	if (job->cpus_known)
-		mask_format(&job->cpus, wr->cpus, sizeof(wr->cpus));
+		place_mask_format(&job->cpus, wr->cpus, sizeof(wr->cpus));
 	snprintf(wr->note, sizeof(wr->note), "%s", job->note);
 }
 
@@ -506,7 +506,7 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 		snprintf(res->tree.io_desc, sizeof(res->tree.io_desc), "%s", total.tree->io_desc);
 	}
 	if (b->profiler)
-		profile_compute(b->profiler, &clock.prof0, &clock.prof1, &pr->profile);
+		prof_compute(b->profiler, &clock.prof0, &clock.prof1, &pr->profile);
 	arc_stats_read(&arc1);
 	if (arc0.available && arc1.available) {
 		pr->arc_valid = true;

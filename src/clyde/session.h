@@ -29,7 +29,7 @@ struct bench;
 
 struct session {
 	struct clyde_options opt;
-	struct topology topo;
+	struct place_machine topo;
 	struct fsinfo fs;
 	struct sysinfo si;
 	struct ceilings ceil;
@@ -38,8 +38,8 @@ struct session {
 	unsigned sync_count;
 	struct run_plan plan;
 	struct calibration cal;
-	struct profiler prof;	/* --profile */
-	struct topo_model model;	/* the machine */
+	struct prof_sampler prof;	/* --profile */
+	struct place_topology model;	/* the machine */
 	struct place_plan place;	/* where each worker runs */
 	double clock_offset;	/* under mpirun: this rank's clock minus rank 0's, seconds */
 	uint64_t start_ns;	/* before the calibration: what the estimate covers */

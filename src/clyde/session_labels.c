@@ -86,7 +86,7 @@ void fill_result_labels(const struct session *s, uint32_t seed, struct run_resul
 		snprintf(e->data, sizeof(e->data), "%s", pl->data == DATA_ZERO ? "zero" : "random");
 	e->verify = pl->verify;
 	e->profiled = o->profile;
-	topology_describe(&s->model, e->topology, sizeof(e->topology));
+	place_topology_describe(&s->model, e->topology, sizeof(e->topology));
 	copy_field(e->placement, sizeof(e->placement), s->place.summary);
 	e->topo = &s->model;
 	e->place = &s->place;

@@ -130,8 +130,8 @@ int prepare(struct session *s, char *err, size_t errlen)
 	for (char *c = s->hostname; *c; c++)
 		if (*c == ',')
 			*c = '_';
-	topo_model_load(&s->model);
-	topology_get(&s->topo, &s->model);
+	place_topology_load(&s->model);
+	place_machine_get(&s->topo, &s->model);
 	ret = workdir_check(o->dir, 0, err, errlen);
 	if (ret)
 		return dir_error_status(ret);
@@ -148,13 +148,13 @@ int prepare(struct session *s, char *err, size_t errlen)
 		fprintf(stderr, "clyde: note: the file system's names or options are longer than "
 			"clyde keeps: each cut one ends in ...\n");
 	sysinfo_get(o->dir, &s->si);
-	topo_model_device_node(&s->model, s->si.blockdev);
-	ret = placement_plan(&s->model, &o->place, o->concurrency, placement_numa_capable(),
+	place_topology_device_node(&s->model, s->si.blockdev);
+	ret = place_plan_make(&s->model, &o->place, o->concurrency, place_numa_capable(),
 			     &s->place, err, errlen);
 	if (ret)
 		return CLYDE_EXIT_USAGE;
 	if (o->profile) {
-		ret = profiler_init(&s->prof, o->dir, &s->fs, o->profile_dev, err, errlen);
+		ret = prof_sampler_init(&s->prof, o->dir, &s->fs, o->profile_dev, err, errlen);
 		if (ret)
 			return CLYDE_EXIT_USAGE;
 	}

@@ -10,7 +10,7 @@
 #include "sys/fsinfo.h"
 #include "tree/tree.h"
 
-struct topo_model;
+struct place_topology;
 struct place_plan;
 
 /* One worker's part of a phase, and where it really ran. */
@@ -86,7 +86,7 @@ struct phase_result {
 	uint64_t arc_hits;
 	uint64_t arc_misses;
 	/* --profile: where the phase's CPU and device bytes went. */
-	struct phase_profile profile;
+	struct prof_phase profile;
 	/* --tree phases only */
 	struct phase_tree tree;
 	/* Every operation's latency, all workers (allocated; for the ranks' merge). */
@@ -173,7 +173,7 @@ struct run_env {
 	bool profiled;		/* --profile */
 	char topology[256];	/* "1 package 1 NUMA node 2 cores 2 threads; L2 512 KiB" (hwloc) */
 	char placement[256];	/* the plan's summary */
-	const struct topo_model *topo;	/* the machine, for JSON; not owned */
+	const struct place_topology *topo;	/* the machine, for JSON; not owned */
 	const struct place_plan *place;	/* the plan, for JSON; not owned */
 	/* What the cache really was: the worst residency before a read, -1 unknown. */
 	double resident_worst;

@@ -134,7 +134,7 @@ static const char *cache_type_name(char type)
 	return type == 'd' ? "data" : type == 'i' ? "instruction" : "unified";
 }
 
-static void json_topology(struct json_writer *w, const struct topo_model *m)
+static void json_topology(struct json_writer *w, const struct place_topology *m)
 {
 	if (!m) {
 		json_add_null(w, "topology");
@@ -148,13 +148,13 @@ static void json_topology(struct json_writer *w, const struct topo_model *m)
 	json_add_uint(w, "threads", m->npus);
 	json_arr_begin(w, "nodes");
 	for (unsigned i = 0; i < m->nnodes; i++) {
-		struct cpu_mask c = { { 0 } };
+		struct place_mask c = { { 0 } };
 		char list[256];
 
 		for (unsigned k = 0; k < m->npus; k++)
 			if (m->pu[k].node == m->node[i].os)
-				mask_set(&c, (unsigned)m->pu[k].os);
-		mask_format(&c, list, sizeof(list));
+				place_mask_set(&c, (unsigned)m->pu[k].os);
+		place_mask_format(&c, list, sizeof(list));
 		json_obj_begin(w, NULL);
 		json_add_int(w, "os_index", m->node[i].os);
 		json_add_str(w, "cpus", list);
@@ -197,13 +197,13 @@ static void json_placement(struct json_writer *w, const struct run_env *e)
 		const struct place_worker *pw = &pl->w[i];
 		char list[256];
 
-		mask_format(&pw->cpus, list, sizeof(list));
+		place_mask_format(&pw->cpus, list, sizeof(list));
 		json_obj_begin(w, NULL);
 		json_add_uint(w, "index", i);
 		json_add_str(w, "cpus", pw->bind ? list : NULL);
 		json_known(w, "core", pw->core);
 		json_known(w, "node", pw->node);
-		mask_format(&pw->mem_nodes, list, sizeof(list));
+		place_mask_format(&pw->mem_nodes, list, sizeof(list));
 		json_add_str(w, "memory", mems[pw->mem]);
 		json_add_str(w, "memory_nodes", list);
 		json_obj_end(w);

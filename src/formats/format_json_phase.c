@@ -30,7 +30,7 @@ static const char *const cpu_keys[CPU_STATES] = {
 	[CPU_SOFTIRQ] = "softirq_s", [CPU_STEAL] = "steal_s",
 };
 
-static void json_profile_machine(struct json_writer *w, const struct phase_profile *pp)
+static void json_profile_machine(struct json_writer *w, const struct prof_phase *pp)
 {
 	if (!pp->machine_valid) {
 		json_add_null(w, "machine");
@@ -47,7 +47,7 @@ static void json_profile_machine(struct json_writer *w, const struct phase_profi
 	json_obj_end(w);
 }
 
-static void json_profile_groups(struct json_writer *w, const struct phase_profile *pp)
+static void json_profile_groups(struct json_writer *w, const struct prof_phase *pp)
 {
 	if (!pp->groups_valid) {
 		json_add_null(w, "groups");
@@ -79,7 +79,7 @@ static const char *const perf_keys[PERF_COUNTERS] = {
 	[PERF_CYCLES] = "cycles", [PERF_INSTRUCTIONS] = "instructions",
 };
 
-static void json_profile_perf(struct json_writer *w, const struct phase_profile *pp,
+static void json_profile_perf(struct json_writer *w, const struct prof_phase *pp,
 			      const struct profile_derived *d)
 {
 	json_obj_begin(w, "perf");
@@ -99,7 +99,7 @@ static void json_profile_perf(struct json_writer *w, const struct phase_profile 
 	json_obj_end(w);
 }
 
-static void json_profile_device(struct json_writer *w, const struct phase_profile *pp,
+static void json_profile_device(struct json_writer *w, const struct prof_phase *pp,
 				const struct profile_derived *d)
 {
 	const struct prof_devices *dv = &pp->devs;
@@ -138,7 +138,7 @@ static void json_profile_device(struct json_writer *w, const struct phase_profil
 
 static void json_profile(struct json_writer *w, const struct run_result *r, enum phase_id id)
 {
-	const struct phase_profile *pp = &r->phase[id].profile;
+	const struct prof_phase *pp = &r->phase[id].profile;
 	struct profile_derived d;
 
 	profile_derive(r, id, &d);

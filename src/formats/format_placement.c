@@ -31,25 +31,25 @@ double worker_rate(const struct worker_result *w)
  * The CPUs a worker's phase ran on: its threads' start and end CPUs (the
  * seekers' in the seek phase), else the two samples alone.
  */
-static void add_ran_on(struct cpu_mask *seen, const struct worker_result *w)
+static void add_ran_on(struct place_mask *seen, const struct worker_result *w)
 {
-	struct cpu_mask m;
+	struct place_mask m;
 
-	if (w->ran_on[0] && !mask_parse(w->ran_on, &m)) {
-		for (int i = 0; i < TOPO_MASK_WORDS; i++)
+	if (w->ran_on[0] && !place_mask_parse(w->ran_on, &m)) {
+		for (int i = 0; i < PLACE_MASK_WORDS; i++)
 			seen->w[i] |= m.w[i];
 		return;
 	}
 	if (w->cpu_first >= 0)
-		mask_set(seen, (unsigned)w->cpu_first);
+		place_mask_set(seen, (unsigned)w->cpu_first);
 	if (w->cpu_last >= 0)
-		mask_set(seen, (unsigned)w->cpu_last);
+		place_mask_set(seen, (unsigned)w->cpu_last);
 }
 
 /* One worker over every phase: the CPUs it was seen on and its buffers' nodes. */
 static void worker_line(FILE *out, const struct run_result *r, unsigned k)
 {
-	struct cpu_mask seen = { { 0 } }, nodes = { { 0 } };
+	struct place_mask seen = { { 0 } }, nodes = { { 0 } };
 	const char *set = NULL, *note = NULL;
 	char list[128];
 
@@ -62,7 +62,7 @@ static void worker_line(FILE *out, const struct run_result *r, unsigned k)
 		w = &p->workers[k];
 		add_ran_on(&seen, w);
 		if (w->buffer_node >= 0)
-			mask_set(&nodes, (unsigned)w->buffer_node);
+			place_mask_set(&nodes, (unsigned)w->buffer_node);
 		if (!set && w->cpus[0])
 			set = w->cpus;
 		if (!note && w->note[0])
@@ -73,9 +73,9 @@ static void worker_line(FILE *out, const struct run_result *r, unsigned k)
 		fputs(" set ", out);
 		format_put_field(out, set);
 	}
-	mask_format(&seen, list, sizeof(list));
+	place_mask_format(&seen, list, sizeof(list));
 	fprintf(out, " ran on CPU %s", list[0] ? list : "unknown");
-	mask_format(&nodes, list, sizeof(list));
+	place_mask_format(&nodes, list, sizeof(list));
 	fprintf(out, " buffers on node %s", list[0] ? list : "unknown");
 	if (note) {
 		fputs(" (", out);

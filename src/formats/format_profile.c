@@ -17,7 +17,7 @@
 void profile_derive(const struct run_result *r, enum phase_id id, struct profile_derived *d)
 {
 	const struct phase_result *p = &r->phase[id];
-	const struct phase_profile *pp = &p->profile;
+	const struct prof_phase *pp = &p->profile;
 	const struct phase_def *def = phase_get(id);
 	/* the tree phases' data: their amplification is per byte of file data */
 	double bytes = def->unit == UNIT_KIB ? p->amount * 1024.0
@@ -42,10 +42,10 @@ void profile_derive(const struct run_result *r, enum phase_id id, struct profile
 		d->per_op = "file";
 		break;
 	}
-	d->caused_s = profile_caused_s(pp);
-	d->self_per_unit = d->units > 0 ? profile_self_s(pp) / d->units : -1;
+	d->caused_s = prof_caused_s(pp);
+	d->self_per_unit = d->units > 0 ? prof_self_s(pp) / d->units : -1;
 	d->caused_per_unit = d->units > 0 && d->caused_s >= 0 ? d->caused_s / d->units : -1;
-	d->outside_s = d->caused_s >= 0 ? d->caused_s - profile_self_s(pp) : -1;
+	d->outside_s = d->caused_s >= 0 ? d->caused_s - prof_self_s(pp) : -1;
 	d->outside_fraction = d->caused_s > 0 ? d->outside_s / d->caused_s : -1;
 	d->write_amp = pp->dev_valid && def->data_write && bytes > 0
 		       ? (double)pp->dev.wr_bytes / bytes : -1;
@@ -79,7 +79,7 @@ static bool any_profile(const struct run_result *r)
 		for (const struct phase_result *p = &(r)->phase[i]; \
 		     p && p->ran && p->profile.valid; p = NULL)
 
-static void cpu_table(FILE *out, const struct run_result *r, const struct phase_profile *any)
+static void cpu_table(FILE *out, const struct run_result *r, const struct prof_phase *any)
 {
 	fprintf(out, "Profile CPU seconds over each phase: the machine's %u CPUs split\n",
 		any->ncpu);
@@ -87,14 +87,14 @@ static void cpu_table(FILE *out, const struct run_result *r, const struct phase_
 		"Phase", "wall", "clyde", "uring", "fs", "wback", "block", "kwork", "kswapd",
 		"kother", "others", "irq", "steal", "idle", "unattr");
 	FOR_PROFILED(r, i, p) {
-		const struct phase_profile *pp = &p->profile;
+		const struct prof_phase *pp = &p->profile;
 		bool g = pp->groups_valid, m = pp->machine_valid;
 		double irq = pp->cpu_s[CPU_IRQ] + (pp->cpu_known[CPU_SOFTIRQ] ? pp->cpu_s[CPU_SOFTIRQ] : 0);
 		double idle = pp->cpu_s[CPU_IDLE] + (pp->cpu_known[CPU_IOWAIT] ? pp->cpu_s[CPU_IOWAIT] : 0);
 
 		fprintf(out, "%-18s", phase_get((enum phase_id)i)->row_name);
 		cell(out, 7, 3, pp->window_s);
-		cell(out, 7, 3, profile_self_s(pp));
+		cell(out, 7, 3, prof_self_s(pp));
 		cell(out, 7, 3, pp->uring_s);
 		cell(out, 7, 3, g ? pp->group_s[PROF_FS] : -1);
 		cell(out, 7, 3, g ? pp->group_s[PROF_WRITEBACK] : -1);
@@ -119,7 +119,7 @@ static void cost_table(FILE *out, const struct run_result *r)
 	fprintf(out, "%-18s %10s %9s %9s %8s %8s %8s %9s %7s\n", "Profile cost", "per",
 		"clyde s", "total s", "outside", "vcsw", "ivcsw", "minflt", "majflt");
 	FOR_PROFILED(r, i, p) {
-		const struct phase_profile *pp = &p->profile;
+		const struct prof_phase *pp = &p->profile;
 		struct profile_derived d;
 
 		profile_derive(r, (enum phase_id)i, &d);
@@ -135,7 +135,7 @@ static void cost_table(FILE *out, const struct run_result *r)
 	}
 }
 
-static void perf_table(FILE *out, const struct run_result *r, const struct phase_profile *any)
+static void perf_table(FILE *out, const struct run_result *r, const struct prof_phase *any)
 {
 	bool sw = any->perf_valid[PERF_TASK_CLOCK], hw = any->perf_valid[PERF_CYCLES];
 
@@ -150,7 +150,7 @@ static void perf_table(FILE *out, const struct run_result *r, const struct phase
 	fprintf(out, "%-18s %10s %9s %10s %9s %12s %12s\n", "Profile perf", "task-clock",
 		"ctx-sw", "migrations", "faults", "cycles/op", "instr/op");
 	FOR_PROFILED(r, i, p) {
-		const struct phase_profile *pp = &p->profile;
+		const struct prof_phase *pp = &p->profile;
 		struct profile_derived d;
 
 		profile_derive(r, (enum phase_id)i, &d);
@@ -180,7 +180,7 @@ static void perf_table(FILE *out, const struct run_result *r, const struct phase
 	}
 }
 
-static void device_table(FILE *out, const struct run_result *r, const struct phase_profile *any)
+static void device_table(FILE *out, const struct run_result *r, const struct prof_phase *any)
 {
 	const struct prof_devices *dv = &any->devs;
 
@@ -201,7 +201,7 @@ static void device_table(FILE *out, const struct run_result *r, const struct pha
 	fprintf(out, "%-18s %9s %10s %9s %10s %9s %9s %8s %7s %7s\n", "Phase", "reads",
 		"read MiB", "writes", "write MiB", "discards", "disc MiB", "busy s", "WA", "RA");
 	FOR_PROFILED(r, i, p) {
-		const struct phase_profile *pp = &p->profile;
+		const struct prof_phase *pp = &p->profile;
 		struct profile_derived d;
 
 		profile_derive(r, (enum phase_id)i, &d);
@@ -234,7 +234,7 @@ static void device_table(FILE *out, const struct run_result *r, const struct pha
 static void where_lines(FILE *out, const struct run_result *r)
 {
 	FOR_PROFILED(r, i, p) {
-		const struct phase_profile *pp = &p->profile;
+		const struct prof_phase *pp = &p->profile;
 		struct profile_derived d;
 
 		profile_derive(r, (enum phase_id)i, &d);
@@ -253,14 +253,14 @@ static void where_lines(FILE *out, const struct run_result *r)
 }
 
 /* What the figures cannot show, said once per run. */
-static void notes(FILE *out, const struct run_result *r, const struct phase_profile *any)
+static void notes(FILE *out, const struct run_result *r, const struct prof_phase *any)
 {
 	double cost = 0, worst_cost = -1, other_worst = 0, lost = 0;
 	unsigned unnamed = 0, exited = 0, snapshots = 0, shorts = 0;
 	const char *other_phase = NULL, *back = NULL;
 
 	FOR_PROFILED(r, i, p) {
-		const struct phase_profile *pp = &p->profile;
+		const struct prof_phase *pp = &p->profile;
 		double other = pp->groups_valid ? pp->group_s[PROF_OTHER] : 0;
 
 		cost += pp->sampler_cpu_s;
@@ -316,7 +316,7 @@ static void notes(FILE *out, const struct run_result *r, const struct phase_prof
 
 void format_profile_tables(FILE *out, const struct run_result *r)
 {
-	const struct phase_profile *any = NULL;
+	const struct prof_phase *any = NULL;
 
 	if (!any_profile(r))
 		return;

@@ -20,7 +20,7 @@
 #endif
 
 struct phase_clock;
-struct profiler;
+struct prof_sampler;
 struct stonewall;
 struct place_plan;
 
@@ -32,7 +32,7 @@ struct bench {
 	unsigned *sync_count;	/* -y s barriers passed, across -x runs */
 	uint64_t verify_key;	/* --verify: seed and run, mixed */
 	struct phase_clock *clock;	/* the running phase's shared clock */
-	struct profiler *profiler;	/* --profile; NULL without */
+	struct prof_sampler *profiler;	/* --profile; NULL without */
 	const struct place_plan *placement;	/* where each worker runs */
 	const struct tree *tree;	/* --tree: the generated tree; NULL without */
 	struct stonewall *stonewall;	/* the running phase's --stonewall; NULL without */
@@ -108,7 +108,7 @@ struct phase_sample {
 	 * Every CPU its threads that do the work were seen on at their start
 	 * and end: the worker thread's, or in the seek phase the seekers'.
 	 */
-	struct cpu_mask ran_on;
+	struct place_mask ran_on;
 	/* tree phases: their own figures (allocated; NULL elsewhere) */
 	struct tree_sample *tree;
 };

@@ -23,12 +23,12 @@ struct phase_clock {
 	struct cpu_sample cpu0;
 	struct cpu_sample cpu1;
 	/* --profile's snapshots, just outside the timed part; unused without. */
-	struct profiler *profiler;
+	struct prof_sampler *profiler;
 	struct prof_snapshot prof0;
 	struct prof_snapshot prof1;
 };
 
-void phase_clock_init(struct phase_clock *c, unsigned workers, struct profiler *profiler);
+void phase_clock_init(struct phase_clock *c, unsigned workers, struct prof_sampler *profiler);
 void phase_clock_destroy(struct phase_clock *c);
 /* Whatever the phase left undone: start and stop, so no worker waits. */
 void sample_settle(struct worker *w, struct phase_sample *s);

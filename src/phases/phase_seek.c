@@ -150,7 +150,7 @@ static void test_seeker_cpu(void)
 
 	if (!want || !*want)
 		return;
-	mask_set(&pw.cpus, (unsigned)atoi(want));
+	place_mask_set(&pw.cpus, (unsigned)atoi(want));
 	if (place_thread(&pw, note, sizeof(note)))
 		fprintf(stderr, "clyde: test: seeker not moved to CPU %s: %s\n", want, note);
 }
@@ -161,7 +161,7 @@ static int seeker_cpu(struct seeker *sk)
 	int cpu = place_current_cpu();
 
 	if (cpu >= 0)
-		mask_set(&sk->sample.ran_on, (unsigned)cpu);
+		place_mask_set(&sk->sample.ran_on, (unsigned)cpu);
 	return cpu;
 }
 

@@ -22,7 +22,7 @@
 #include "phases/phase_clock.h"
 #include "placement/placement.h"
 
-void phase_clock_init(struct phase_clock *c, unsigned workers, struct profiler *profiler)
+void phase_clock_init(struct phase_clock *c, unsigned workers, struct prof_sampler *profiler)
 {
 	memset(c, 0, sizeof(*c));
 	c->profiler = profiler;
@@ -49,7 +49,7 @@ void sample_start(struct worker *w, struct phase_sample *s)
 	if (++c->started == c->workers) {
 		/* The last worker ready starts everyone's clock and the CPU's. */
 		if (c->profiler)
-			profile_snapshot(c->profiler, &c->prof0, true);
+			prof_snapshot_take(c->profiler, &c->prof0, true);
 		cpu_sample_take(&c->cpu0);
 		c->t0 = now_ns();
 		c->open = true;
@@ -62,7 +62,7 @@ void sample_start(struct worker *w, struct phase_sample *s)
 	s->clock_state = 1;
 	s->cpu_first = place_current_cpu();
 	if (s->cpu_first >= 0)
-		mask_set(&s->ran_on, (unsigned)s->cpu_first);
+		place_mask_set(&s->ran_on, (unsigned)s->cpu_first);
 	s->cpu_mark = thread_cpu_seconds();
 }
 
@@ -76,13 +76,13 @@ void sample_stop(struct worker *w, struct phase_sample *s)
 	s->cpu_s += thread_cpu_seconds() - s->cpu_mark;
 	s->cpu_last = place_current_cpu();
 	if (s->cpu_last >= 0)
-		mask_set(&s->ran_on, (unsigned)s->cpu_last);
+		place_mask_set(&s->ran_on, (unsigned)s->cpu_last);
 	pthread_mutex_lock(&c->lock);
 	if (++c->stopped == c->workers) {
 		cpu_sample_take(&c->cpu1);
 		c->t1 = now_ns();
 		if (c->profiler)
-			profile_snapshot(c->profiler, &c->prof1, false);
+			prof_snapshot_take(c->profiler, &c->prof1, false);
 	}
 	pthread_mutex_unlock(&c->lock);
 	s->clock_state = 2;
@@ -157,7 +157,7 @@ void sample_merge(struct phase_sample *total, const struct phase_sample *s)
 	total->cpu_s += s->cpu_s;
 	total->amount += s->amount;
 	total->count += s->count;
-	for (int i = 0; i < TOPO_MASK_WORDS; i++)
+	for (int i = 0; i < PLACE_MASK_WORDS; i++)
 		total->ran_on.w[i] |= s->ran_on.w[i];
 	if (s->passes > total->passes)
 		total->passes = s->passes;

@@ -9,16 +9,16 @@
 
 #include "placement/placement.h"
 
-unsigned mask_count(const struct cpu_mask *m)
+unsigned place_mask_count(const struct place_mask *m)
 {
 	unsigned n = 0;
 
-	for (unsigned i = 0; i < TOPO_MASK_WORDS; i++)
+	for (unsigned i = 0; i < PLACE_MASK_WORDS; i++)
 		n += (unsigned)__builtin_popcountll(m->w[i]);
 	return n;
 }
 
-int mask_parse(const char *list, struct cpu_mask *m)
+int place_mask_parse(const char *list, struct place_mask *m)
 {
 	const char *p = list;
 
@@ -38,10 +38,10 @@ int mask_parse(const char *list, struct cpu_mask *m)
 				return -EINVAL;
 			b = strtoul(end + 1, &end, 10);
 		}
-		if (b < a || b >= TOPO_MAX_PUS)
+		if (b < a || b >= PLACE_MAX_PUS)
 			return -EINVAL;
 		for (unsigned long c = a; c <= b; c++)
-			mask_set(m, (unsigned)c);
+			place_mask_set(m, (unsigned)c);
 		if (*end == ',' && end[1])
 			end++;
 		else if (*end)
@@ -51,18 +51,18 @@ int mask_parse(const char *list, struct cpu_mask *m)
 	return 0;
 }
 
-void mask_format(const struct cpu_mask *m, char *buf, size_t len)
+void place_mask_format(const struct place_mask *m, char *buf, size_t len)
 {
 	size_t used = 0;
 
 	if (len)
 		buf[0] = '\0';
-	for (unsigned c = 0; c < TOPO_MAX_PUS && used < len; c++) {
+	for (unsigned c = 0; c < PLACE_MAX_PUS && used < len; c++) {
 		unsigned e = c;
 
-		if (!mask_has(m, c))
+		if (!place_mask_has(m, c))
 			continue;
-		while (e + 1 < TOPO_MAX_PUS && mask_has(m, e + 1))
+		while (e + 1 < PLACE_MAX_PUS && place_mask_has(m, e + 1))
 			e++;
 		if (e == c)
 			used += (size_t)snprintf(buf + used, len - used, "%s%u", used ? "," : "", c);

@@ -15,34 +15,34 @@
  * to a thread and observes what really happened.
  */
 
-#define TOPO_MAX_PUS	1024
-#define TOPO_MAX_NODES	64
-#define TOPO_MASK_WORDS	(TOPO_MAX_PUS / 64)
-#define TOPO_MAX_CACHES	4
+#define PLACE_MAX_PUS	1024
+#define PLACE_MAX_NODES	64
+#define PLACE_MASK_WORDS	(PLACE_MAX_PUS / 64)
+#define PLACE_MAX_CACHES	4
 
 /* --- CPU sets and their text: cpu_mask.c --- */
 
 /* A set of logical CPUs by OS index. */
-struct cpu_mask {
-	uint64_t w[TOPO_MASK_WORDS];
+struct place_mask {
+	uint64_t w[PLACE_MASK_WORDS];
 };
 
-static inline void mask_set(struct cpu_mask *m, unsigned cpu)
+static inline void place_mask_set(struct place_mask *m, unsigned cpu)
 {
-	if (cpu < TOPO_MAX_PUS)
+	if (cpu < PLACE_MAX_PUS)
 		m->w[cpu / 64] |= 1ull << (cpu % 64);
 }
 
-static inline bool mask_has(const struct cpu_mask *m, unsigned cpu)
+static inline bool place_mask_has(const struct place_mask *m, unsigned cpu)
 {
-	return cpu < TOPO_MAX_PUS && (m->w[cpu / 64] >> (cpu % 64)) & 1;
+	return cpu < PLACE_MAX_PUS && (m->w[cpu / 64] >> (cpu % 64)) & 1;
 }
 
-unsigned mask_count(const struct cpu_mask *m);
-/* "0-3,8,10-11": 0, or -EINVAL for bad text or a CPU >= TOPO_MAX_PUS. */
-int mask_parse(const char *list, struct cpu_mask *m);
+unsigned place_mask_count(const struct place_mask *m);
+/* "0-3,8,10-11": 0, or -EINVAL for bad text or a CPU >= PLACE_MAX_PUS. */
+int place_mask_parse(const char *list, struct place_mask *m);
 /* The same form back; "" for an empty set. */
-void mask_format(const struct cpu_mask *m, char *buf, size_t len);
+void place_mask_format(const struct place_mask *m, char *buf, size_t len);
 
 /*
  * --- the topology model: topology.c (pure), topo_load.c and
@@ -50,7 +50,7 @@ void mask_format(const struct cpu_mask *m, char *buf, size_t len);
  */
 
 /* One logical CPU (hardware thread). */
-struct topo_pu {
+struct place_pu {
 	int os;		/* OS index: what sched_setaffinity takes */
 	int core;	/* index of its core in the model, 0.. */
 	int package;	/* index of its package, 0.. */
@@ -58,28 +58,28 @@ struct topo_pu {
 	bool allowed;	/* in this process's CPU set (cgroup cpuset, taskset, --cpus) */
 };
 
-struct topo_node {
+struct place_numa_node {
 	int os;			/* OS index */
 	unsigned npus;		/* 0: a memory-only node */
 	uint64_t mem_bytes;	/* 0 unknown */
 };
 
-struct topo_cache {
+struct place_cpu_cache {
 	int level;		/* 1, 2, 3 */
 	char type;		/* 'd' data, 'i' instruction, 'u' unified */
 	uint64_t size;		/* bytes, of the first PU's cache at this level */
 };
 
-struct topo_model {
+struct place_topology {
 	const char *source;	/* "hwloc", "sysfs", "sysconf", "synthetic" */
 	unsigned npus;		/* pu[] entries, sorted by os */
 	unsigned ncores;	/* 0 unknown */
 	unsigned npackages;	/* 0 unknown */
 	unsigned nnodes;	/* node[] entries; 0 unknown */
-	struct topo_pu pu[TOPO_MAX_PUS];
-	struct topo_node node[TOPO_MAX_NODES];
+	struct place_pu pu[PLACE_MAX_PUS];
+	struct place_numa_node node[PLACE_MAX_NODES];
 	unsigned ncaches;
-	struct topo_cache cache[TOPO_MAX_CACHES];
+	struct place_cpu_cache cache[PLACE_MAX_CACHES];
 	int device_node;	/* the NUMA node of -d's block device, -1 unknown */
 	char device_why[128];	/* how it was found, or why not */
 	char unknown[160];	/* what the model could not tell, for the report */
@@ -92,38 +92,38 @@ struct topo_model {
  * "memnode:N" adds N memory-only nodes, "allowed:LIST" restricts the
  * process's CPU set. Pure; 0 or -EINVAL with err set.
  */
-int topo_model_synthetic(const char *desc, struct topo_model *m, char *err, size_t errlen);
+int place_topology_synthetic(const char *desc, struct place_topology *m, char *err, size_t errlen);
 
 /*
  * One line for the report, no commas: "2 packages 4 NUMA nodes 16 cores
  * 32 threads; L1d 32 KiB L2 1 MiB L3 32 MiB; vda on node 0 (hwloc)".
  */
-void topology_describe(const struct topo_model *m, char *buf, size_t len);
+void place_topology_describe(const struct place_topology *m, char *buf, size_t len);
 
 /* This machine: hwloc, else sysfs, else sysconf. Never fails. */
-void topo_model_load(struct topo_model *m);
+void place_topology_load(struct place_topology *m);
 /* The NUMA node of a block device ("vda"): device_node and device_why. */
-void topo_model_device_node(struct topo_model *m, const char *blockdev);
+void place_topology_device_node(struct place_topology *m, const char *blockdev);
 
 /* Library and sysfs loaders, stubs where not built. */
 #ifdef HAVE_HWLOC
-int topo_model_from_hwloc(struct topo_model *m);
+int place_topology_from_hwloc(struct place_topology *m);
 /* For the tests: the same from hwloc's own synthetic or XML loaders. */
-int topo_model_from_hwloc_synthetic(const char *hwloc_desc, struct topo_model *m);
-int topo_model_from_hwloc_xml(const char *path, struct topo_model *m);
+int place_topology_from_hwloc_synthetic(const char *hwloc_desc, struct place_topology *m);
+int place_topology_from_hwloc_xml(const char *path, struct place_topology *m);
 #else
-static inline int topo_model_from_hwloc(struct topo_model *m)
+static inline int place_topology_from_hwloc(struct place_topology *m)
 {
 	(void)m;
 	return -ENOSYS;
 }
-static inline int topo_model_from_hwloc_synthetic(const char *d, struct topo_model *m)
+static inline int place_topology_from_hwloc_synthetic(const char *d, struct place_topology *m)
 {
 	(void)d;
 	(void)m;
 	return -ENOSYS;
 }
-static inline int topo_model_from_hwloc_xml(const char *path, struct topo_model *m)
+static inline int place_topology_from_hwloc_xml(const char *path, struct place_topology *m)
 {
 	(void)path;
 	(void)m;
@@ -134,38 +134,38 @@ static inline int topo_model_from_hwloc_xml(const char *path, struct topo_model 
 /* --- the planner: placement_plan.c --- */
 
 /* --bind, --cpus, --numa-node, --mem-policy. */
-enum bind_mode {
+enum place_bind {
 	BIND_NONE,
 	BIND_CORE,	/* worker i on core i mod cores, all its hardware threads */
 	BIND_NUMA,	/* worker i on node i mod nodes with CPUs, all its CPUs */
 };
 
-enum mem_policy {
+enum place_mem_policy {
 	MEM_DEFAULT,	/* the system's: first touch */
 	MEM_LOCAL,
 	MEM_INTERLEAVE,	/* over the nodes the plan uses */
 	MEM_BIND,	/* only mem_node */
 };
 
-#define NUMA_NODE_NONE		-1
-#define NUMA_NODE_DEVICE	-2
+#define PLACE_NUMA_NODE_NONE		-1
+#define PLACE_NUMA_NODE_DEVICE	-2
 
 struct place_opts {
-	enum bind_mode bind;
+	enum place_bind bind;
 	const char *cpus;	/* --cpus=LIST, NULL: every allowed CPU */
-	int numa_node;		/* N, NUMA_NODE_NONE or NUMA_NODE_DEVICE */
-	enum mem_policy mem;
+	int numa_node;		/* N, PLACE_NUMA_NODE_NONE or PLACE_NUMA_NODE_DEVICE */
+	enum place_mem_policy mem;
 	int mem_node;		/* MEM_BIND's node */
 };
 
 /* What one worker (and its seekers) gets. */
 struct place_worker {
 	bool bind;		/* set its CPUs */
-	struct cpu_mask cpus;
+	struct place_mask cpus;
 	int core;		/* BIND_CORE: the core's index; else -1 */
 	int node;		/* the node its CPUs are on, -1 several or unknown */
-	enum mem_policy mem;
-	struct cpu_mask mem_nodes;	/* nodes of MEM_BIND / MEM_INTERLEAVE, by OS index */
+	enum place_mem_policy mem;
+	struct place_mask mem_nodes;	/* nodes of MEM_BIND / MEM_INTERLEAVE, by OS index */
 };
 
 struct place_plan {
@@ -182,20 +182,20 @@ struct place_plan {
  * exist or has no allowed CPU, an empty --cpus) or -ENOTSUP (a NUMA
  * request in a build without hwloc and libnuma), with err set.
  */
-int placement_plan(const struct topo_model *m, const struct place_opts *o, unsigned workers,
+int place_plan_make(const struct place_topology *m, const struct place_opts *o, unsigned workers,
 		   bool numa_capable, struct place_plan *plan, char *err, size_t errlen);
 
 /* Whether this build can set memory policy (hwloc or libnuma). */
-bool placement_numa_capable(void);
+bool place_numa_capable(void);
 
 /*
  * Memory policy of the calling thread: hwloc preferred
  * (placement_hwloc.c), else libnuma (placement_numa.c).
  */
 #ifdef HAVE_HWLOC
-int place_mem_hwloc(enum mem_policy mem, const struct cpu_mask *nodes);
+int place_mem_hwloc(enum place_mem_policy mem, const struct place_mask *nodes);
 #else
-static inline int place_mem_hwloc(enum mem_policy mem, const struct cpu_mask *nodes)
+static inline int place_mem_hwloc(enum place_mem_policy mem, const struct place_mask *nodes)
 {
 	(void)mem;
 	(void)nodes;
@@ -203,9 +203,9 @@ static inline int place_mem_hwloc(enum mem_policy mem, const struct cpu_mask *no
 }
 #endif
 #ifdef HAVE_LIBNUMA
-int place_mem_libnuma(enum mem_policy mem, const struct cpu_mask *nodes);
+int place_mem_libnuma(enum place_mem_policy mem, const struct place_mask *nodes);
 #else
-static inline int place_mem_libnuma(enum mem_policy mem, const struct cpu_mask *nodes)
+static inline int place_mem_libnuma(enum place_mem_policy mem, const struct place_mask *nodes)
 {
 	(void)mem;
 	(void)nodes;
@@ -222,7 +222,7 @@ static inline int place_mem_libnuma(enum mem_policy mem, const struct cpu_mask *
  */
 int place_thread(const struct place_worker *pw, char *note, size_t len);
 /* The calling thread's CPU set now; -errno where it cannot be read. */
-int place_thread_cpus(struct cpu_mask *m);
+int place_thread_cpus(struct place_mask *m);
 /* The CPU the calling thread runs on, -1 unknown. */
 int place_current_cpu(void);
 /* The NUMA node of the page at addr, -1 unknown (no NUMA support). */

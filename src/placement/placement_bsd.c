@@ -25,13 +25,13 @@
 #if defined(__FreeBSD__) || defined(__DragonFly__)
 
 /* cpuset_t: FreeBSD's own, DragonFly's compatible name for cpumask_t. */
-static int mask_to_set(const struct cpu_mask *m, cpuset_t *set)
+static int mask_to_set(const struct place_mask *m, cpuset_t *set)
 {
 	unsigned cpu;
 
 	CPU_ZERO(set);
-	for (cpu = 0; cpu < TOPO_MAX_PUS; cpu++) {
-		if (!mask_has(m, cpu))
+	for (cpu = 0; cpu < PLACE_MAX_PUS; cpu++) {
+		if (!place_mask_has(m, cpu))
 			continue;
 		if (cpu >= (unsigned)CPU_SETSIZE)
 			return -EINVAL;
@@ -40,14 +40,14 @@ static int mask_to_set(const struct cpu_mask *m, cpuset_t *set)
 	return 0;
 }
 
-static void set_to_mask(const cpuset_t *set, struct cpu_mask *m)
+static void set_to_mask(const cpuset_t *set, struct place_mask *m)
 {
 	unsigned cpu;
 
 	memset(m, 0, sizeof(*m));
-	for (cpu = 0; cpu < TOPO_MAX_PUS && cpu < (unsigned)CPU_SETSIZE; cpu++)
+	for (cpu = 0; cpu < PLACE_MAX_PUS && cpu < (unsigned)CPU_SETSIZE; cpu++)
 		if (CPU_ISSET(cpu, set))
-			mask_set(m, cpu);
+			place_mask_set(m, cpu);
 }
 
 /* FreeBSD 13.1 and later, DragonFly 4.8 and later. */
@@ -62,7 +62,7 @@ int place_current_cpu(void)
 
 #if defined(__FreeBSD__)
 
-static int set_affinity(const struct cpu_mask *m)
+static int set_affinity(const struct place_mask *m)
 {
 	cpuset_t set;
 	int ret;
@@ -76,7 +76,7 @@ static int set_affinity(const struct cpu_mask *m)
 	return 0;
 }
 
-int place_thread_cpus(struct cpu_mask *m)
+int place_thread_cpus(struct place_mask *m)
 {
 	cpuset_t set;
 
@@ -89,7 +89,7 @@ int place_thread_cpus(struct cpu_mask *m)
 
 #elif defined(__DragonFly__)
 
-static int set_affinity(const struct cpu_mask *m)
+static int set_affinity(const struct place_mask *m)
 {
 	cpu_set_t set;
 	int ret;
@@ -100,7 +100,7 @@ static int set_affinity(const struct cpu_mask *m)
 	return -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
-int place_thread_cpus(struct cpu_mask *m)
+int place_thread_cpus(struct place_mask *m)
 {
 	cpu_set_t set;
 	int ret;
@@ -119,7 +119,7 @@ int place_thread_cpus(struct cpu_mask *m)
  * NetBSD sizes its cpuset_t at run time (cpuset_create). Setting affinity
  * needs root unless security.models.extensions.user_set_cpu_affinity is 1.
  */
-static int set_affinity(const struct cpu_mask *m)
+static int set_affinity(const struct place_mask *m)
 {
 	cpuset_t *set = cpuset_create();
 	unsigned cpu;
@@ -128,8 +128,8 @@ static int set_affinity(const struct cpu_mask *m)
 	if (!set)
 		return -ENOMEM;
 	cpuset_zero(set);
-	for (cpu = 0; cpu < TOPO_MAX_PUS; cpu++) {
-		if (mask_has(m, cpu) && cpuset_set(cpu, set) < 0) {
+	for (cpu = 0; cpu < PLACE_MAX_PUS; cpu++) {
+		if (place_mask_has(m, cpu) && cpuset_set(cpu, set) < 0) {
 			ret = -EINVAL;
 			goto out;
 		}
@@ -140,7 +140,7 @@ out:
 	return ret;
 }
 
-int place_thread_cpus(struct cpu_mask *m)
+int place_thread_cpus(struct place_mask *m)
 {
 	cpuset_t *set = cpuset_create();
 	unsigned cpu;
@@ -152,9 +152,9 @@ int place_thread_cpus(struct cpu_mask *m)
 	ret = -pthread_getaffinity_np(pthread_self(), cpuset_size(set), set);
 	if (ret)
 		goto out;
-	for (cpu = 0; cpu < TOPO_MAX_PUS; cpu++)
+	for (cpu = 0; cpu < PLACE_MAX_PUS; cpu++)
 		if (cpuset_isset(cpu, set) > 0)
-			mask_set(m, cpu);
+			place_mask_set(m, cpu);
 out:
 	cpuset_destroy(set);
 	return ret;
@@ -168,13 +168,13 @@ int place_current_cpu(void)
 
 #else
 
-static int set_affinity(const struct cpu_mask *m)
+static int set_affinity(const struct place_mask *m)
 {
 	(void)m;
 	return -ENOSYS;
 }
 
-int place_thread_cpus(struct cpu_mask *m)
+int place_thread_cpus(struct place_mask *m)
 {
 	memset(m, 0, sizeof(*m));
 	return -ENOSYS;
@@ -187,9 +187,9 @@ int place_current_cpu(void)
 
 #endif
 
-static int bind_cpus(const struct cpu_mask *want, char *note, size_t len)
+static int bind_cpus(const struct place_mask *want, char *note, size_t len)
 {
-	struct cpu_mask got;
+	struct place_mask got;
 	char list[256];
 	int ret;
 
@@ -209,13 +209,14 @@ static int bind_cpus(const struct cpu_mask *want, char *note, size_t len)
 		return 0;
 	}
 	if (memcmp(&got, want, sizeof(got))) {
-		mask_format(&got, list, sizeof(list));
+		place_mask_format(&got, list, sizeof(list));
 		place_note_add(note, len, "narrowed to %s", list);
 	}
 	return 0;
 }
 
-static int set_mem(enum mem_policy mem, const struct cpu_mask *nodes, char *note, size_t len)
+static int set_mem(enum place_mem_policy mem, const struct place_mask *nodes,
+		   char *note, size_t len)
 {
 	int ret;
 

@@ -25,7 +25,7 @@ static void topo_load(void)
 	}
 }
 
-int place_mem_hwloc(enum mem_policy mem, const struct cpu_mask *nodes)
+int place_mem_hwloc(enum place_mem_policy mem, const struct place_mask *nodes)
 {
 	/*
 	 * STRICT: without it hwloc 2.9 turns BIND into Linux's
@@ -50,8 +50,8 @@ int place_mem_hwloc(enum mem_policy mem, const struct cpu_mask *nodes)
 	case MEM_BIND:
 		policy = mem == MEM_BIND ? HWLOC_MEMBIND_BIND : HWLOC_MEMBIND_INTERLEAVE;
 		set = hwloc_bitmap_alloc();
-		for (node = 0; set && node < TOPO_MAX_PUS; node++)
-			if (mask_has(nodes, node))
+		for (node = 0; set && node < PLACE_MAX_PUS; node++)
+			if (place_mask_has(nodes, node))
 				hwloc_bitmap_set(set, node);
 		break;
 	default:

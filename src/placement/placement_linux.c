@@ -28,18 +28,18 @@
 /* A kernel built for more CPUs than this refuses smaller masks. */
 #define AFFINITY_MAX_CPUS	(1 << 16)
 
-static int set_affinity(const struct cpu_mask *m)
+static int set_affinity(const struct place_mask *m)
 {
-	size_t size = CPU_ALLOC_SIZE(TOPO_MAX_PUS);
-	cpu_set_t *set = CPU_ALLOC(TOPO_MAX_PUS);
+	size_t size = CPU_ALLOC_SIZE(PLACE_MAX_PUS);
+	cpu_set_t *set = CPU_ALLOC(PLACE_MAX_PUS);
 	unsigned cpu;
 	int ret = 0;
 
 	if (!set)
 		return -ENOMEM;
 	CPU_ZERO_S(size, set);
-	for (cpu = 0; cpu < TOPO_MAX_PUS; cpu++)
-		if (mask_has(m, cpu))
+	for (cpu = 0; cpu < PLACE_MAX_PUS; cpu++)
+		if (place_mask_has(m, cpu))
 			CPU_SET_S(cpu, size, set);
 	if (sched_setaffinity(0, size, set))
 		ret = -errno;
@@ -47,7 +47,7 @@ static int set_affinity(const struct cpu_mask *m)
 	return ret;
 }
 
-int place_thread_cpus(struct cpu_mask *m)
+int place_thread_cpus(struct place_mask *m)
 {
 	cpu_set_t *set = NULL;
 	unsigned cpu, n;
@@ -56,7 +56,7 @@ int place_thread_cpus(struct cpu_mask *m)
 
 	memset(m, 0, sizeof(*m));
 	/* EINVAL: the mask is smaller than the kernel's; try a larger one. */
-	for (n = TOPO_MAX_PUS; n <= AFFINITY_MAX_CPUS && ret == -EINVAL; n *= 2) {
+	for (n = PLACE_MAX_PUS; n <= AFFINITY_MAX_CPUS && ret == -EINVAL; n *= 2) {
 		CPU_FREE(set);
 		set = CPU_ALLOC(n);
 		if (!set)
@@ -67,17 +67,17 @@ int place_thread_cpus(struct cpu_mask *m)
 	}
 	if (ret)
 		goto out;
-	for (cpu = 0; cpu < TOPO_MAX_PUS; cpu++)
+	for (cpu = 0; cpu < PLACE_MAX_PUS; cpu++)
 		if (CPU_ISSET_S(cpu, size, set))
-			mask_set(m, cpu);
+			place_mask_set(m, cpu);
 out:
 	CPU_FREE(set);
 	return ret;
 }
 
-static int bind_cpus(const struct cpu_mask *want, char *note, size_t len)
+static int bind_cpus(const struct place_mask *want, char *note, size_t len)
 {
-	struct cpu_mask got;
+	struct place_mask got;
 	char list[256];
 	int ret;
 
@@ -93,13 +93,14 @@ static int bind_cpus(const struct cpu_mask *want, char *note, size_t len)
 		return 0;
 	}
 	if (memcmp(&got, want, sizeof(got))) {
-		mask_format(&got, list, sizeof(list));
+		place_mask_format(&got, list, sizeof(list));
 		place_note_add(note, len, "narrowed to %s", list);
 	}
 	return 0;
 }
 
-static int set_mem(enum mem_policy mem, const struct cpu_mask *nodes, char *note, size_t len)
+static int set_mem(enum place_mem_policy mem, const struct place_mask *nodes,
+		   char *note, size_t len)
 {
 	int ret;
 

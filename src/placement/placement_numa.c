@@ -7,7 +7,7 @@
 
 #include "placement/placement.h"
 
-int place_mem_libnuma(enum mem_policy mem, const struct cpu_mask *nodes)
+int place_mem_libnuma(enum place_mem_policy mem, const struct place_mask *nodes)
 {
 	struct bitmask *bm = NULL, *allowed = NULL;
 	unsigned node;
@@ -26,8 +26,8 @@ int place_mem_libnuma(enum mem_policy mem, const struct cpu_mask *nodes)
 		 * Refused here, not by the kernel: libnuma would print its
 		 * own message (and drop a node beyond its mask silently).
 		 */
-		for (node = 0; node < TOPO_MAX_PUS; node++) {
-			if (!mask_has(nodes, node))
+		for (node = 0; node < PLACE_MAX_PUS; node++) {
+			if (!place_mask_has(nodes, node))
 				continue;
 			if (node >= bm->size || !numa_bitmask_isbitset(allowed, node)) {
 				ret = -EINVAL;

@@ -25,7 +25,7 @@ static int fail(char *err, size_t len, const char *fmt, ...)
 	return -EINVAL;
 }
 
-static const struct topo_node *find_node(const struct topo_model *m, int os)
+static const struct place_numa_node *find_node(const struct place_topology *m, int os)
 {
 	for (unsigned i = 0; i < m->nnodes; i++)
 		if (m->node[i].os == os)
@@ -33,7 +33,7 @@ static const struct topo_node *find_node(const struct topo_model *m, int os)
 	return NULL;
 }
 
-static void node_list(const struct topo_model *m, char *buf, size_t len)
+static void node_list(const struct place_topology *m, char *buf, size_t len)
 {
 	size_t used = 0;
 
@@ -44,30 +44,30 @@ static void node_list(const struct topo_model *m, char *buf, size_t len)
 }
 
 /* The CPUs workers may use: allowed, in --cpus, on --numa-node. */
-static int usable_cpus(const struct topo_model *m, const struct place_opts *o, int node,
-		       struct cpu_mask *out, char *err, size_t errlen)
+static int usable_cpus(const struct place_topology *m, const struct place_opts *o, int node,
+		       struct place_mask *out, char *err, size_t errlen)
 {
-	struct cpu_mask want;
+	struct place_mask want;
 	char have[128];
 
 	memset(out, 0, sizeof(*out));
-	if (o->cpus && mask_parse(o->cpus, &want))
+	if (o->cpus && place_mask_parse(o->cpus, &want))
 		return fail(err, errlen, "--cpus=%s: give CPU numbers and ranges such as 0-3,8 "
-			    "(below %d)", o->cpus, TOPO_MAX_PUS);
+			    "(below %d)", o->cpus, PLACE_MAX_PUS);
 	for (unsigned i = 0; i < m->npus; i++) {
-		const struct topo_pu *pu = &m->pu[i];
+		const struct place_pu *pu = &m->pu[i];
 
-		if (pu->allowed && (!o->cpus || mask_has(&want, (unsigned)pu->os)) &&
+		if (pu->allowed && (!o->cpus || place_mask_has(&want, (unsigned)pu->os)) &&
 		    (node < 0 || pu->node == node))
-			mask_set(out, (unsigned)pu->os);
+			place_mask_set(out, (unsigned)pu->os);
 	}
-	if (mask_count(out))
+	if (place_mask_count(out))
 		return 0;
 	memset(&want, 0, sizeof(want));
 	for (unsigned i = 0; i < m->npus; i++)
 		if (m->pu[i].allowed)
-			mask_set(&want, (unsigned)m->pu[i].os);
-	mask_format(&want, have, sizeof(have));
+			place_mask_set(&want, (unsigned)m->pu[i].os);
+	place_mask_format(&want, have, sizeof(have));
 	if (node >= 0)
 		return fail(err, errlen, "no CPU of NUMA node %d is in this process's CPU set "
 			    "(%s)%s%s", node, have, o->cpus ? " and --cpus=" : "",
@@ -76,14 +76,14 @@ static int usable_cpus(const struct topo_model *m, const struct place_opts *o, i
 		    "(%s)", o->cpus ? o->cpus : "", have);
 }
 
-static int plan_node(const struct topo_model *m, const struct place_opts *o, int *node,
+static int plan_node(const struct place_topology *m, const struct place_opts *o, int *node,
 		     char *err, size_t errlen)
 {
-	const struct topo_node *n;
+	const struct place_numa_node *n;
 	char nodes[160];
 
 	*node = o->numa_node;
-	if (o->numa_node == NUMA_NODE_DEVICE) {
+	if (o->numa_node == PLACE_NUMA_NODE_DEVICE) {
 		if (m->device_node < 0)
 			return fail(err, errlen, "--numa-node=device: the device's NUMA node is "
 				    "unknown (%s)", m->device_why[0] ? m->device_why : "not found");
@@ -104,12 +104,12 @@ static int plan_node(const struct topo_model *m, const struct place_opts *o, int
 }
 
 /* The node all of a mask's CPUs are on, or -1. */
-static int mask_node(const struct topo_model *m, const struct cpu_mask *c)
+static int mask_node(const struct place_topology *m, const struct place_mask *c)
 {
 	int node = -2;
 
 	for (unsigned i = 0; i < m->npus; i++) {
-		if (!mask_has(c, (unsigned)m->pu[i].os))
+		if (!place_mask_has(c, (unsigned)m->pu[i].os))
 			continue;
 		if (node == -2)
 			node = m->pu[i].node;
@@ -120,17 +120,17 @@ static int mask_node(const struct topo_model *m, const struct cpu_mask *c)
 }
 
 /* Groups of usable CPUs, one per core (key 0) or node (key 1), in CPU order. */
-static unsigned groups_of(const struct topo_model *m, const struct cpu_mask *usable, bool by_node,
-			  struct cpu_mask *groups, int *ids, unsigned max)
+static unsigned groups_of(const struct place_topology *m, const struct place_mask *usable,
+			  bool by_node, struct place_mask *groups, int *ids, unsigned max)
 {
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < m->npus; i++) {
-		const struct topo_pu *pu = &m->pu[i];
+		const struct place_pu *pu = &m->pu[i];
 		int id = by_node ? pu->node : pu->core;
 		unsigned g;
 
-		if (!mask_has(usable, (unsigned)pu->os))
+		if (!place_mask_has(usable, (unsigned)pu->os))
 			continue;
 		for (g = 0; g < n && ids[g] != id; g++)
 			;
@@ -140,12 +140,12 @@ static unsigned groups_of(const struct topo_model *m, const struct cpu_mask *usa
 			memset(&groups[n], 0, sizeof(groups[n]));
 			ids[n++] = id;
 		}
-		mask_set(&groups[g], (unsigned)pu->os);
+		place_mask_set(&groups[g], (unsigned)pu->os);
 	}
 	return n;
 }
 
-static const char *mem_name(enum mem_policy p)
+static const char *mem_name(enum place_mem_policy p)
 {
 	static const char *const names[] = {
 		[MEM_DEFAULT] = "first touch", [MEM_LOCAL] = "local",
@@ -155,35 +155,35 @@ static const char *mem_name(enum mem_policy p)
 	return names[p];
 }
 
-static int plan_memory(const struct topo_model *m, const struct place_opts *o, int node,
-		       const struct cpu_mask *usable, struct place_plan *plan, char *err,
+static int plan_memory(const struct place_topology *m, const struct place_opts *o, int node,
+		       const struct place_mask *usable, struct place_plan *plan, char *err,
 		       size_t errlen)
 {
-	enum mem_policy mem = o->mem;
-	struct cpu_mask nodes = { { 0 } };
+	enum place_mem_policy mem = o->mem;
+	struct place_mask nodes = { { 0 } };
 
 	if (mem == MEM_DEFAULT && node >= 0) {
 		/* --numa-node keeps everything near one node: the memory too. */
 		mem = MEM_BIND;
-		mask_set(&nodes, (unsigned)node);
+		place_mask_set(&nodes, (unsigned)node);
 	} else if (mem == MEM_BIND) {
 		if (!find_node(m, o->mem_node))
 			return fail(err, errlen, "--mem-policy=bind:%d: no such NUMA node",
 				    o->mem_node);
-		mask_set(&nodes, (unsigned)o->mem_node);
+		place_mask_set(&nodes, (unsigned)o->mem_node);
 	} else if (mem == MEM_INTERLEAVE) {
 		/* Over the nodes the workers run on: all usable CPUs' when unbound. */
 		for (unsigned i = 0; i < m->npus; i++) {
-			const struct topo_pu *pu = &m->pu[i];
+			const struct place_pu *pu = &m->pu[i];
 			bool used = false;
 
 			for (unsigned k = 0; k < plan->workers && !used; k++)
-				used = plan->w[k].bind ? mask_has(&plan->w[k].cpus, (unsigned)pu->os)
-						       : mask_has(usable, (unsigned)pu->os);
+				used = plan->w[k].bind ? place_mask_has(&plan->w[k].cpus, (unsigned)pu->os)
+						       : place_mask_has(usable, (unsigned)pu->os);
 			if (used && pu->node >= 0)
-				mask_set(&nodes, (unsigned)pu->node);
+				place_mask_set(&nodes, (unsigned)pu->node);
 		}
-		if (!mask_count(&nodes))
+		if (!place_mask_count(&nodes))
 			return fail(err, errlen, "--mem-policy=interleave: the NUMA nodes of the "
 				    "CPUs are unknown");
 	}
@@ -211,18 +211,18 @@ static void plan_summary(const struct place_opts *o, struct place_plan *plan)
 						 i ? "" : "workers unbound");
 			break;
 		}
-		mask_format(&w->cpus, cpus, sizeof(cpus));
+		place_mask_format(&w->cpus, cpus, sizeof(cpus));
 		used += (size_t)snprintf(plan->summary + used, len - used, " w%u cpu %s", i, cpus);
 	}
 	if (used < len && plan->workers)
 		snprintf(plan->summary + used, len - used, "; memory %s", mem_name(plan->w[0].mem));
 }
 
-int placement_plan(const struct topo_model *m, const struct place_opts *o, unsigned workers,
+int place_plan_make(const struct place_topology *m, const struct place_opts *o, unsigned workers,
 		   bool numa_capable, struct place_plan *plan, char *err, size_t errlen)
 {
 	unsigned max = sizeof(plan->w) / sizeof(plan->w[0]);
-	struct cpu_mask usable, groups[TOPO_MAX_PUS > 256 ? 256 : TOPO_MAX_PUS];
+	struct place_mask usable, groups[PLACE_MAX_PUS > 256 ? 256 : PLACE_MAX_PUS];
 	int ids[256], node, ret;
 	unsigned ngroups = 0;
 
@@ -230,12 +230,12 @@ int placement_plan(const struct topo_model *m, const struct place_opts *o, unsig
 	if (!workers || workers > max)
 		return fail(err, errlen, "placement: %u workers (1 to %u)", workers, max);
 	plan->workers = workers;
-	if (!numa_capable && (o->bind == BIND_NUMA || o->numa_node != NUMA_NODE_NONE ||
+	if (!numa_capable && (o->bind == BIND_NUMA || o->numa_node != PLACE_NUMA_NODE_NONE ||
 			      o->mem != MEM_DEFAULT)) {
 		fail(err, errlen, "%s needs hwloc or libnuma, and this build has neither "
 		     "(configure --with-hwloc or --with-libnuma)",
 		     o->bind == BIND_NUMA ? "--bind=numa" :
-		     o->numa_node != NUMA_NODE_NONE ? "--numa-node" : "--mem-policy");
+		     o->numa_node != PLACE_NUMA_NODE_NONE ? "--numa-node" : "--mem-policy");
 		return -ENOTSUP;
 	}
 	ret = plan_node(m, o, &node, err, errlen);
@@ -275,12 +275,12 @@ int placement_plan(const struct topo_model *m, const struct place_opts *o, unsig
 }
 
 #if defined(HAVE_HWLOC) || defined(HAVE_LIBNUMA)
-bool placement_numa_capable(void)
+bool place_numa_capable(void)
 {
 	return true;
 }
 #else
-bool placement_numa_capable(void)
+bool place_numa_capable(void)
 {
 	return false;
 }

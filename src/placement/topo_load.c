@@ -21,7 +21,7 @@
 #define SYS_CPU		"/sys/devices/system/cpu"
 #define SYS_NODE	"/sys/devices/system/node"
 
-static void note_unknown(struct topo_model *m, const char *what)
+static void note_unknown(struct place_topology *m, const char *what)
 {
 	size_t n = strlen(m->unknown);
 
@@ -72,7 +72,7 @@ static bool name_index(const char *name, const char *prefix, unsigned *idx)
 		return false;
 	*idx = 0;
 	for (; isdigit((unsigned char)*p); p++) {
-		if (*idx > TOPO_MAX_PUS)
+		if (*idx > PLACE_MAX_PUS)
 			return false;
 		*idx = *idx * 10 + (unsigned)(*p - '0');
 	}
@@ -80,7 +80,7 @@ static bool name_index(const char *name, const char *prefix, unsigned *idx)
 }
 
 /*
- * A kernel CPU list ("0-3,8", "" for none) into set[TOPO_MAX_PUS]; CPUs
+ * A kernel CPU list ("0-3,8", "" for none) into set[PLACE_MAX_PUS]; CPUs
  * past the model's limit set *cut. 0 or -EINVAL.
  */
 static int parse_list(const char *s, bool *set, bool *cut)
@@ -101,7 +101,7 @@ static int parse_list(const char *s, bool *set, bool *cut)
 			s = end;
 		}
 		for (i = lo; i <= hi; i++) {
-			if (i >= TOPO_MAX_PUS) {
+			if (i >= PLACE_MAX_PUS) {
 				*cut = true;
 				break;
 			}
@@ -120,7 +120,7 @@ static int read_list(const char *path, bool *set, bool *cut)
 	char buf[4096];
 	int err = read_line(path, buf, sizeof(buf));
 
-	memset(set, 0, TOPO_MAX_PUS * sizeof(*set));
+	memset(set, 0, PLACE_MAX_PUS * sizeof(*set));
 	if (err)
 		return err;
 	return parse_list(buf, set, cut);
@@ -136,14 +136,14 @@ static int sysfs_online(bool *online, bool *cut)
 
 	if (!read_list(SYS_CPU "/online", online, cut))
 		return 0;
-	memset(online, 0, TOPO_MAX_PUS * sizeof(*online));
+	memset(online, 0, PLACE_MAX_PUS * sizeof(*online));
 	d = opendir(SYS_CPU);
 	if (!d)
 		return -errno;
 	while ((de = readdir(d))) {
 		if (!name_index(de->d_name, "cpu", &cpu))
 			continue;
-		if (cpu >= TOPO_MAX_PUS) {
+		if (cpu >= PLACE_MAX_PUS) {
 			*cut = true;
 			continue;
 		}
@@ -164,17 +164,17 @@ struct core_id {
  * numbered in order of their first CPU, cores by package and then by
  * their first CPU: the order hwloc's logical indexes give.
  */
-static void sysfs_cores(struct topo_model *m)
+static void sysfs_cores(struct place_topology *m)
 {
-	struct core_id core[TOPO_MAX_PUS];
-	long pkg_id[TOPO_MAX_PUS];
-	unsigned rank[TOPO_MAX_PUS];
+	struct core_id core[PLACE_MAX_PUS];
+	long pkg_id[PLACE_MAX_PUS];
+	unsigned rank[PLACE_MAX_PUS];
 	unsigned ncores = 0, npkgs = 0, i, k;
 	bool known = true;
 	char path[128];
 
 	for (i = 0; i < m->npus; i++) {
-		struct topo_pu *p = &m->pu[i];
+		struct place_pu *p = &m->pu[i];
 		long pkg = 0, id = p->os;
 
 		snprintf(path, sizeof(path), SYS_CPU "/cpu%d/topology/physical_package_id", p->os);
@@ -239,7 +239,7 @@ static uint64_t node_mem(unsigned node)
 
 static int cmp_node(const void *a, const void *b)
 {
-	const struct topo_node *x = a, *y = b;
+	const struct place_numa_node *x = a, *y = b;
 
 	return (x->os > y->os) - (x->os < y->os);
 }
@@ -249,9 +249,9 @@ static int cmp_node(const void *a, const void *b)
  * has memory (CXL, PMEM, HBM): the memory-only nodes of the model. One
  * with neither can hold nothing and is left out.
  */
-static void sysfs_nodes(struct topo_model *m, bool *cut)
+static void sysfs_nodes(struct place_topology *m, bool *cut)
 {
-	bool cpus[TOPO_MAX_PUS], has_mem[TOPO_MAX_PUS];
+	bool cpus[PLACE_MAX_PUS], has_mem[PLACE_MAX_PUS];
 	bool mem_known, lost = false;
 	struct dirent *de;
 	unsigned node, i;
@@ -265,13 +265,13 @@ static void sysfs_nodes(struct topo_model *m, bool *cut)
 		return;
 	}
 	while ((de = readdir(d))) {
-		struct topo_node *n;
+		struct place_numa_node *n;
 		unsigned npus = 0;
 		uint64_t mem;
 
 		if (!name_index(de->d_name, "node", &node))
 			continue;
-		if (node >= TOPO_MAX_PUS || m->nnodes == TOPO_MAX_NODES) {
+		if (node >= PLACE_MAX_PUS || m->nnodes == PLACE_MAX_NODES) {
 			*cut = true;
 			continue;
 		}
@@ -317,14 +317,14 @@ static uint64_t parse_size(const char *s)
 }
 
 /* The first CPU's L1 data, L2 and L3 caches. */
-static void sysfs_caches(struct topo_model *m)
+static void sysfs_caches(struct place_topology *m)
 {
 	char path[160], type[32], size[32];
 	unsigned k;
 	long level;
 
-	for (k = 0; m->ncaches < TOPO_MAX_CACHES; k++) {
-		struct topo_cache *c = &m->cache[m->ncaches];
+	for (k = 0; m->ncaches < PLACE_MAX_CACHES; k++) {
+		struct place_cpu_cache *c = &m->cache[m->ncaches];
 		int cpu = m->pu[0].os;
 
 		snprintf(path, sizeof(path), SYS_CPU "/cpu%d/cache/index%u/level", cpu, k);
@@ -348,17 +348,17 @@ static void sysfs_caches(struct topo_model *m)
 		note_unknown(m, "caches unknown");
 }
 
-static int load_sysfs(struct topo_model *m)
+static int load_sysfs(struct place_topology *m)
 {
-	bool online[TOPO_MAX_PUS], cut = false;
+	bool online[PLACE_MAX_PUS], cut = false;
 	unsigned cpu;
 	int err;
 
 	err = sysfs_online(online, &cut);
 	if (err)
 		return err;
-	for (cpu = 0; cpu < TOPO_MAX_PUS; cpu++) {
-		struct topo_pu *p = &m->pu[m->npus];
+	for (cpu = 0; cpu < PLACE_MAX_PUS; cpu++) {
+		struct place_pu *p = &m->pu[m->npus];
 
 		if (!online[cpu])
 			continue;
@@ -379,15 +379,15 @@ static int load_sysfs(struct topo_model *m)
 }
 
 /* The count alone: each CPU its own core, one package, nodes unknown. */
-static void load_sysconf(struct topo_model *m)
+static void load_sysconf(struct place_topology *m)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned i;
 
 	if (n < 1)
 		n = 1;
-	if (n > TOPO_MAX_PUS)
-		n = TOPO_MAX_PUS;
+	if (n > PLACE_MAX_PUS)
+		n = PLACE_MAX_PUS;
 	for (i = 0; i < (unsigned)n; i++) {
 		m->pu[i].os = (int)i;
 		m->pu[i].core = (int)i;
@@ -411,7 +411,7 @@ static bool affinity_get(bool *in)
 	CPU_ZERO(&set);
 	if (sched_getaffinity(0, sizeof(set), &set))
 		return false;
-	for (i = 0; i < TOPO_MAX_PUS; i++)
+	for (i = 0; i < PLACE_MAX_PUS; i++)
 		in[i] = i < CPU_SETSIZE && CPU_ISSET(i, &set);
 	return true;
 }
@@ -424,19 +424,19 @@ static bool affinity_get(bool *in)
 }
 #endif
 
-static void model_reset(struct topo_model *m)
+static void model_reset(struct place_topology *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->device_node = -1;
 }
 
-void topo_model_load(struct topo_model *m)
+void place_topology_load(struct place_topology *m)
 {
-	bool in[TOPO_MAX_PUS];
+	bool in[PLACE_MAX_PUS];
 	unsigned i;
 
 	model_reset(m);
-	if (topo_model_from_hwloc(m)) {
+	if (place_topology_from_hwloc(m)) {
 		model_reset(m);
 		if (load_sysfs(m)) {
 			model_reset(m);
@@ -451,7 +451,7 @@ void topo_model_load(struct topo_model *m)
 }
 
 __attribute__((format(printf, 3, 4)))
-static void device_says(struct topo_model *m, int node, const char *fmt, ...)
+static void device_says(struct place_topology *m, int node, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -478,7 +478,7 @@ static bool path_up(char *path)
  * virtio or NVMe disk, a SCSI host's adapter), some levels above the
  * block device: walk up until one says.
  */
-static void device_node(struct topo_model *m, const char *name)
+static void device_node(struct place_topology *m, const char *name)
 {
 	char path[PATH_MAX + 32], real[PATH_MAX], dev[PATH_MAX];
 	long node;
@@ -516,13 +516,13 @@ static void device_node(struct topo_model *m, const char *name)
 		device_says(m, (int)node, "%s", path);
 }
 #else
-static void device_node(struct topo_model *m, const char *name)
+static void device_node(struct place_topology *m, const char *name)
 {
 	device_says(m, -1, "%s: no device NUMA lookup on this system", name);
 }
 #endif
 
-void topo_model_device_node(struct topo_model *m, const char *blockdev)
+void place_topology_device_node(struct place_topology *m, const char *blockdev)
 {
 	const char *name = blockdev ? blockdev : "";
 

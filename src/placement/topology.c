@@ -37,18 +37,18 @@ static int level_count(const char *tok, const char *name, unsigned *out)
 	if (strncmp(tok, name, n) || tok[n] != ':')
 		return 0;
 	v = strtoul(tok + n + 1, &end, 10);
-	if (end == tok + n + 1 || *end || v == 0 || v > TOPO_MAX_PUS)
+	if (end == tok + n + 1 || *end || v == 0 || v > PLACE_MAX_PUS)
 		return -EINVAL;
 	*out = (unsigned)v;
 	return 1;
 }
 
-int topo_model_synthetic(const char *desc, struct topo_model *m, char *err, size_t errlen)
+int place_topology_synthetic(const char *desc, struct place_topology *m, char *err, size_t errlen)
 {
 	/* Levels outermost first: pack, numa, core, pu; each at most once. */
 	static const char *const levels[] = { "pack", "numa", "core", "pu" };
 	unsigned count[4] = { 1, 1, 1, 1 }, memnodes = 0, next = 0;
-	struct cpu_mask allowed;
+	struct place_mask allowed;
 	bool restrict_cpus = false, numa_given = false, core_given = false;
 	char copy[256], *save = NULL;
 
@@ -75,7 +75,7 @@ int topo_model_synthetic(const char *desc, struct topo_model *m, char *err, size
 		if (r > 0)
 			continue;
 		if (!strncmp(tok, "allowed:", 8)) {
-			if (mask_parse(tok + 8, &allowed))
+			if (place_mask_parse(tok + 8, &allowed))
 				return fail(err, errlen, "bad CPU list in '%s'", tok);
 			restrict_cpus = true;
 			continue;
@@ -95,16 +95,16 @@ int topo_model_synthetic(const char *desc, struct topo_model *m, char *err, size
 	m->nnodes = numa_given ? count[0] * count[1] : 1;
 	m->ncores = count[0] * count[1] * count[2];
 	m->npus = m->ncores * count[3];
-	if (m->npus > TOPO_MAX_PUS || m->nnodes + memnodes > TOPO_MAX_NODES)
+	if (m->npus > PLACE_MAX_PUS || m->nnodes + memnodes > PLACE_MAX_NODES)
 		return fail(err, errlen, "synthetic topology too large");
 	for (unsigned i = 0; i < m->npus; i++) {
-		struct topo_pu *pu = &m->pu[i];
+		struct place_pu *pu = &m->pu[i];
 
 		pu->os = (int)i;
 		pu->core = (int)(i / count[3]);
 		pu->node = numa_given ? (int)(pu->core / count[2]) : 0;
 		pu->package = (int)(pu->core / count[2]) / (int)count[1];
-		pu->allowed = !restrict_cpus || mask_has(&allowed, i);
+		pu->allowed = !restrict_cpus || place_mask_has(&allowed, i);
 	}
 	for (unsigned n = 0; n < m->nnodes + memnodes; n++) {
 		m->node[n].os = (int)n;
@@ -134,7 +134,7 @@ static const char *plural(unsigned n, const char *one, const char *many)
 	return n == 1 ? one : many;
 }
 
-void topology_describe(const struct topo_model *m, char *buf, size_t len)
+void place_topology_describe(const struct place_topology *m, char *buf, size_t len)
 {
 	size_t used = 0;
 
@@ -150,7 +150,7 @@ void topology_describe(const struct topo_model *m, char *buf, size_t len)
 	used = add(buf, len, used, "%u hardware %s", m->npus,
 		   plural(m->npus, "thread", "threads"));
 	for (unsigned i = 0; i < m->ncaches; i++) {
-		const struct topo_cache *c = &m->cache[i];
+		const struct place_cpu_cache *c = &m->cache[i];
 		uint64_t kib = c->size >> 10;
 
 		used = add(buf, len, used, "%s L%d%s %llu %s", i ? "" : ";", c->level,
@@ -171,7 +171,7 @@ void topology_describe(const struct topo_model *m, char *buf, size_t len)
 			*c = ' ';
 }
 
-void topology_get(struct topology *t, const struct topo_model *m)
+void place_machine_get(struct place_machine *t, const struct place_topology *m)
 {
 	long pages = sysconf(_SC_PHYS_PAGES);
 	long page = sysconf(_SC_PAGESIZE);

@@ -4,14 +4,14 @@
 
 #include <stdint.h>
 
-struct topo_model;
+struct place_topology;
 
 /* What the context line and the size defaults need: CPUs and memory. */
-struct topology {
+struct place_machine {
 	unsigned cpus;		/* logical CPUs of the model (hwloc, sysfs or sysconf) */
 	uint64_t ram_bytes;
 };
 
-void topology_get(struct topology *t, const struct topo_model *m);
+void place_machine_get(struct place_machine *t, const struct place_topology *m);
 
 #endif

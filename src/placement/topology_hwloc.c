@@ -46,12 +46,12 @@ static int ancestor_index(hwloc_topology_t topo, hwloc_obj_t pu, hwloc_obj_type_
 }
 
 /* L1 data, L2 and L3 above the PU, innermost first. */
-static void model_caches(hwloc_obj_t pu, struct topo_model *m)
+static void model_caches(hwloc_obj_t pu, struct place_topology *m)
 {
 	hwloc_obj_t o;
 
-	for (o = pu->parent; o && m->ncaches < TOPO_MAX_CACHES; o = o->parent) {
-		struct topo_cache *c = &m->cache[m->ncaches];
+	for (o = pu->parent; o && m->ncaches < PLACE_MAX_CACHES; o = o->parent) {
+		struct place_cpu_cache *c = &m->cache[m->ncaches];
 
 		if (o->type != HWLOC_OBJ_L1CACHE && o->type != HWLOC_OBJ_L2CACHE &&
 		    o->type != HWLOC_OBJ_L3CACHE)
@@ -67,12 +67,12 @@ static void model_caches(hwloc_obj_t pu, struct topo_model *m)
 
 static int cmp_node(const void *a, const void *b)
 {
-	const struct topo_node *x = a, *y = b;
+	const struct place_numa_node *x = a, *y = b;
 
 	return (x->os > y->os) - (x->os < y->os);
 }
 
-static void note_unknown(struct topo_model *m, const char *what)
+static void note_unknown(struct place_topology *m, const char *what)
 {
 	size_t n = strlen(m->unknown);
 
@@ -81,10 +81,10 @@ static void note_unknown(struct topo_model *m, const char *what)
 
 /*
  * A loaded topology into the model. Walking the complete cpuset gives
- * the PUs in OS index order; those beyond TOPO_MAX_PUS are left out,
+ * the PUs in OS index order; those beyond PLACE_MAX_PUS are left out,
  * and said so.
  */
-static int model_from_topology(hwloc_topology_t topo, bool this_machine, struct topo_model *m)
+static int model_from_topology(hwloc_topology_t topo, bool this_machine, struct place_topology *m)
 {
 	hwloc_const_cpuset_t allowed = hwloc_topology_get_allowed_cpuset(topo);
 	hwloc_const_cpuset_t all = hwloc_topology_get_complete_cpuset(topo);
@@ -95,12 +95,12 @@ static int model_from_topology(hwloc_topology_t topo, bool this_machine, struct 
 	memset(m, 0, sizeof(*m));
 	m->device_node = -1;
 	hwloc_bitmap_foreach_begin(os, all) {
-		struct topo_pu *p;
+		struct place_pu *p;
 
 		pu = hwloc_get_pu_obj_by_os_index(topo, os);
 		if (!pu)
 			continue;
-		if (os >= TOPO_MAX_PUS) {
+		if (os >= PLACE_MAX_PUS) {
 			cut = true;
 			break;
 		}
@@ -129,10 +129,10 @@ static int model_from_topology(hwloc_topology_t topo, bool this_machine, struct 
 	m->npackages = npackages ? npackages : 1;
 
 	while ((node = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, node))) {
-		struct topo_node *n;
+		struct place_numa_node *n;
 		unsigned i;
 
-		if (m->nnodes == TOPO_MAX_NODES || node->os_index >= TOPO_MAX_PUS) {
+		if (m->nnodes == PLACE_MAX_NODES || node->os_index >= PLACE_MAX_PUS) {
 			cut = true;
 			continue;
 		}
@@ -178,7 +178,7 @@ static int setup_xml(hwloc_topology_t topo, const char *path)
 
 /* A topology set up for this machine, a synthetic one or XML, into m. */
 static int model_load(int (*setup)(hwloc_topology_t, const char *), const char *arg,
-		      bool this_machine, struct topo_model *m)
+		      bool this_machine, struct place_topology *m)
 {
 	hwloc_topology_t topo;
 	int err;
@@ -197,17 +197,17 @@ out:
 	return err;
 }
 
-int topo_model_from_hwloc(struct topo_model *m)
+int place_topology_from_hwloc(struct place_topology *m)
 {
 	return model_load(setup_machine, NULL, true, m);
 }
 
-int topo_model_from_hwloc_synthetic(const char *hwloc_desc, struct topo_model *m)
+int place_topology_from_hwloc_synthetic(const char *hwloc_desc, struct place_topology *m)
 {
 	return model_load(setup_synthetic, hwloc_desc, false, m);
 }
 
-int topo_model_from_hwloc_xml(const char *path, struct topo_model *m)
+int place_topology_from_hwloc_xml(const char *path, struct place_topology *m)
 {
 	return model_load(setup_xml, path, false, m);
 }

@@ -239,8 +239,8 @@ static const struct prof_task *find_task(const struct prof_snapshot *s, int pid)
 	return s->ntasks ? bsearch(&key, s->tasks, s->ntasks, sizeof(key), cmp_pid) : NULL;
 }
 
-static void machine_delta(const struct profiler *p, const struct prof_snapshot *a,
-			  const struct prof_snapshot *b, struct phase_profile *out)
+static void machine_delta(const struct prof_sampler *p, const struct prof_snapshot *a,
+			  const struct prof_snapshot *b, struct prof_phase *out)
 {
 	uint64_t sum[CPU_STATES] = { 0 };
 	unsigned n = a->cpus.n < b->cpus.n ? a->cpus.n : b->cpus.n;
@@ -265,7 +265,7 @@ static void machine_delta(const struct profiler *p, const struct prof_snapshot *
 	}
 }
 
-static void note_top(struct phase_profile *out, const char *comm, enum prof_group g, double s)
+static void note_top(struct prof_phase *out, const char *comm, enum prof_group g, double s)
 {
 	unsigned i;
 
@@ -311,8 +311,8 @@ static void top_name(const char *comm, char *buf, size_t len)
 		str_copy(buf, len, comm);
 }
 
-static void task_deltas(const struct profiler *p, const struct prof_snapshot *a,
-			const struct prof_snapshot *b, struct phase_profile *out)
+static void task_deltas(const struct prof_sampler *p, const struct prof_snapshot *a,
+			const struct prof_snapshot *b, struct prof_phase *out)
 {
 	uint64_t ticks[PROF_GROUPS] = { 0 }, all = 0;
 	bool back = false;
@@ -367,8 +367,8 @@ static void task_deltas(const struct profiler *p, const struct prof_snapshot *a,
 	}
 }
 
-void profile_compute(const struct profiler *p, const struct prof_snapshot *a,
-		     const struct prof_snapshot *b, struct phase_profile *out)
+void prof_compute(const struct prof_sampler *p, const struct prof_snapshot *a,
+		     const struct prof_snapshot *b, struct prof_phase *out)
 {
 	bool back = false;
 
@@ -414,14 +414,14 @@ void profile_compute(const struct profiler *p, const struct prof_snapshot *a,
 	out->cpu_backwards |= back;
 }
 
-double profile_self_s(const struct phase_profile *pp)
+double prof_self_s(const struct prof_phase *pp)
 {
 	return pp->self_user_s + pp->self_sys_s;
 }
 
-double profile_caused_s(const struct phase_profile *pp)
+double prof_caused_s(const struct prof_phase *pp)
 {
-	double caused = profile_self_s(pp);
+	double caused = prof_self_s(pp);
 
 	if (!pp->machine_valid || !pp->groups_valid)
 		return -1;

@@ -101,7 +101,7 @@ struct prof_cpu_lines {
 	uint64_t (*v)[CPU_STATES];
 };
 
-/* One snapshot; owned by the phase clock, filled by profile_snapshot. */
+/* One snapshot; owned by the phase clock, filled by prof_snapshot_take. */
 struct prof_snapshot {
 	double t;		/* CLOCK_MONOTONIC seconds at the machine counters' read */
 	/* The machine: each CPU's counters, in ticks of the profiler's hz. */
@@ -131,7 +131,7 @@ struct prof_snapshot {
 };
 
 /* The sampler: options and resources shared by every phase of a run. */
-struct profiler {
+struct prof_sampler {
 	double hz;			/* ticks per second of the machine's counters */
 	double task_hz;			/* ticks per second of prof_task.ticks */
 	bool cpu_known[CPU_STATES];	/* the states this system counts */
@@ -154,7 +154,7 @@ struct prof_top {
 };
 
 /* The profile of one phase, in struct phase_result. Seconds of CPU throughout. */
-struct phase_profile {
+struct prof_phase {
 	bool valid;
 	double window_s;		/* between the machine counters' reads */
 	double sampler_cpu_s;		/* what the two snapshots cost */
@@ -200,16 +200,16 @@ struct phase_profile {
  * Resolve the devices (or take dev_list, --profile-dev's comma list) and
  * open the counters, once per invocation; 0, or -errno with err set.
  */
-int profiler_init(struct profiler *p, const char *dir, const struct fsinfo *fs,
+int prof_sampler_init(struct prof_sampler *p, const char *dir, const struct fsinfo *fs,
 		  const char *dev_list, char *err, size_t errlen);
-void profiler_close(struct profiler *p);
+void prof_sampler_close(struct prof_sampler *p);
 
 /*
  * Take a snapshot. at_start reads the machine counters last, so that
  * they are as close as possible to the phase's start; at the end they
  * are read first.
  */
-void profile_snapshot(struct profiler *p, struct prof_snapshot *s, bool at_start);
+void prof_snapshot_take(struct prof_sampler *p, struct prof_snapshot *s, bool at_start);
 void prof_snapshot_free(struct prof_snapshot *s);
 
 /* --- the arithmetic and parsers (profile.c): pure --- */
@@ -220,12 +220,12 @@ const char *prof_group_name(enum prof_group g);	/* "filesystem", "writeback" ...
 /* A kworker's name carries a workqueue ("kworker/u4:2-flush-7:0"). */
 bool prof_kworker_named(const char *comm);
 
-/* By pid, as profile_compute looks tasks up: the OS parts list them in any order. */
+/* By pid, as prof_compute looks tasks up: the OS parts list them in any order. */
 void prof_sort_tasks(struct prof_snapshot *s);
 
 /* The difference of two snapshots of one phase. */
-void profile_compute(const struct profiler *p, const struct prof_snapshot *a,
-		     const struct prof_snapshot *b, struct phase_profile *out);
+void prof_compute(const struct prof_sampler *p, const struct prof_snapshot *a,
+		     const struct prof_snapshot *b, struct prof_phase *out);
 
 /*
  * CPU seconds the phase caused: clyde's process, every kernel thread
@@ -233,8 +233,8 @@ void profile_compute(const struct profiler *p, const struct prof_snapshot *a,
  * counters explain. -1 when the machine split or the processes are
  * unknown.
  */
-double profile_caused_s(const struct phase_profile *pp);
-double profile_self_s(const struct phase_profile *pp);
+double prof_caused_s(const struct prof_phase *pp);
+double prof_self_s(const struct prof_phase *pp);
 
 /*
  * Linux's text, parsed: /proc/stat's per-CPU lines ("cpuN ..."), rows
@@ -249,18 +249,18 @@ int prof_parse_diskstat(const char *line, struct prof_dev_counters *c);
 /* --- the OS parts (profile_linux.c, profile_bsd.c) --- */
 
 /* The counters' clock rates and the CPU states counted: fills hz, task_hz, cpu_known. */
-void prof_os_clock(struct profiler *p);
+void prof_os_clock(struct prof_sampler *p);
 /* Each CPU's counters into s->cpus; 0, or -errno with why. */
 int prof_os_machine(struct prof_snapshot *s, char *why, size_t len);
 /* Every process and kernel thread, in any order; self and its io_uring threads. */
-int prof_os_tasks(const struct profiler *p, struct prof_snapshot *s, char *why, size_t len);
+int prof_os_tasks(const struct prof_sampler *p, struct prof_snapshot *s, char *why, size_t len);
 /* The devices under dir: devs->state says whether there are any. */
 void prof_os_devices(const char *dir, const struct fsinfo *fs, struct prof_devices *devs);
 /* One device's counters; 0 or -errno. */
 int prof_os_dev_read(const char *name, struct prof_dev_counters *c);
 /* perf_event_open where the system has it; the why strings say what not. */
-void prof_os_perf_open(struct profiler *p);
-void prof_os_perf_read(const struct profiler *p, uint64_t v[PERF_COUNTERS]);
-void prof_os_perf_close(struct profiler *p);
+void prof_os_perf_open(struct prof_sampler *p);
+void prof_os_perf_read(const struct prof_sampler *p, uint64_t v[PERF_COUNTERS]);
+void prof_os_perf_close(struct prof_sampler *p);
 
 #endif

@@ -178,7 +178,7 @@ static double clockrate_stathz(char *why, size_t len)
 #endif
 
 #if defined(__FreeBSD__)
-static void os_clock(struct profiler *p)
+static void os_clock(struct prof_sampler *p)
 {
 	p->hz = clockrate_stathz(p->machine_why, sizeof(p->machine_why));
 	p->task_hz = 1e6;
@@ -251,7 +251,7 @@ static void devstat_counters(const struct devstat *d, struct prof_dev_counters *
 		     (((d->busy_time.frac >> 32) * 1000) >> 32);
 }
 #elif defined(__DragonFly__)
-static void os_clock(struct profiler *p)
+static void os_clock(struct prof_sampler *p)
 {
 	p->hz = 1e6;		/* kern.cputime counts microseconds */
 	p->task_hz = 1e6;
@@ -331,7 +331,7 @@ static void devstat_counters(const struct devstat *d, struct prof_dev_counters *
 	c->busy_ms = (uint64_t)d->busy_time.tv_sec * 1000 + (uint64_t)d->busy_time.tv_usec / 1000;
 }
 #elif defined(__NetBSD__)
-static void os_clock(struct profiler *p)
+static void os_clock(struct prof_sampler *p)
 {
 	p->hz = clockrate_stathz(p->machine_why, sizeof(p->machine_why));
 	p->task_hz = p->hz;	/* p_uticks and p_sticks are statclock ticks */
@@ -403,7 +403,7 @@ int prof_os_dev_read(const char *name, struct prof_dev_counters *c)
 	return err;
 }
 #else
-static void os_clock(struct profiler *p)
+static void os_clock(struct prof_sampler *p)
 {
 	p->hz = 0;
 	p->task_hz = 0;
@@ -467,7 +467,7 @@ static int why_of(int err, const char *what, char *why, size_t len)
 	return err;
 }
 
-void prof_os_clock(struct profiler *p)
+void prof_os_clock(struct prof_sampler *p)
 {
 	static const bool known[CPU_STATES] = {
 		[CPU_USER] = true, [CPU_NICE] = true, [CPU_SYSTEM] = true,
@@ -485,7 +485,7 @@ int prof_os_machine(struct prof_snapshot *s, char *why, size_t len)
 	return why_of(os_cpu_read(&s->cpus, &what), what, why, len);
 }
 
-int prof_os_tasks(const struct profiler *p, struct prof_snapshot *s, char *why, size_t len)
+int prof_os_tasks(const struct prof_sampler *p, struct prof_snapshot *s, char *why, size_t len)
 {
 	const char *what = "";
 	size_t i;
@@ -585,7 +585,7 @@ void prof_os_devices(const char *dir, const struct fsinfo *fs, struct prof_devic
 	mounts_sharing(disk, fs->mountpoint, devs->shared, sizeof(devs->shared));
 }
 
-void prof_os_perf_open(struct profiler *p)
+void prof_os_perf_open(struct prof_sampler *p)
 {
 	static const char why[] = "not available on this system (no perf_event_open)";
 	int i;
@@ -596,13 +596,13 @@ void prof_os_perf_open(struct profiler *p)
 	str_copy(p->perf_hw_why, sizeof(p->perf_hw_why), why);
 }
 
-void prof_os_perf_read(const struct profiler *p, uint64_t v[PERF_COUNTERS])
+void prof_os_perf_read(const struct prof_sampler *p, uint64_t v[PERF_COUNTERS])
 {
 	(void)p;
 	memset(v, 0, PERF_COUNTERS * sizeof(v[0]));
 }
 
-void prof_os_perf_close(struct profiler *p)
+void prof_os_perf_close(struct prof_sampler *p)
 {
 	(void)p;
 }

@@ -25,7 +25,7 @@
 #include "lib/strutil.h"
 #include "profile/profile.h"
 
-void prof_os_clock(struct profiler *p)
+void prof_os_clock(struct prof_sampler *p)
 {
 	long hz = sysconf(_SC_CLK_TCK);
 
@@ -128,7 +128,7 @@ static void uring_threads(struct prof_snapshot *s)
 		closedir(d);
 }
 
-int prof_os_tasks(const struct profiler *p, struct prof_snapshot *s, char *why, size_t len)
+int prof_os_tasks(const struct prof_sampler *p, struct prof_snapshot *s, char *why, size_t len)
 {
 	int procfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = procfd >= 0 ? fdopendir(procfd) : NULL;
@@ -378,7 +378,7 @@ static void perf_why(char *buf, size_t len, int err)
 	}
 }
 
-void prof_os_perf_open(struct profiler *p)
+void prof_os_perf_open(struct prof_sampler *p)
 {
 	/* For the tests: the path a system without perf events takes. */
 	bool refuse = getenv("CLYDE_TEST_NO_PERF") != NULL;
@@ -416,7 +416,7 @@ void prof_os_perf_open(struct profiler *p)
 	}
 }
 
-void prof_os_perf_read(const struct profiler *p, uint64_t v[PERF_COUNTERS])
+void prof_os_perf_read(const struct prof_sampler *p, uint64_t v[PERF_COUNTERS])
 {
 	for (int i = 0; i < PERF_COUNTERS; i++) {
 		uint64_t x = 0;
@@ -428,7 +428,7 @@ void prof_os_perf_read(const struct profiler *p, uint64_t v[PERF_COUNTERS])
 	}
 }
 
-void prof_os_perf_close(struct profiler *p)
+void prof_os_perf_close(struct prof_sampler *p)
 {
 	for (int i = 0; i < PERF_COUNTERS; i++) {
 		if (p->perf_fd[i] >= 0)

@@ -20,7 +20,7 @@
 #include "lib/timing.h"
 #include "profile/profile.h"
 
-static int take_dev_list(struct profiler *p, const char *list, char *err, size_t errlen)
+static int take_dev_list(struct prof_sampler *p, const char *list, char *err, size_t errlen)
 {
 	struct prof_devices *d = &p->devs;
 	const char *s = list;
@@ -57,7 +57,7 @@ static int take_dev_list(struct profiler *p, const char *list, char *err, size_t
 	return 0;
 }
 
-int profiler_init(struct profiler *p, const char *dir, const struct fsinfo *fs,
+int prof_sampler_init(struct prof_sampler *p, const char *dir, const struct fsinfo *fs,
 		  const char *dev_list, char *err, size_t errlen)
 {
 	memset(p, 0, sizeof(*p));
@@ -78,7 +78,7 @@ int profiler_init(struct profiler *p, const char *dir, const struct fsinfo *fs,
 	return 0;
 }
 
-void profiler_close(struct profiler *p)
+void prof_sampler_close(struct prof_sampler *p)
 {
 	prof_os_perf_close(p);
 }
@@ -97,7 +97,7 @@ static void take_rusage(struct prof_snapshot *s)
 	s->majflt = (uint64_t)ru.ru_majflt;
 }
 
-static void take_devices(const struct profiler *p, struct prof_snapshot *s)
+static void take_devices(const struct prof_sampler *p, struct prof_snapshot *s)
 {
 	s->dev_valid = p->devs.state == PROF_DEV_MEASURED;
 	for (unsigned i = 0; s->dev_valid && i < p->devs.count; i++)
@@ -105,7 +105,7 @@ static void take_devices(const struct profiler *p, struct prof_snapshot *s)
 			s->dev_valid = false;
 }
 
-static void take_machine(struct profiler *p, struct prof_snapshot *s)
+static void take_machine(struct prof_sampler *p, struct prof_snapshot *s)
 {
 	/* A clock rate not read makes every tick count meaningless. */
 	s->machine_valid = p->hz > 0 &&
@@ -113,7 +113,7 @@ static void take_machine(struct profiler *p, struct prof_snapshot *s)
 	s->t = (double)now_ns() / 1e9;
 }
 
-static void take_tasks(struct profiler *p, struct prof_snapshot *s)
+static void take_tasks(struct prof_sampler *p, struct prof_snapshot *s)
 {
 	s->tasks_valid = p->task_hz > 0 &&
 			 !prof_os_tasks(p, s, p->tasks_why, sizeof(p->tasks_why));
@@ -121,7 +121,7 @@ static void take_tasks(struct profiler *p, struct prof_snapshot *s)
 		prof_sort_tasks(s);
 }
 
-void profile_snapshot(struct profiler *p, struct prof_snapshot *s, bool at_start)
+void prof_snapshot_take(struct prof_sampler *p, struct prof_snapshot *s, bool at_start)
 {
 	double wall0 = (double)now_ns() / 1e9, cpu0 = thread_cpu_seconds();
 

@@ -131,7 +131,7 @@ static void check_options(const struct clyde_options *o, const struct args *a)
 	struct clyde_options d;
 	const struct engine_ops *eng;
 	const struct tree_shape *shape;
-	struct cpu_mask mask;
+	struct place_mask mask;
 	double scale;
 	char err[256];
 
@@ -172,11 +172,11 @@ static void check_options(const struct clyde_options *o, const struct args *a)
 	INV((unsigned)o->data <= DATA_COMPRESSIBLE && o->data_zero_pct <= 100);
 	INV(!o->profile_dev || (*o->profile_dev && o->profile && owned(o->profile_dev, NULL, a)));
 	INV((unsigned)o->place.bind <= BIND_NUMA);
-	INV(!o->place.cpus || (!mask_parse(o->place.cpus, &mask) && owned(o->place.cpus, NULL, a)));
-	INV(o->place.numa_node == NUMA_NODE_NONE || o->place.numa_node == NUMA_NODE_DEVICE ||
-	    (o->place.numa_node >= 0 && o->place.numa_node < TOPO_MAX_NODES));
+	INV(!o->place.cpus || (!place_mask_parse(o->place.cpus, &mask) && owned(o->place.cpus, NULL, a)));
+	INV(o->place.numa_node == PLACE_NUMA_NODE_NONE || o->place.numa_node == PLACE_NUMA_NODE_DEVICE ||
+	    (o->place.numa_node >= 0 && o->place.numa_node < PLACE_MAX_NODES));
 	INV((unsigned)o->place.mem <= MEM_BIND);
-	INV(o->place.mem != MEM_BIND || (o->place.mem_node >= 0 && o->place.mem_node < TOPO_MAX_NODES));
+	INV(o->place.mem != MEM_BIND || (o->place.mem_node >= 0 && o->place.mem_node < PLACE_MAX_NODES));
 	INV(!o->tree || (!tree_parse_spec(o->tree, &shape, &scale, err, sizeof(err)) &&
 			 shape == o->tree_shape && scale == o->tree_scale &&
 			 owned(o->tree, NULL, a)));

@@ -432,7 +432,7 @@ static void build_tree(struct run_result *r)
 
 static void set_profile(struct run_result *r, enum phase_id id, double scale, bool dev)
 {
-	struct phase_profile *pp = &r->phase[id].profile;
+	struct prof_phase *pp = &r->phase[id].profile;
 
 	pp->valid = true;
 	pp->window_s = r->phase[id].elapsed + 0.01;
@@ -586,11 +586,11 @@ static void build_cluster(struct run_result *r, struct golden_cluster *g)
 }
 
 /* A synthetic machine (no hwloc: the same in every build) and a plan binding cores. */
-static void build_place(struct run_result *r, struct topo_model *model, struct place_plan *plan,
+static void build_place(struct run_result *r, struct place_topology *model, struct place_plan *plan,
 			struct worker_result *w)
 {
 	struct place_opts o = {
-		.bind = BIND_CORE, .cpus = "0-15", .numa_node = NUMA_NODE_NONE, .mem = MEM_DEFAULT,
+		.bind = BIND_CORE, .cpus = "0-15", .numa_node = PLACE_NUMA_NODE_NONE, .mem = MEM_DEFAULT,
 	};
 	char err[256] = "";
 
@@ -598,9 +598,9 @@ static void build_place(struct run_result *r, struct topo_model *model, struct p
 	set_labels(r, "place");
 	r->params.concurrency = 3;
 	r->params.files = 0;
-	CHECK(!topo_model_synthetic("pack:2 numa:2 core:2 pu:2", model, err, sizeof(err)),
+	CHECK(!place_topology_synthetic("pack:2 numa:2 core:2 pu:2", model, err, sizeof(err)),
 	      "topology: %s", err);
-	CHECK(!placement_plan(model, &o, 3, false, plan, err, sizeof(err)), "plan: %s", err);
+	CHECK(!place_plan_make(model, &o, 3, false, plan, err, sizeof(err)), "plan: %s", err);
 	r->env.topo = model;
 	r->env.place = plan;
 	snprintf(r->env.topology, sizeof(r->env.topology),
@@ -616,7 +616,7 @@ static void build_place(struct run_result *r, struct topo_model *model, struct p
 		w[k].cpu_first = (int)k * 2;
 		w[k].cpu_last = (int)k * 2;
 		w[k].buffer_node = (int)k / 2;
-		mask_format(&plan->w[k].cpus, w[k].cpus, sizeof(w[k].cpus));
+		place_mask_format(&plan->w[k].cpus, w[k].cpus, sizeof(w[k].cpus));
 	}
 	r->phase[PH_GET_BLOCK].nworkers = 3;
 	r->phase[PH_GET_BLOCK].workers = w;
@@ -649,7 +649,7 @@ int main(void)
 	static struct run_result full, shorter, tree, profile, cluster, place, x3[3];
 	static struct worker_result full_workers[2], place_workers[3];
 	static struct golden_cluster g;
-	static struct topo_model model;
+	static struct place_topology model;
 	static struct place_plan plan;
 
 	build_full(&full, full_workers);

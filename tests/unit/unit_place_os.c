@@ -30,7 +30,7 @@ static struct place_worker worker_on(unsigned cpu)
 	pw.core = -1;
 	pw.node = -1;
 	pw.mem = MEM_DEFAULT;
-	mask_set(&pw.cpus, cpu);
+	place_mask_set(&pw.cpus, cpu);
 	return pw;
 }
 
@@ -83,22 +83,22 @@ static void *thread_cpus(void *arg)
 	return (void *)(long)place_thread_cpus(arg);
 }
 
-static unsigned first_cpu(const struct cpu_mask *m)
+static unsigned first_cpu(const struct place_mask *m)
 {
 	unsigned cpu;
 
-	for (cpu = 0; cpu < TOPO_MAX_PUS - 1; cpu++)
-		if (mask_has(m, cpu))
+	for (cpu = 0; cpu < PLACE_MAX_PUS - 1; cpu++)
+		if (place_mask_has(m, cpu))
 			break;
 	return cpu;
 }
 
-static unsigned last_cpu(const struct cpu_mask *m)
+static unsigned last_cpu(const struct place_mask *m)
 {
 	unsigned cpu, last = 0;
 
-	for (cpu = 0; cpu < TOPO_MAX_PUS; cpu++)
-		if (mask_has(m, cpu))
+	for (cpu = 0; cpu < PLACE_MAX_PUS; cpu++)
+		if (place_mask_has(m, cpu))
 			last = cpu;
 	return last;
 }
@@ -106,19 +106,20 @@ static unsigned last_cpu(const struct cpu_mask *m)
 static void check_bound(unsigned cpu)
 {
 	struct place_worker pw = worker_on(cpu);
-	struct cpu_mask got, want;
+	struct place_mask got, want;
 	char note[128] = "x";
 	pthread_t t;
 	void *res;
 	int ret;
 
 	memset(&want, 0, sizeof(want));
-	mask_set(&want, cpu);
+	place_mask_set(&want, cpu);
 	ret = place_thread(&pw, note, sizeof(note));
 	CHECK(ret == 0, "bind to CPU %u: %d (%s)", cpu, ret, note);
 	CHECK(note[0] == '\0', "note \"%s\"", note);
 	CHECK(place_thread_cpus(&got) == 0, "read back");
-	CHECK(!memcmp(&got, &want, sizeof(got)) && mask_count(&got) == 1, "CPU set is not {%u}", cpu);
+	CHECK(!memcmp(&got, &want, sizeof(got)) && place_mask_count(&got) == 1,
+	      "CPU set is not {%u}", cpu);
 	sched_yield();
 	CHECK(place_current_cpu() == (int)cpu, "runs on CPU %d, not %u", place_current_cpu(), cpu);
 	/* What a worker's seeker threads rely on. */
@@ -136,7 +137,7 @@ static void test_narrowed(unsigned cpu)
 	char note[128], want[32];
 	int ret;
 
-	mask_set(&pw.cpus, 1000);
+	place_mask_set(&pw.cpus, 1000);
 	ret = place_thread(&pw, note, sizeof(note));
 	printf("CPUs %u,1000: %d, \"%s\"\n", cpu, ret, note);
 	CHECK(ret == 0, "CPUs %u,1000: %d", cpu, ret);
@@ -144,7 +145,7 @@ static void test_narrowed(unsigned cpu)
 	CHECK_STR(note, want);
 }
 
-static int restore(const struct cpu_mask *all)
+static int restore(const struct place_mask *all)
 {
 	struct place_worker pw = worker_on(0);
 	char note[128];
@@ -155,15 +156,15 @@ static int restore(const struct cpu_mask *all)
 
 static void test_bind(void)
 {
-	struct cpu_mask all;
+	struct place_mask all;
 	char list[256];
 	int ret;
 
 	ret = place_thread_cpus(&all);
-	CHECK(ret == 0 && mask_count(&all) > 0, "place_thread_cpus: %d", ret);
+	CHECK(ret == 0 && place_mask_count(&all) > 0, "place_thread_cpus: %d", ret);
 	if (ret)
 		return;
-	mask_format(&all, list, sizeof(list));
+	place_mask_format(&all, list, sizeof(list));
 	printf("allowed CPUs: %s\n", list);
 	/* CPU 0 where the cgroup allows it. */
 	check_bound(first_cpu(&all));
@@ -187,7 +188,7 @@ static void test_page_node(void)
 	memset(buf, 1, (size_t)page * 2);
 	node = place_page_node(buf + page);
 	printf("page node: %d (get_mempolicy %s)\n", node, numa ? "works" : "fails");
-	CHECK(numa ? node >= 0 && node < TOPO_MAX_NODES : node == -1, "node %d", node);
+	CHECK(numa ? node >= 0 && node < PLACE_MAX_NODES : node == -1, "node %d", node);
 	free(buf);
 }
 
@@ -211,27 +212,28 @@ static void test_page_node(void)
 /* The calling thread's policy mode (MPOL_*) and its first node word. */
 static int policy_mode(unsigned long *nodes)
 {
-	unsigned long mask[TOPO_MAX_PUS / (8 * sizeof(long))];
+	unsigned long mask[PLACE_MAX_PUS / (8 * sizeof(long))];
 	int mode = -1;
 
 	memset(mask, 0, sizeof(mask));
-	if (syscall(SYS_get_mempolicy, &mode, mask, (unsigned long)TOPO_MAX_PUS, NULL, 0UL))
+	if (syscall(SYS_get_mempolicy, &mode, mask, (unsigned long)PLACE_MAX_PUS, NULL, 0UL))
 		return -1;
 	*nodes = mask[0];
 	return mode;
 }
 
 /* MPOL_LOCAL 4, MPOL_DEFAULT 0, MPOL_BIND 2, MPOL_INTERLEAVE 3: kernel ABI. */
-static void check_policies(const char *lib, int (*set)(enum mem_policy, const struct cpu_mask *))
+static void check_policies(const char *lib,
+			   int (*set)(enum place_mem_policy, const struct place_mask *))
 {
-	struct cpu_mask node0, node63;
+	struct place_mask node0, node63;
 	unsigned long nodes;
 	int ret, mode;
 
 	memset(&node0, 0, sizeof(node0));
-	mask_set(&node0, 0);
+	place_mask_set(&node0, 0);
 	memset(&node63, 0, sizeof(node63));
-	mask_set(&node63, 63);
+	place_mask_set(&node63, 63);
 	ret = set(MEM_BIND, &node0);
 	mode = policy_mode(&nodes);
 	printf("%s bind 0: %d, mode %d nodes %#lx\n", lib, ret, mode, nodes);
@@ -266,7 +268,7 @@ static void test_mem(void)
 
 	pw.bind = false;
 	pw.mem = MEM_LOCAL;
-	mask_set(&pw.mem_nodes, 0);
+	place_mask_set(&pw.mem_nodes, 0);
 	ret = place_thread(&pw, note, sizeof(note));
 	CHECK(ret == 0 && !note[0], "MEM_LOCAL: %d (%s)", ret, note);
 	pw.mem = MEM_BIND;
@@ -277,7 +279,7 @@ static void test_mem(void)
 		CHECK(mode == 2, "a new thread's policy is %d, not MPOL_BIND", mode);
 	}
 	memset(&pw.mem_nodes, 0, sizeof(pw.mem_nodes));
-	mask_set(&pw.mem_nodes, 63);
+	place_mask_set(&pw.mem_nodes, 63);
 	ret = place_thread(&pw, note, sizeof(note));
 	printf("MEM_BIND node 63: %d, \"%s\"\n", ret, note);
 	CHECK(ret < 0 && !strncmp(note, "memory policy refused", 21), "node 63");
@@ -304,7 +306,7 @@ static void test_mem(void)
 
 	pw.bind = false;
 	pw.mem = MEM_LOCAL;
-	mask_set(&pw.mem_nodes, 0);
+	place_mask_set(&pw.mem_nodes, 0);
 	ret = place_thread(&pw, note, sizeof(note));
 	printf("MEM_LOCAL: %d, \"%s\"\n", ret, note);
 	CHECK(have_hwloc || (ret == -ENOTSUP && note[0]), "MEM_LOCAL: %d (%s)", ret, note);

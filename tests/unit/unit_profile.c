@@ -123,7 +123,7 @@ static struct prof_task task(int pid, bool kthread, const char *comm, uint64_t t
 /* Two snapshots of a 2-CPU machine one second apart (100 ticks a second). */
 static void test_compute(void)
 {
-	struct profiler p = { .hz = 100, .task_hz = 100, .self_pid = 500 };
+	struct prof_sampler p = { .hz = 100, .task_hz = 100, .self_pid = 500 };
 	uint64_t c0[2][CPU_STATES] = {
 		{ 1000, 10, 500, 9000, 40, 3, 20, 0 },
 		{ 1100, 0, 400, 9100, 50, 2, 10, 0 },
@@ -155,7 +155,7 @@ static void test_compute(void)
 		task(500, false, "clyde", 260, 90),			/* clyde 60 */
 	};
 	struct prof_snapshot a = { 0 }, b = { 0 };
-	struct phase_profile out;
+	struct prof_phase out;
 	double busy, groups = 0, total_states = 0;
 
 	for (int i = 0; i < CPU_STATES; i++)
@@ -193,7 +193,7 @@ static void test_compute(void)
 	a.cost_cpu = 0.001;
 	b.cost_cpu = 0.002;
 
-	profile_compute(&p, &a, &b, &out);
+	prof_compute(&p, &a, &b, &out);
 	CHECK(out.valid && out.machine_valid && out.groups_valid, "valid");
 	CHECK(NEAR(out.window_s, 1.0), "window %g", out.window_s);
 	CHECK(NEAR(out.sampler_cpu_s, 0.003), "sampler %g", out.sampler_cpu_s);
@@ -227,8 +227,8 @@ static void test_compute(void)
 	/* 1.20 s busy, 1.14 s in the tasks seen twice: cron ran 0.06 s and exited. */
 	CHECK(NEAR(out.unattributed_s, 0.06), "unattributed %g", out.unattributed_s);
 	/* Caused: clyde's rusage 0.60 + kernel groups 0.44 + irq 0.01 + softirq 0.09. */
-	CHECK(NEAR(profile_caused_s(&out), 1.14), "caused %g", profile_caused_s(&out));
-	CHECK(NEAR(profile_self_s(&out), 0.60), "self %g", profile_self_s(&out));
+	CHECK(NEAR(prof_caused_s(&out), 1.14), "caused %g", prof_caused_s(&out));
+	CHECK(NEAR(prof_self_s(&out), 0.60), "self %g", prof_self_s(&out));
 	CHECK(out.ntop >= 3 && !strcmp(out.top[0].name, "kworker btrfs-endio-write") &&
 	      out.top[0].group == PROF_FS && NEAR(out.top[0].s, 0.20),
 	      "top: %s %g", out.ntop ? out.top[0].name : "-", out.ntop ? out.top[0].s : 0);
@@ -246,11 +246,11 @@ static void test_compute(void)
 	/* Without the process list: caused is unknown, never a guess. */
 	b.tasks_valid = false;
 	snprintf(p.tasks_why, sizeof(p.tasks_why), "per-process CPU is not read on this system");
-	profile_compute(&p, &a, &b, &out);
-	CHECK(!out.groups_valid && profile_caused_s(&out) < 0, "caused unknown");
+	prof_compute(&p, &a, &b, &out);
+	CHECK(!out.groups_valid && prof_caused_s(&out) < 0, "caused unknown");
 	CHECK_STR(out.groups_why, "per-process CPU is not read on this system");
 	b.machine_valid = false;
-	profile_compute(&p, &a, &b, &out);
+	prof_compute(&p, &a, &b, &out);
 	CHECK(!out.machine_valid && out.machine_why[0], "machine unknown");
 }
 

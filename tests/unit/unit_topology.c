@@ -12,9 +12,9 @@
 #include "unit.h"
 
 /* Large: not on the stack. */
-static struct topo_model model;
+static struct place_topology model;
 
-static void print_model(const struct topo_model *m)
+static void print_model(const struct place_topology *m)
 {
 	unsigned i;
 
@@ -33,14 +33,14 @@ static void print_model(const struct topo_model *m)
 }
 
 /* What any model must hold, whatever its source. */
-static void check_consistent(const struct topo_model *m, const char *what)
+static void check_consistent(const struct place_topology *m, const char *what)
 {
 	unsigned i, j, sum = 0;
 
-	CHECK(m->npus >= 1 && m->npus <= TOPO_MAX_PUS, "%s: %u PUs", what, m->npus);
-	CHECK(m->nnodes <= TOPO_MAX_NODES, "%s: %u nodes", what, m->nnodes);
+	CHECK(m->npus >= 1 && m->npus <= PLACE_MAX_PUS, "%s: %u PUs", what, m->npus);
+	CHECK(m->nnodes <= PLACE_MAX_NODES, "%s: %u nodes", what, m->nnodes);
 	for (i = 0; i < m->npus; i++) {
-		const struct topo_pu *p = &m->pu[i];
+		const struct place_pu *p = &m->pu[i];
 		bool found = p->node < 0;
 
 		CHECK(i == 0 || m->pu[i - 1].os < p->os, "%s: PU %u (os %d) out of order", what, i,
@@ -80,7 +80,7 @@ static const char *expected_source(void)
 
 #ifdef __linux__
 /* The allowed PUs are those sched_getaffinity gives, all of them online. */
-static void check_allowed(const struct topo_model *m)
+static void check_allowed(const struct place_topology *m)
 {
 	unsigned i, allowed = 0;
 	cpu_set_t set;
@@ -99,19 +99,19 @@ static void check_allowed(const struct topo_model *m)
 	      CPU_COUNT(&set));
 }
 
-static void check_virtual_device(struct topo_model *m)
+static void check_virtual_device(struct place_topology *m)
 {
 	FILE *f = fopen("/sys/class/block/loop0/dev", "r");
 
 	if (!f)
 		return;
 	fclose(f);
-	topo_model_device_node(m, "loop0");
+	place_topology_device_node(m, "loop0");
 	CHECK(m->device_node == -1, "loop0 on node %d", m->device_node);
 	CHECK_STR(m->device_why, "loop0 is virtual: no node");
 }
 #else
-static void check_allowed(const struct topo_model *m)
+static void check_allowed(const struct place_topology *m)
 {
 	unsigned i, allowed = 0;
 
@@ -120,7 +120,7 @@ static void check_allowed(const struct topo_model *m)
 	CHECK(allowed >= 1, "no PU allowed");
 }
 
-static void check_virtual_device(struct topo_model *m)
+static void check_virtual_device(struct place_topology *m)
 {
 	(void)m;
 }
@@ -128,44 +128,44 @@ static void check_virtual_device(struct topo_model *m)
 
 static void test_this_machine(void)
 {
-	struct topo_model *m = &model;
+	struct place_topology *m = &model;
 	static const char *const devs[] = { "vda", "sda", "nvme0n1" };
 	unsigned i;
 
-	topo_model_load(m);
+	place_topology_load(m);
 	check_consistent(m, "this machine");
 	CHECK_STR(m->source, expected_source());
 	check_allowed(m);
 	CHECK(m->device_node == -1, "device node %d before asking", m->device_node);
 
-	topo_model_device_node(m, "");
+	place_topology_device_node(m, "");
 	CHECK(m->device_node == -1, "no device: node %d", m->device_node);
 	CHECK_STR(m->device_why, "no block device");
-	topo_model_device_node(m, "clyde-no-such-disk");
+	place_topology_device_node(m, "clyde-no-such-disk");
 	CHECK(m->device_node == -1, "no such disk: node %d", m->device_node);
 	CHECK(m->device_why[0], "no such disk: no why");
-	topo_model_device_node(m, "../../etc");
+	place_topology_device_node(m, "../../etc");
 	CHECK(m->device_node == -1, "a path: node %d", m->device_node);
 	check_virtual_device(m);
 
 	print_model(m);
 	for (i = 0; i < sizeof(devs) / sizeof(devs[0]); i++) {
-		topo_model_device_node(m, devs[i]);
+		place_topology_device_node(m, devs[i]);
 		CHECK(m->device_why[0], "%s: no why", devs[i]);
 		printf("  device %s: node %d (%s)\n", devs[i], m->device_node, m->device_why);
 	}
 }
 
 #ifdef HAVE_HWLOC
-static struct topo_model other;
+static struct place_topology other;
 
 /* Two packages of two nodes of four cores of two threads. */
 static void test_hwloc_two_packages(void)
 {
-	struct topo_model *m = &model;
+	struct place_topology *m = &model;
 	unsigned i;
 
-	CHECK(!topo_model_from_hwloc_synthetic("pack:2 numa:2 core:4 pu:2", m), "load");
+	CHECK(!place_topology_from_hwloc_synthetic("pack:2 numa:2 core:4 pu:2", m), "load");
 	check_consistent(m, "pack:2 numa:2 core:4 pu:2");
 	CHECK_STR(m->source, "hwloc");
 	CHECK(m->npus == 32, "%u PUs", m->npus);
@@ -177,7 +177,7 @@ static void test_hwloc_two_packages(void)
 		CHECK(m->node[i].npus == 8, "node %u: %u PUs", i, m->node[i].npus);
 	}
 	for (i = 0; i < m->npus; i++) {
-		const struct topo_pu *p = &m->pu[i];
+		const struct place_pu *p = &m->pu[i];
 
 		CHECK(p->os == (int)i, "PU %u os %d", i, p->os);
 		CHECK(p->core == (int)i / 2, "PU %u core %d", i, p->core);
@@ -190,10 +190,10 @@ static void test_hwloc_two_packages(void)
 
 static void test_hwloc_one_node(void)
 {
-	struct topo_model *m = &model;
+	struct place_topology *m = &model;
 	unsigned i;
 
-	CHECK(!topo_model_from_hwloc_synthetic("pack:1 core:2 pu:1", m), "load");
+	CHECK(!place_topology_from_hwloc_synthetic("pack:1 core:2 pu:1", m), "load");
 	check_consistent(m, "pack:1 core:2 pu:1");
 	CHECK(m->npus == 2 && m->ncores == 2 && m->npackages == 1 && m->nnodes == 1,
 	      "%u PUs %u cores %u packages %u nodes", m->npus, m->ncores, m->npackages, m->nnodes);
@@ -201,7 +201,7 @@ static void test_hwloc_one_node(void)
 	      m->node[0].npus);
 
 	/* No package level: one package, every PU in it. */
-	CHECK(!topo_model_from_hwloc_synthetic("core:4 pu:2", m), "load");
+	CHECK(!place_topology_from_hwloc_synthetic("core:4 pu:2", m), "load");
 	check_consistent(m, "core:4 pu:2");
 	CHECK(m->npus == 8 && m->ncores == 4 && m->npackages == 1 && m->nnodes == 1,
 	      "%u PUs %u cores %u packages %u nodes", m->npus, m->ncores, m->npackages, m->nnodes);
@@ -211,21 +211,21 @@ static void test_hwloc_one_node(void)
 		      m->pu[i].node);
 
 	/* No core level: each PU is its own core. */
-	CHECK(!topo_model_from_hwloc_synthetic("pack:2 pu:2", m), "load");
+	CHECK(!place_topology_from_hwloc_synthetic("pack:2 pu:2", m), "load");
 	check_consistent(m, "pack:2 pu:2");
 	CHECK(m->npus == 4 && m->ncores == 4 && m->npackages == 2, "%u PUs %u cores %u packages",
 	      m->npus, m->ncores, m->npackages);
 
-	CHECK(topo_model_from_hwloc_synthetic("pack:2 bogus:3", m), "bad description loaded");
+	CHECK(place_topology_from_hwloc_synthetic("pack:2 bogus:3", m), "bad description loaded");
 }
 
 static void test_hwloc_caches(void)
 {
-	struct topo_model *m = &model;
+	struct place_topology *m = &model;
 	const char *desc = "pack:1 l3:1(size=8MiB) core:2 l2:1(size=1MiB) "
 			   "l1d:1(size=48KiB) l1i:1(size=32KiB) pu:2";
 
-	CHECK(!topo_model_from_hwloc_synthetic(desc, m), "load");
+	CHECK(!place_topology_from_hwloc_synthetic(desc, m), "load");
 	CHECK(m->ncaches == 3, "%u caches", m->ncaches);
 	if (m->ncaches != 3)
 		return;
@@ -243,13 +243,13 @@ static void test_hwloc_caches(void)
 /* Node 2 has memory and no CPUs, and hwloc gives it the machine's cpuset. */
 static void test_hwloc_memory_only(void)
 {
-	struct topo_model *m = &model;
+	struct place_topology *m = &model;
 	const char *srcdir = getenv("srcdir");
 	char path[4096];
 	unsigned i;
 
 	snprintf(path, sizeof(path), "%s/tests/data/topo_memonly.xml", srcdir ? srcdir : ".");
-	if (topo_model_from_hwloc_xml(path, m)) {
+	if (place_topology_from_hwloc_xml(path, m)) {
 		CHECK(0, "cannot load %s (srcdir %s)", path, srcdir ? srcdir : "unset");
 		return;
 	}
@@ -267,10 +267,11 @@ static void test_hwloc_memory_only(void)
 		      m->pu[i].allowed, "PU %u: package %d node %d", i, m->pu[i].package,
 		      m->pu[i].node);
 
-	CHECK(topo_model_from_hwloc_xml("clyde-no-such.xml", m), "a missing file loaded");
+	CHECK(place_topology_from_hwloc_xml("clyde-no-such.xml", m), "a missing file loaded");
 }
 
-static void compare_models(const char *desc, const struct topo_model *h, const struct topo_model *p)
+static void compare_models(const char *desc, const struct place_topology *h,
+			   const struct place_topology *p)
 {
 	unsigned i;
 
@@ -279,7 +280,7 @@ static void compare_models(const char *desc, const struct topo_model *h, const s
 	      "%s: hwloc %u PUs %u cores %u packages %u nodes, parser %u %u %u %u", desc, h->npus,
 	      h->ncores, h->npackages, h->nnodes, p->npus, p->ncores, p->npackages, p->nnodes);
 	for (i = 0; i < h->npus && i < p->npus; i++) {
-		const struct topo_pu *a = &h->pu[i], *b = &p->pu[i];
+		const struct place_pu *a = &h->pu[i], *b = &p->pu[i];
 
 		CHECK(a->os == b->os && a->core == b->core && a->package == b->package &&
 		      a->node == b->node && a->allowed == b->allowed,
@@ -294,7 +295,7 @@ static void compare_models(const char *desc, const struct topo_model *h, const s
 }
 
 /*
- * topo_model_synthetic reads hwloc's synthetic form: where both read a
+ * place_topology_synthetic reads hwloc's synthetic form: where both read a
  * description they must build the same machine. The first list is the
  * form placement.h promises; the second is compared when the parser
  * takes it.
@@ -319,15 +320,15 @@ static void test_parser_matches_hwloc(void)
 
 	for (i = 0; i < sizeof(both) / sizeof(both[0]); i++) {
 		err[0] = '\0';
-		CHECK(!topo_model_from_hwloc_synthetic(both[i], &model), "hwloc: %s", both[i]);
-		CHECK(!topo_model_synthetic(both[i], &other, err, sizeof(err)), "parser: %s: %s",
+		CHECK(!place_topology_from_hwloc_synthetic(both[i], &model), "hwloc: %s", both[i]);
+		CHECK(!place_topology_synthetic(both[i], &other, err, sizeof(err)), "parser: %s: %s",
 		      both[i], err);
 		compare_models(both[i], &model, &other);
 	}
 	for (i = 0; i < sizeof(maybe) / sizeof(maybe[0]); i++) {
 		err[0] = '\0';
-		CHECK(!topo_model_from_hwloc_synthetic(maybe[i], &model), "hwloc: %s", maybe[i]);
-		if (topo_model_synthetic(maybe[i], &other, err, sizeof(err))) {
+		CHECK(!place_topology_from_hwloc_synthetic(maybe[i], &model), "hwloc: %s", maybe[i]);
+		if (place_topology_synthetic(maybe[i], &other, err, sizeof(err))) {
 			printf("unit_topology: the parser does not take '%s' (%s): not compared\n",
 			       maybe[i], err);
 			continue;
