@@ -249,49 +249,14 @@ static double phase_seconds(const struct run_plan *p, enum phase_id id, double t
 }
 
 /*
- * Seconds of the I/O phases of one run at the calibrated speeds; each
- * phase's into est[] (PH_COUNT of them) unless NULL.
+ * A write cut at its limit still syncs what it wrote: t, the phase's
+ * seconds at most its limit, with that sync.
  */
-static double io_seconds(const struct run_plan *p, const struct calibration *c, uint64_t size,
-			 double *est)
+static double cut_write_seconds(const struct run_plan *p, enum phase_id id, double t)
 {
-	double w = c->write_bps > 0 ? c->write_bps : 1e9;
-	double r = c->read_bps > 0 ? c->read_bps : 1e9;
-	double per = (double)p->workers;
-	double bytes = per * (double)size, pc = per * (double)p->perchar_bytes;
-	double t[PH_FIRST_FILE] = { 0 }, s = 0;
+	double limit = plan_phase_limit(p, id);
 
-	if (!size)
-		return 0;
-	t[PH_SEEKS] = p->seeks_timed ? p->seek_seconds : 1.0;
-	if (p->perchar_bytes) {
-		t[PH_PUTC] = phase_seconds(p, PH_PUTC, pc * c->syscall_s, NULL);
-		t[PH_GETC] = phase_seconds(p, PH_GETC, pc * (c->syscall_s + IO_SUSTAINED_COST / r),
-					   NULL);
-	}
-	t[PH_PUT_BLOCK] = phase_seconds(p, PH_PUT_BLOCK, WRITE_SUSTAINED_COST * bytes / w,
-					&bytes);
-	/*
-	 * A rewrite reads and writes each chunk, at the block read's and the
-	 * block write's cost; only the write's cut shortens the file.
-	 */
-	t[PH_REWRITE] = phase_seconds(p, PH_REWRITE, bytes * (READ_SUSTAINED_COST / r +
-							     WRITE_SUSTAINED_COST / w), NULL);
-	t[PH_GET_BLOCK] = phase_seconds(p, PH_GET_BLOCK, READ_SUSTAINED_COST * bytes / r, &bytes);
-	for (int i = 0; i < PH_FIRST_FILE; i++) {
-		double limit = plan_phase_limit(p, (enum phase_id)i);
-
-		if (!t[i])
-			continue;
-		/* a write cut at its box still syncs what it wrote */
-		if ((i == PH_PUT_BLOCK || i == PH_REWRITE) && limit > 0 && t[i] >= limit)
-			t[i] += BOX_FLUSH_S;
-		t[i] += PHASE_OVERHEAD_S;
-		if (est)
-			est[i] = t[i];
-		s += t[i];
-	}
-	return s;
+	return limit > 0 && t >= limit ? t + BOX_FLUSH_S : t;
 }
 
 /*
@@ -317,6 +282,140 @@ static double stat_seconds(const struct run_plan *p, double pass)
 	return ceil(p->stat_min_s / pass) * pass;
 }
 
+/* What the cost models read: the calibration, and the amounts of one run, every worker's. */
+struct cost_inputs {
+	const struct run_plan *p;
+	const struct calibration *c;
+	double write_bps;
+	double read_bps;
+	double bytes;		/* the big files: a block write cut at its limit shortens them */
+	double perchar_bytes;
+	double files;		/* the file tests' */
+	uint32_t units;		/* a worker's files, x 1024: the random create's directories */
+};
+
+/*
+ * One phase's seconds by its row's cost model (core/phase.h), cut at its
+ * limit; 0 where an I/O phase does no work (no per-char bytes) or the
+ * calibration measured none of its cost.
+ */
+static double cost_seconds(struct cost_inputs *in, const struct phase_def *d)
+{
+	const struct run_plan *p = in->p;
+	const struct calibration *c = in->c;
+	double w = in->write_bps, r = in->read_bps, n = in->files, t;
+
+	switch (d->cost) {
+	case COST_PERCHAR_WRITE:
+		if (!p->perchar_bytes)
+			return 0;
+		return phase_seconds(p, d->id, in->perchar_bytes * c->syscall_s, NULL);
+	case COST_PERCHAR_READ:
+		if (!p->perchar_bytes)
+			return 0;
+		return phase_seconds(p, d->id, in->perchar_bytes *
+				     (c->syscall_s + IO_SUSTAINED_COST / r), NULL);
+	case COST_BLOCK_WRITE:
+		t = phase_seconds(p, d->id, WRITE_SUSTAINED_COST * in->bytes / w, &in->bytes);
+		return cut_write_seconds(p, d->id, t);
+	case COST_REWRITE:
+		/*
+		 * A rewrite reads and writes each chunk, at the block read's and
+		 * the block write's cost; only the write's cut shortens the file.
+		 */
+		t = phase_seconds(p, d->id, in->bytes * (READ_SUSTAINED_COST / r +
+							 WRITE_SUSTAINED_COST / w), NULL);
+		return cut_write_seconds(p, d->id, t);
+	case COST_BLOCK_READ:
+		return phase_seconds(p, d->id, READ_SUSTAINED_COST * in->bytes / r, NULL);
+	case COST_SEEKS:
+		return p->seeks_timed ? p->seek_seconds : 1.0;
+	case COST_CREATE:
+		return phase_seconds(p, d->id, n * c->create_s + c->sync_s, NULL);
+	case COST_RANDOM_CREATE:
+		return phase_seconds(p, d->id, n * random_create_factor(p, in->units) *
+				     c->create_s + c->sync_s, NULL);
+	case COST_STAT:
+		return stat_seconds(p, n * c->stat_s);
+	case COST_DELETE:
+		return n * c->delete_s + c->sync_s;
+	default:
+		return 0;
+	}
+}
+
+/* The two sums of a run's estimate; --tree's phases are in neither. */
+enum cost_part {
+	PART_NONE,
+	PART_IO,	/* the I/O phases */
+	PART_FILES,	/* the file tests */
+};
+
+static enum cost_part cost_part(enum phase_cost cost)
+{
+	switch (cost) {
+	case COST_PERCHAR_WRITE:
+	case COST_PERCHAR_READ:
+	case COST_BLOCK_WRITE:
+	case COST_REWRITE:
+	case COST_BLOCK_READ:
+	case COST_SEEKS:
+		return PART_IO;
+	case COST_CREATE:
+	case COST_RANDOM_CREATE:
+	case COST_STAT:
+	case COST_DELETE:
+		return PART_FILES;
+	default:
+		return PART_NONE;
+	}
+}
+
+/*
+ * The seconds of one part's phases, the rows in order (a block write's
+ * cut shortens the file for those after it), each with its overhead;
+ * each phase's into est[] (PH_COUNT of them) unless NULL. An I/O phase
+ * at 0 s is left out: it does no work or nothing of it was measured.
+ */
+static double part_seconds(struct cost_inputs *in, enum cost_part part, double *est)
+{
+	double s = 0;
+
+	for (int i = 0; i < PH_COUNT; i++) {
+		const struct phase_def *d = phase_get((enum phase_id)i);
+		double t;
+
+		if (cost_part(d->cost) != part)
+			continue;
+		t = cost_seconds(in, d);
+		if (!t && part == PART_IO)
+			continue;
+		t += PHASE_OVERHEAD_S;
+		if (est)
+			est[i] = t;
+		s += t;
+	}
+	return s;
+}
+
+/* Seconds of the I/O phases of one run at the calibrated speeds; each phase's into est[]. */
+static double io_seconds(const struct run_plan *p, const struct calibration *c, uint64_t size,
+			 double *est)
+{
+	double per = (double)p->workers;
+	struct cost_inputs in = {
+		.p = p, .c = c,
+		.write_bps = c->write_bps > 0 ? c->write_bps : 1e9,
+		.read_bps = c->read_bps > 0 ? c->read_bps : 1e9,
+		.bytes = per * (double)size,
+		.perchar_bytes = per * (double)p->perchar_bytes,
+	};
+
+	if (!size)
+		return 0;
+	return part_seconds(&in, PART_IO, est);
+}
+
 /*
  * Seconds of the file tests of one run with units x 1024 files per
  * worker; each phase's into est[] unless NULL.
@@ -324,25 +423,15 @@ static double stat_seconds(const struct run_plan *p, double pass)
 static double files_seconds(const struct run_plan *p, const struct calibration *c,
 			    uint32_t units, double *est)
 {
-	double n = (double)p->workers * units * FILES_UNIT, s = 0;
-	double t[PH_BONNIE_COUNT] = { 0 };
+	struct cost_inputs in = {
+		.p = p, .c = c,
+		.files = (double)p->workers * units * FILES_UNIT,
+		.units = units,
+	};
 
 	if (!units)
 		return 0;
-	t[PH_SEQ_CREATE] = phase_seconds(p, PH_SEQ_CREATE, n * c->create_s + c->sync_s, NULL);
-	t[PH_SEQ_STAT] = stat_seconds(p, n * c->stat_s);
-	t[PH_SEQ_DEL] = n * c->delete_s + c->sync_s;
-	t[PH_RAN_CREATE] = phase_seconds(p, PH_RAN_CREATE, n * random_create_factor(p, units) *
-					 c->create_s + c->sync_s, NULL);
-	t[PH_RAN_STAT] = t[PH_SEQ_STAT];
-	t[PH_RAN_DEL] = t[PH_SEQ_DEL];
-	for (int i = PH_FIRST_FILE; i < PH_BONNIE_COUNT; i++) {
-		t[i] += PHASE_OVERHEAD_S;
-		if (est)
-			est[i] = t[i];
-		s += t[i];
-	}
-	return s;
+	return part_seconds(&in, PART_FILES, est);
 }
 
 double plan_estimate(const struct run_plan *p, const struct calibration *c, unsigned runs)
@@ -421,8 +510,12 @@ int plan_calibrate(struct run_plan *p, const struct clyde_options *o, const stru
 		p->files = files_for_budget(p, c, files_budget, why, p->files_note,
 					    sizeof(p->files_note));
 		p->files_calibrated = true;
-		for (int i = PH_SEQ_CREATE; i < PH_BONNIE_COUNT; i++)
-			p->run[i] = p->files != 0;
+		for (int i = 0; i < PH_COUNT; i++) {
+			const struct family_def *f = phase_family((enum phase_id)i);
+
+			if (f->amount == AMOUNT_FILES)
+				p->run[i] = f->runs(p);
+		}
 	}
 	p->estimate_io_s = io;
 	p->estimate_files_s = files_seconds(p, c, p->files, c->seconds > 0 ? p->phase_est_s : NULL);
@@ -442,10 +535,13 @@ int plan_calibrate(struct run_plan *p, const struct clyde_options *o, const stru
 /* The time boxes and the stat phases' least time, as --plan says them. */
 static void plan_print_limits(FILE *out, const struct run_plan *p)
 {
-	bool any = false;
+	bool any = false, stats = false;
 
-	for (int i = 0; i < PH_FIRST_TREE; i++) {
-		if (!p->run[i] || p->phase_box_s[i] <= 0)
+	for (int i = 0; i < PH_COUNT; i++) {
+		if (!p->run[i])
+			continue;
+		stats |= phase_get((enum phase_id)i)->cost == COST_STAT;
+		if (p->phase_box_s[i] <= 0)
 			continue;
 		fprintf(out, "%s %s %g s", any ? ";" : "time boxes (stop as --stonewall does):",
 			phase_csv_name((enum phase_id)i), p->phase_box_s[i]);
@@ -453,7 +549,7 @@ static void plan_print_limits(FILE *out, const struct run_plan *p)
 	}
 	if (any)
 		fputc('\n', out);
-	if (p->stat_min_s > 0 && p->run[PH_SEQ_STAT])
+	if (p->stat_min_s > 0 && stats)
 		fprintf(out, "stat phases: every file again, pass after pass, until %g s\n",
 			p->stat_min_s);
 }

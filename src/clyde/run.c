@@ -297,8 +297,8 @@ static void measure_residency(struct bench *b, struct worker *workers, const str
 	pr->resident_pct = 0;
 	for (unsigned i = 0; i < b->plan->workers; i++) {
 		const char *path = d->reads_other_rank ? workers[i].read_path : workers[i].io_path;
-		uint64_t len = d->family == FAMILY_PERCHAR ? perchar_read_bytes(&workers[i])
-							   : RESIDENCY_TO_END;
+		uint64_t len = phase_family(d->id)->perchar_span ? perchar_read_bytes(&workers[i])
+								 : RESIDENCY_TO_END;
 		struct residency r;
 		double pct;
 
@@ -431,16 +431,26 @@ static bool stonewalled(const struct run_plan *p, const struct phase_def *d)
 }
 
 /*
- * A limit that cut the block write or the sequential create left a smaller
- * file or fewer files (equal on every worker: the wear-out): the table's
- * and the CSV's size and count say what was tested, not what was planned.
+ * A limit that cut a phase whose cut sets its family's amount (the block
+ * write, the sequential create) left a smaller file or fewer files (equal
+ * on every worker: the wear-out): the table's and the CSV's size and
+ * count say what was tested, not what was planned.
  */
-static void label_cut(struct run_result *res, const struct worker *workers, enum phase_id id)
+static void label_cut(struct run_result *res, const struct worker *workers,
+		      const struct phase_def *d)
 {
-	if (id == PH_PUT_BLOCK)
+	if (!d->cut_sets_amount)
+		return;
+	switch (phase_family(d->id)->amount) {
+	case AMOUNT_SIZE:
 		res->params.size_mib = workers[0].file_bytes >> 20;
-	else if (id == PH_SEQ_CREATE)
+		break;
+	case AMOUNT_FILES:
 		res->params.files = workers[0].files_made / FILES_UNIT;
+		break;
+	default:
+		break;
+	}
 }
 
 /* One phase on every worker; 0, or -errno with b->errmsg set. */
@@ -495,7 +505,7 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 	}
 	fill_phase_result(pr, &total, &clock, p->plus_when_short[d->id]);
 	if (pr->limit_cut)
-		label_cut(res, workers, d->id);
+		label_cut(res, workers, d);
 	pr->time_box_s = p->phase_box_s[d->id];
 	pr->estimate_s = p->phase_est_s[d->id];
 	if (stonewalled(p, d) && pr->elapsed > plan_phase_limit(p, d->id))
@@ -514,7 +524,8 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 		pr->arc_misses = arc1.misses - arc0.misses;
 	}
 	res->mismatches += total.mismatches;
-	if (d->family == FAMILY_SEEK)
+	/* the seeks a worker did, on average: a timed phase sets its own count */
+	if (phase_family(d->id)->amount == AMOUNT_SEEKS)
 		res->params.seeks = (uint32_t)((total.count + p->workers / 2) / p->workers);
 	drop_caches_after(b, workers, d);
 	if (clyde_stop_requested()) {
@@ -534,7 +545,7 @@ static void resident_what(const struct phase_result *pr, enum phase_id id, char 
 {
 	char part[32];
 
-	if (id >= PH_FIRST_TREE) {
+	if (phase_get(id)->reads_tree) {
 		snprintf(buf, len, "the tree");
 	} else if (pr->residency_range_bytes < pr->residency_file_bytes) {
 		size_human(part, sizeof(part), pr->residency_range_bytes);
@@ -564,7 +575,7 @@ void bench_cache_outcome(const struct run_plan *p, struct run_result *res)
 			why = pr->residency_why;
 		} else if (pr->resident_pct > e->resident_worst) {
 			e->resident_worst = pr->resident_pct;
-			e->resident_worst_tree = i >= PH_FIRST_TREE;
+			e->resident_worst_tree = phase_get((enum phase_id)i)->reads_tree;
 			resident_what(pr, (enum phase_id)i, e->resident_worst_what,
 				      sizeof(e->resident_worst_what));
 		}

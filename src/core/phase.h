@@ -36,6 +36,28 @@ enum phase_flag {
 	PF_DATA_WRITE = 1 << 5,
 	PF_READS_OTHER_RANK = 1 << 6,
 	PF_STONEWALL = 1 << 7,
+	PF_CUT_SETS_AMOUNT = 1 << 8,
+};
+
+/*
+ * How the plan estimates a phase's seconds from the calibration: one
+ * case each in plan.c, so a new phase that costs what another does takes
+ * its model and needs nothing there. The cost column of core/phase_list.h.
+ */
+enum phase_cost {
+	COST_NONE,		/* not in the estimate (--tree's phases) */
+	/* the I/O phases, on the big file */
+	COST_PERCHAR_WRITE,	/* a system call per byte */
+	COST_PERCHAR_READ,	/* a system call per byte, and the file read under them */
+	COST_BLOCK_WRITE,	/* the file written; cut at its limit, a shorter file for the rest */
+	COST_REWRITE,		/* each chunk read and written again */
+	COST_BLOCK_READ,	/* the file read */
+	COST_SEEKS,		/* timed (about a second) or a count */
+	/* the file tests */
+	COST_CREATE,		/* a create per file, in name order */
+	COST_RANDOM_CREATE,	/* in random order: dearer as a directory grows */
+	COST_STAT,		/* every file, pass after pass until the plan's stat_min_s */
+	COST_DELETE,		/* a delete per file */
 };
 
 /*
@@ -63,6 +85,13 @@ struct phase_def {
 	bool reads_other_rank;
 	/* --stonewall cuts it (IOR's rule: the sequential transfers) */
 	bool can_stonewall;
+	/*
+	 * Cut at its limit, it leaves the phases after it less (a shorter
+	 * file, fewer files): the table's and the CSV's size or file count,
+	 * its family's amount, then say what it made.
+	 */
+	bool cut_sets_amount;
+	enum phase_cost cost;	/* how the plan estimates it */
 	/* A default run's time box in seconds when clyde chose the amount; 0: none. */
 	double box_s;
 };
@@ -98,6 +127,11 @@ struct family_def {
 	enum phase_amount amount;
 	enum phase_ceiling ceiling;
 	bool counts_passes;	/* the JSON says its passes over every file */
+	/*
+	 * Its phases do only the per-char bytes at the file's start, not the
+	 * whole file: a read's residency is measured over those.
+	 */
+	bool perchar_span;
 };
 
 const struct family_def *phase_family(enum phase_id id);

@@ -10,7 +10,7 @@
 #include "core/plan.h"
 
 #define PHASE_DEF(ph_id, ph_name, ph_csv, ph_row, ph_progress, ph_unit, ph_family, flags, box, \
-		  fn, cleanup) \
+		  ph_cost, fn, cleanup) \
 	[ph_id] = { \
 		.id = ph_id, .name = ph_name, .csv_name = ph_csv, .row_name = ph_row, \
 		.progress = ph_progress, .unit = ph_unit, .family = ph_family, \
@@ -22,7 +22,9 @@
 		.data_write = (flags) & PF_DATA_WRITE, \
 		.reads_other_rank = (flags) & PF_READS_OTHER_RANK, \
 		.can_stonewall = (flags) & PF_STONEWALL, \
+		.cut_sets_amount = (flags) & PF_CUT_SETS_AMOUNT, \
 		.box_s = (box), \
+		.cost = ph_cost, \
 	},
 
 static const struct phase_def phases[PH_COUNT] = {
@@ -81,7 +83,7 @@ static uint64_t tree_ops(const struct run_plan *p)
 static const struct family_def families[FAMILY_COUNT] = {
 	[FAMILY_PERCHAR] = {
 		.runs = perchar_runs, .ops_per_worker = perchar_ops,
-		.amount = AMOUNT_SIZE, .ceiling = CEILING_SYSCALL,
+		.amount = AMOUNT_SIZE, .ceiling = CEILING_SYSCALL, .perchar_span = true,
 	},
 	[FAMILY_BLOCK] = {
 		.runs = file_io_runs, .ops_per_worker = block_ops,

@@ -15,7 +15,8 @@
 
 /*
  * The phases a time box or --stonewall stopped, and what that left: the
- * size and the file count the table and the CSV line give.
+ * size and the file count the table and the CSV line give (a phase whose
+ * cut sets its family's amount, as run.c's label_cut).
  */
 static void format_context_cuts(FILE *out, const struct run_result *r)
 {
@@ -29,10 +30,20 @@ static void format_context_cuts(FILE *out, const struct run_result *r)
 	}
 	if (*sep)
 		return;
-	if (r->phase[PH_PUT_BLOCK].limit_cut)
-		fprintf(out, "; the file tested: %" PRIu64 " MiB", r->params.size_mib);
-	if (r->phase[PH_SEQ_CREATE].limit_cut)
-		fprintf(out, "; the files tested: %" PRIu32 " x 1024", r->params.files);
+	for (int i = 0; i < PH_COUNT; i++) {
+		if (!phase_get((enum phase_id)i)->cut_sets_amount || !r->phase[i].limit_cut)
+			continue;
+		switch (phase_family((enum phase_id)i)->amount) {
+		case AMOUNT_SIZE:
+			fprintf(out, "; the file tested: %" PRIu64 " MiB", r->params.size_mib);
+			break;
+		case AMOUNT_FILES:
+			fprintf(out, "; the files tested: %" PRIu32 " x 1024", r->params.files);
+			break;
+		default:
+			break;
+		}
+	}
 	fputc('\n', out);
 }
 

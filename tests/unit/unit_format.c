@@ -357,6 +357,56 @@ out_free:
 	free(csv);
 }
 
+/*
+ * The context line of the cuts: every phase a limit stopped, then what the
+ * cuts that set an amount left (the block write's file, the sequential
+ * create's count), in the phases' order; a cut rewrite or random create
+ * sets none.
+ */
+static void cuts_case(void)
+{
+	static const struct {
+		enum phase_id cut[3];
+		const char *want;
+	} cases[] = {
+		{ { PH_PUT_BLOCK, PH_SEQ_CREATE, PH_COUNT },
+		  "cut at their time limits: put_block seq_create; the file tested: 3 MiB; "
+		  "the files tested: 2 x 1024\n" },
+		{ { PH_REWRITE, PH_RAN_CREATE, PH_COUNT },
+		  "cut at their time limits: rewrite ran_create\n" },
+		{ { PH_SEQ_CREATE, PH_COUNT }, "cut at their time limits: seq_create; "
+		  "the files tested: 2 x 1024\n" },
+		{ { PH_COUNT }, "" },
+	};
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct run_result r;
+		char *buf = NULL, line[160];
+		size_t len = 0;
+		FILE *f;
+
+		memset(&r, 0, sizeof(r));
+		r.params.size_mib = 3;
+		r.params.files = 2;
+		for (int i = 0; i < PH_COUNT; i++)
+			r.phase[i].ran = true;
+		for (int i = 0; cases[k].cut[i] != PH_COUNT; i++)
+			r.phase[cases[k].cut[i]].limit_cut = true;
+		f = open_memstream(&buf, &len);
+		if (!f) {
+			CHECK(f, "open_memstream");
+			return;
+		}
+		format_context(f, &r);
+		fclose(f);
+		/* a line of its own, after the first */
+		snprintf(line, sizeof(line), "\n%s", *cases[k].want ? cases[k].want : "cut at");
+		CHECK(buf && (strstr(buf, line) != NULL) == (*cases[k].want != '\0'),
+		      "case %zu: the cuts' line of\n%s--- want:\n%s", k, buf, cases[k].want);
+		free(buf);
+	}
+}
+
 int main(void)
 {
 	static const char *const cases[] = {
@@ -375,5 +425,6 @@ int main(void)
 	header_case();
 	cells_case();
 	check_file_rate_table_csv();
+	cuts_case();
 	return unit_verdict("unit_format");
 }

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 
 #include "clyde/calibrate.h"
 #include "clyde/options.h"
+#include "core/phase.h"
 #include "core/plan.h"
 #include "unit.h"
 
@@ -245,6 +247,210 @@ static void nothing_measured(void)
 	CHECK(p.files == 1, "a budget far below zero: %u x 1024 files, want 1", p.files);
 }
 
+/*
+ * Every phase's estimate, exactly, in plans that reach each branch of the
+ * model: a write cut at its box or --stonewall (the file shortened, the
+ * flush), no box (-s), no per-char (-D, a 1-byte write measured at 0 s),
+ * a fixed seek count, a random create's directories, the stat passes, the
+ * tree phases (none). The values are what plan.c gave when its models
+ * moved into the phase rows; a deliberate change to the model changes
+ * them, and the failure prints the case's new values to paste. Equal to
+ * 1e-12 of the value, far past the JSON's 9 digits: a compiler that fuses
+ * a multiply and an add (clang on arm64) may round the last bit otherwise.
+ */
+struct pinned {
+	const char *args;	/* clyde's options after -d and --engine=psync */
+	double create_us, stat_us, delete_us, write_mbs, read_mbs, syscall_s;
+	uint32_t files;		/* the calibrated or given count, x 1024 */
+	double io, file_tests, total;
+	double est[PH_COUNT];
+};
+
+static const struct pinned pinned[] = {
+	{ "", 500, 5, 50, 10, 100, 1e-6,
+	  16, 25.600000000000001, 9.4052799999999994, 35.305280000000003,
+	  {
+		[PH_PUTC] = 3.1000000000000001, [PH_PUT_BLOCK] = 8.8499999999999996,
+		[PH_REWRITE] = 8.8499999999999996, [PH_GETC] = 3.1000000000000001,
+		[PH_GET_BLOCK] = 0.59999999999999998, [PH_SEEKS] = 1.1000000000000001,
+		[PH_SEQ_CREATE] = 3.1000000000000001, [PH_SEQ_STAT] = 0.67343999999999993,
+		[PH_SEQ_DEL] = 0.92919999999999991, [PH_RAN_CREATE] = 3.1000000000000001,
+		[PH_RAN_STAT] = 0.67343999999999993, [PH_RAN_DEL] = 0.92919999999999991,
+	  } },
+	{ "-c 2", 500, 5, 50, 100, 5, 1e-6,
+	  16, 31.100000000000001, 11.207520000000001, 42.607520000000001,
+	  {
+		[PH_PUTC] = 3.1000000000000001, [PH_PUT_BLOCK] = 8.8499999999999996,
+		[PH_REWRITE] = 8.8499999999999996, [PH_GETC] = 3.1000000000000001,
+		[PH_GET_BLOCK] = 6.0999999999999996, [PH_SEEKS] = 1.1000000000000001,
+		[PH_SEQ_CREATE] = 3.1000000000000001, [PH_SEQ_STAT] = 0.75535999999999992,
+		[PH_SEQ_DEL] = 1.7484, [PH_RAN_CREATE] = 3.1000000000000001,
+		[PH_RAN_STAT] = 0.75535999999999992, [PH_RAN_DEL] = 1.7484,
+	  } },
+	{ "-s 12G", 100, 2, 10, 200, 200, 1e-6,
+	  16, 845.43367167999997, 6.6446559999999995, 852.37832767999998,
+	  {
+		[PH_PUTC] = 3.2457280000000002, [PH_PUT_BLOCK] = 257.79803776,
+		[PH_REWRITE] = 418.85931135999999, [PH_GETC] = 3.2693209599999995,
+		[PH_GET_BLOCK] = 161.16127359999999, [PH_SEEKS] = 1.1000000000000001,
+		[PH_SEQ_CREATE] = 1.7484, [PH_SEQ_STAT] = 0.62428799999999995,
+		[PH_SEQ_DEL] = 0.27383999999999997, [PH_RAN_CREATE] = 3.1000000000000001,
+		[PH_RAN_STAT] = 0.62428799999999995, [PH_RAN_DEL] = 0.27383999999999997,
+	  } },
+	{ "-s 256M -n 2 -c 3 --stonewall=1", 20, 2, 10, 50, 80, 1e-6,
+	  2, 7.4906249999999996, 1.0470572032000001, 8.8376822032,
+	  {
+		[PH_PUTC] = 1.1000000000000001, [PH_PUT_BLOCK] = 1.8500000000000001,
+		[PH_REWRITE] = 1.8500000000000001, [PH_GETC] = 1.1000000000000001,
+		[PH_GET_BLOCK] = 0.49062499999999998, [PH_SEEKS] = 1.1000000000000001,
+		[PH_SEQ_CREATE] = 0.23288, [PH_SEQ_STAT] = 0.112288,
+		[PH_SEQ_DEL] = 0.17143999999999998, [PH_RAN_CREATE] = 0.24672120320000002,
+		[PH_RAN_STAT] = 0.112288, [PH_RAN_DEL] = 0.17143999999999998,
+	  } },
+	{ "-D -s 1024:8192:4000", 20, 2, 10, 1000, 1000, 1e-6,
+	  16, 15.358643712000001, 2.9668950015999993, 18.625538713600001,
+	  {
+		[PH_PUT_BLOCK] = 4.3949672959999999, [PH_REWRITE] = 7.079321856,
+		[PH_GET_BLOCK] = 2.7843545600000001, [PH_SEEKS] = 1.1000000000000001,
+		[PH_SEQ_CREATE] = 0.43767999999999996, [PH_SEQ_STAT] = 0.62428799999999995,
+		[PH_SEQ_DEL] = 0.27383999999999997, [PH_RAN_CREATE] = 0.73295900159999994,
+		[PH_RAN_STAT] = 0.62428799999999995, [PH_RAN_DEL] = 0.27383999999999997,
+	  } },
+	{ "-s 64M -n 300", 20, 2, 10, 1000, 1000, 1e-6,
+	  300, 8.7685898239999993, 87.884799999999984, 96.953389823999984,
+	  {
+		[PH_PUTC] = 3.2457280000000002, [PH_PUT_BLOCK] = 0.36843545600000005,
+		[PH_REWRITE] = 0.536207616, [PH_GETC] = 3.2504465919999999,
+		[PH_GET_BLOCK] = 0.26777216000000004, [PH_SEEKS] = 1.1000000000000001,
+		[PH_SEQ_CREATE] = 6.2539999999999987, [PH_SEQ_STAT] = 0.71439999999999992,
+		[PH_SEQ_DEL] = 3.1819999999999995, [PH_RAN_CREATE] = 73.837999999999994,
+		[PH_RAN_STAT] = 0.71439999999999992, [PH_RAN_DEL] = 3.1819999999999995,
+	  } },
+	{ "-s 64M -n 100:0:0:4 -c 2", 20, 2, 10, 1000, 1000, 1e-6,
+	  100, 15.937179647999999, 19.514367999999997, 35.751547647999999,
+	  {
+		[PH_PUTC] = 6.3914559999999998, [PH_PUT_BLOCK] = 0.63687091200000001,
+		[PH_REWRITE] = 0.97241523200000002, [PH_GETC] = 6.4008931839999992,
+		[PH_GET_BLOCK] = 0.43554431999999998, [PH_SEEKS] = 1.1000000000000001,
+		[PH_SEQ_CREATE] = 4.2059999999999995, [PH_SEQ_STAT] = 0.50959999999999994,
+		[PH_SEQ_DEL] = 2.1579999999999999, [PH_RAN_CREATE] = 9.9731679999999976,
+		[PH_RAN_STAT] = 0.50959999999999994, [PH_RAN_DEL] = 2.1579999999999999,
+	  } },
+	{ "", 20, 2, 10, 1000, 1000, 0,
+	  16, 24.004718592, 2.9668950015999993, 27.271613593600001,
+	  {
+		[PH_PUT_BLOCK] = 8.8499999999999996, [PH_REWRITE] = 8.8499999999999996,
+		[PH_GETC] = 0.104718592, [PH_GET_BLOCK] = 5.0999999999999988,
+		[PH_SEEKS] = 1.1000000000000001, [PH_SEQ_CREATE] = 0.43767999999999996,
+		[PH_SEQ_STAT] = 0.62428799999999995, [PH_SEQ_DEL] = 0.27383999999999997,
+		[PH_RAN_CREATE] = 0.73295900159999994, [PH_RAN_STAT] = 0.62428799999999995,
+		[PH_RAN_DEL] = 0.27383999999999997,
+	  } },
+	{ "--tree=ports:0.01 -c 2", 1000, 2, 10, 1000, 1000, 1e-6,
+	  16, 30.099999999999998, 8.3239359999999998, 38.723935999999995,
+	  {
+		[PH_PUTC] = 3.1000000000000001, [PH_PUT_BLOCK] = 8.8499999999999996,
+		[PH_REWRITE] = 8.8499999999999996, [PH_GETC] = 3.1000000000000001,
+		[PH_GET_BLOCK] = 5.0999999999999988, [PH_SEEKS] = 1.1000000000000001,
+		[PH_SEQ_CREATE] = 3.1000000000000001, [PH_SEQ_STAT] = 0.62428799999999995,
+		[PH_SEQ_DEL] = 0.43767999999999996, [PH_RAN_CREATE] = 3.1000000000000001,
+		[PH_RAN_STAT] = 0.62428799999999995, [PH_RAN_DEL] = 0.43767999999999996,
+	  } },
+	{ "-s 64M -n 1 --stonewall=2", 20, 2, 10, 1000, 1000, 1e-6,
+	  1, 6.4724152319999995, 0.70668943360000003, 7.4791046655999995,
+	  {
+		[PH_PUTC] = 2.1000000000000001, [PH_PUT_BLOCK] = 0.36843545600000005,
+		[PH_REWRITE] = 0.536207616, [PH_GETC] = 2.1000000000000001,
+		[PH_GET_BLOCK] = 0.26777216000000004, [PH_SEEKS] = 1.1000000000000001,
+		[PH_SEQ_CREATE] = 0.13048000000000001, [PH_SEQ_STAT] = 0.102048,
+		[PH_SEQ_DEL] = 0.12024000000000001, [PH_RAN_CREATE] = 0.13163343360000002,
+		[PH_RAN_STAT] = 0.102048, [PH_RAN_DEL] = 0.12024000000000001,
+	  } },
+	{ "--stonewall=20", 500, 5, 50, 10, 100, 1e-6,
+	  16, 25.600000000000001, 9.4052799999999994, 35.305280000000003,
+	  {
+		[PH_PUTC] = 3.1000000000000001, [PH_PUT_BLOCK] = 8.8499999999999996,
+		[PH_REWRITE] = 8.8499999999999996, [PH_GETC] = 3.1000000000000001,
+		[PH_GET_BLOCK] = 0.59999999999999998, [PH_SEEKS] = 1.1000000000000001,
+		[PH_SEQ_CREATE] = 3.1000000000000001, [PH_SEQ_STAT] = 0.67343999999999993,
+		[PH_SEQ_DEL] = 0.92919999999999991, [PH_RAN_CREATE] = 3.1000000000000001,
+		[PH_RAN_STAT] = 0.67343999999999993, [PH_RAN_DEL] = 0.92919999999999991,
+	  } },
+};
+
+static bool pinned_equal(double got, double want)
+{
+	return fabs(got - want) <= 1e-12 * fabs(want);
+}
+
+static void pinned_print(const struct pinned *want, const struct run_plan *p, double total)
+{
+	fprintf(stderr, "\t{ \"%s\", %g, %g, %g, %g, %g, %g,\n\t  %u, %.17g, %.17g, %.17g,\n\t  {",
+		want->args, want->create_us, want->stat_us, want->delete_us, want->write_mbs,
+		want->read_mbs, want->syscall_s, p->files, p->estimate_io_s,
+		p->estimate_files_s, total);
+	for (int i = 0; i < PH_COUNT; i++) {
+		char id[32];
+
+		if (!p->phase_est_s[i])
+			continue;
+		snprintf(id, sizeof(id), "%s", phase_csv_name((enum phase_id)i));
+		for (char *c = id; *c; c++)
+			*c = (char)toupper((unsigned char)*c);
+		fprintf(stderr, " [PH_%s] = %.17g,", id, p->phase_est_s[i]);
+	}
+	fprintf(stderr, " } },\n");
+}
+
+static void pinned_case(const struct pinned *want)
+{
+	char line[256], err[256] = "", *argv[32] = { "clyde", "-d", "/nonexistent-never-read",
+						     "--engine=psync" };
+	int argc = 4;
+	bool bad = false;
+	struct clyde_options o;
+	struct run_plan p;
+	struct calibration c = cal(want->create_us, want->stat_us, want->delete_us,
+				   want->write_mbs, want->read_mbs);
+	double total;
+
+	snprintf(line, sizeof(line), "%s", want->args);
+	for (char *a = strtok(line, " "); a && argc < 31; a = strtok(NULL, " "))
+		argv[argc++] = a;
+	argv[argc] = NULL;
+	options_defaults(&o);
+	CHECK(options_parse(&o, argc, argv, err, sizeof(err)) == 0, "'%s': %s", want->args, err);
+	c.syscall_s = want->syscall_s;
+	build(&p, &o, 100 * (uint64_t)GIB, 100000000);
+	plan_calibrate(&p, &o, &c);
+	total = plan_estimate(&p, &c, 1);
+	CHECK(p.files == want->files, "'%s': %u x 1024 files, want %u", want->args, p.files,
+	      want->files);
+	CHECK(pinned_equal(p.estimate_io_s, want->io), "'%s': I/O phases %.17g s, want %.17g",
+	      want->args, p.estimate_io_s, want->io);
+	CHECK(pinned_equal(p.estimate_files_s, want->file_tests),
+	      "'%s': file tests %.17g s, want %.17g", want->args, p.estimate_files_s,
+	      want->file_tests);
+	CHECK(pinned_equal(total, want->total), "'%s': estimate %.17g s, want %.17g", want->args,
+	      total, want->total);
+	for (int i = 0; i < PH_COUNT; i++) {
+		bool same = pinned_equal(p.phase_est_s[i], want->est[i]);
+
+		CHECK(same, "'%s': %s %.17g s, want %.17g", want->args,
+		      phase_csv_name((enum phase_id)i), p.phase_est_s[i], want->est[i]);
+		bad |= !same;
+	}
+	if (bad || !pinned_equal(p.estimate_io_s, want->io) ||
+	    !pinned_equal(p.estimate_files_s, want->file_tests))
+		pinned_print(want, &p, total);
+}
+
+static void pinned_estimates(void)
+{
+	for (size_t i = 0; i < sizeof(pinned) / sizeof(pinned[0]); i++)
+		pinned_case(&pinned[i]);
+}
+
 static void noisy_batches(void)
 {
 	uint64_t even[16], spread[16], drift[16];
@@ -295,5 +501,6 @@ int main(void)
 	nothing_measured();
 	noisy_batches();
 	space();
+	pinned_estimates();
 	return unit_verdict("unit_plan");
 }
