@@ -15,6 +15,7 @@
 
 #include "cluster/cluster.h"
 #include "cluster/cluster_result.h"
+#include "core/phase.h"
 
 #define HOST_LEN 64
 
@@ -219,9 +220,13 @@ int cluster_combine(struct run_result *res, double offset_s)
 	c->workers = res->params.concurrency;
 	res->params.concurrency *= n;
 	/* the seeks per worker, as alone: every rank's, when each timed its own */
-	if (res->phase[PH_SEEKS].ran && res->params.concurrency)
-		res->params.seeks = (uint32_t)(res->phase[PH_SEEKS].amount /
-					       res->params.concurrency + 0.5);
+	for (int i = 0; i < PH_COUNT; i++) {
+		const struct phase_result *pr = &res->phase[i];
+
+		if (pr->ran && res->params.concurrency &&
+		    phase_family((enum phase_id)i)->amount == AMOUNT_SEEKS)
+			res->params.seeks = (uint32_t)(pr->amount / res->params.concurrency + 0.5);
+	}
 	res->mismatches = 0;
 	for (int i = 0; i < PH_COUNT; i++)
 		res->mismatches += res->phase[i].mismatches;
