@@ -443,7 +443,7 @@ static void label_cut(struct run_result *res, const struct worker *workers,
 		return;
 	switch (phase_family(d->id)->amount) {
 	case AMOUNT_SIZE:
-		res->params.size_mib = workers[0].file_bytes >> 20;
+		res->params.file_bytes = workers[0].file_bytes >> 20 << 20;
 		break;
 	case AMOUNT_FILES:
 		res->params.files = workers[0].files_made / FILES_UNIT;

@@ -47,7 +47,7 @@ void fill_result_labels(const struct session *s, uint32_t seed, struct run_resul
 	snprintf(p->name, sizeof(p->name), "%s", o->name ? o->name : s->hostname);
 	p->concurrency = pl->workers;
 	p->seed = seed;
-	p->size_mib = pl->file_bytes >> 20;
+	p->file_bytes = pl->file_bytes >> 20 << 20;	/* whole MiB, as the CSV says */
 	p->chunk = pl->chunk;
 	p->seeks = pl->seeks;
 	p->seekers = pl->seekers;

@@ -113,7 +113,8 @@ struct run_params {
 	char name[128];
 	unsigned concurrency;
 	uint32_t seed;
-	uint64_t size_mib;	/* 0: the I/O phases did not run */
+	/* the big file as tested, whole MiB; 0: the I/O phases did not run */
+	uint64_t file_bytes;
 	uint32_t chunk;
 	uint32_t seeks;
 	uint32_t seekers;

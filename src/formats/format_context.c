@@ -35,7 +35,8 @@ static void format_context_cuts(FILE *out, const struct run_result *r)
 			continue;
 		switch (phase_family((enum phase_id)i)->amount) {
 		case AMOUNT_SIZE:
-			fprintf(out, "; the file tested: %" PRIu64 " MiB", r->params.size_mib);
+			fprintf(out, "; the file tested: %" PRIu64 " MiB",
+				r->params.file_bytes >> 20);
 			break;
 		case AMOUNT_FILES:
 			fprintf(out, "; the files tested: %" PRIu32 " x 1024", r->params.files);

@@ -41,11 +41,11 @@ static void io_fields(FILE *out, const struct run_params *p)
 {
 	char size[32], chunk[32] = "";
 
-	if (!p->size_mib) {
+	if (!p->file_bytes) {
 		fputs(",,,,", out);
 		return;
 	}
-	size_label(size, sizeof(size), p->size_mib, "MGT");
+	size_label(size, sizeof(size), p->file_bytes >> 20, "MGT");
 	if (p->chunk != DEFAULT_CHUNK)
 		size_label(chunk, sizeof(chunk), p->chunk, " km");
 	fprintf(out, ",%s,%s,%" PRIu32 ",%" PRIu32, size, chunk, p->seeks, p->seekers);

@@ -299,7 +299,7 @@ static void json_run(struct json_writer *w, const struct run_result *r,
 	json_add_uint(w, "seed", p->seed);
 	json_add_uint(w, "concurrency", p->concurrency);
 	json_obj_begin(w, "io");
-	json_add_uint(w, "size_mib", p->size_mib);
+	json_add_uint(w, "size_mib", p->file_bytes >> 20);
 	json_add_uint(w, "chunk", p->chunk);
 	json_add_uint(w, "seeks", p->seeks);
 	json_add_uint(w, "seekers", p->seekers);

@@ -65,7 +65,7 @@ static void io_label(char *buf, size_t len, const struct run_params *p)
 	char field[5][32] = { { 0 } };
 	int last = 0;
 
-	size_label(field[0], sizeof(field[0]), p->size_mib, "MGT");
+	size_label(field[0], sizeof(field[0]), p->file_bytes >> 20, "MGT");
 	if (p->chunk != DEFAULT_CHUNK)
 		size_label(field[1], sizeof(field[1]), p->chunk, " km");
 	if (p->concurrency != 1)
@@ -151,7 +151,7 @@ static void file_section(FILE *out, const struct run_result *r, const struct for
 
 void format_table(FILE *out, const struct run_result *r, const struct format_opts *fo)
 {
-	if (r->params.size_mib)
+	if (r->params.file_bytes)
 		io_section(out, r, fo);
 	if (r->params.files)
 		file_section(out, r, fo);

@@ -119,7 +119,7 @@ static void result_from_csv(const char *csv, struct run_result *r)
 	snprintf(r->params.name, sizeof(r->params.name), "%s", f[2]);
 	r->params.concurrency = (unsigned)atoi(f[3]);
 	r->params.seed = (uint32_t)strtoul(f[4], NULL, 10);
-	r->params.size_mib = parse_size(f[5], 1 << 20, 0) >> 20;
+	r->params.file_bytes = parse_size(f[5], 1 << 20, 0) >> 20 << 20;
 	r->params.chunk = (uint32_t)parse_size(f[6], 1, 8192);
 	r->params.seeks = *f[7] ? (uint32_t)atoi(f[7]) : 8192;
 	r->params.seekers = *f[8] ? (uint32_t)atoi(f[8]) : 5;
@@ -204,7 +204,7 @@ static void exact_case(void)
 	snprintf(r.params.name, sizeof(r.params.name), "a-very-long-machine-name");
 	r.params.concurrency = 3;
 	r.params.seed = 42;
-	r.params.size_mib = 16;
+	r.params.file_bytes = (uint64_t)16 << 20;
 	r.params.chunk = 65536;
 	r.params.seeks = 8192;
 	r.params.seekers = 2;
@@ -386,7 +386,7 @@ static void cuts_case(void)
 		FILE *f;
 
 		memset(&r, 0, sizeof(r));
-		r.params.size_mib = 3;
+		r.params.file_bytes = (uint64_t)3 << 20;
 		r.params.files = 2;
 		for (int i = 0; i < PH_COUNT; i++)
 			r.phase[i].ran = true;

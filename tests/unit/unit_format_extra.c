@@ -70,7 +70,7 @@ static void build(struct run_result *r, bool block_write)
 	snprintf(r->params.name, sizeof(r->params.name), "extra");
 	r->params.concurrency = 1;
 	r->params.seed = 42;
-	r->params.size_mib = 64;
+	r->params.file_bytes = (uint64_t)64 << 20;
 	r->params.chunk = 8192;
 	r->params.seeks = 8192;
 	r->params.seekers = 5;

@@ -255,7 +255,7 @@ static void set_labels(struct run_result *r, const char *name)
 	snprintf(r->params.name, sizeof(r->params.name), "%s", name);
 	r->params.concurrency = 1;
 	r->params.seed = 1234;
-	r->params.size_mib = 2048;
+	r->params.file_bytes = (uint64_t)2048 << 20;
 	r->params.chunk = 8192;
 	r->params.seeks = 8192;
 	r->params.seekers = 5;
@@ -342,7 +342,7 @@ static void build_short(struct run_result *r)
 {
 	memset(r, 0, sizeof(*r));
 	set_labels(r, "short, \"odd\"\tname");
-	r->params.size_mib = 0;
+	r->params.file_bytes = 0;
 	r->params.files = 4;
 	r->params.file_max = -1;
 	r->params.file_dirs = 8;
@@ -400,7 +400,7 @@ static void build_tree(struct run_result *r)
 {
 	memset(r, 0, sizeof(*r));
 	set_labels(r, "tree-xfs");
-	r->params.size_mib = 0;
+	r->params.file_bytes = 0;
 	r->params.files = 1;
 	r->params.file_max = -2;
 	set_phase(r, PH_SEQ_CREATE, 1.5, 1024, 60, 0.0005);
@@ -500,7 +500,7 @@ static void build_profile(struct run_result *r)
 {
 	memset(r, 0, sizeof(*r));
 	set_labels(r, "profile-ext4");
-	r->params.size_mib = 1024;
+	r->params.file_bytes = (uint64_t)1024 << 20;
 	set_phase(r, PH_PUT_BLOCK, 2.0, 1048576, 40, 0.01);
 	set_phase(r, PH_SEEKS, 1.0, 8000, 20, 0.02);
 	set_phase(r, PH_SEQ_CREATE, 0.5, 16384, 90, 0.001);
@@ -527,7 +527,7 @@ static void build_cluster(struct run_result *r, struct golden_cluster *g)
 	memset(r, 0, sizeof(*r));
 	memset(g, 0, sizeof(*g));
 	set_labels(r, "cluster");
-	r->params.size_mib = 256;
+	r->params.file_bytes = (uint64_t)256 << 20;
 	r->params.files = 1;
 	set_phase(r, PH_PUT_BLOCK, 2.5, 3 * 262144.0, 30, 0.05);
 	set_phase(r, PH_SEQ_CREATE, 1.75, 3 * 1024.0, 50, 0.003);
@@ -632,7 +632,7 @@ static void build_x3(struct run_result *runs)
 
 		memset(r, 0, sizeof(*r));
 		set_labels(r, "x3-tmpfs");
-		r->params.size_mib = 512;
+		r->params.file_bytes = (uint64_t)512 << 20;
 		r->params.files = 1;
 		r->env.warmup = true;
 		for (int i = PH_PUT_BLOCK; i < PH_BONNIE_COUNT; i++) {
