@@ -156,6 +156,17 @@ expect_file_has() {
 	if grep -Fq -- "$3" "$2"; then ok; else fail "$1: $2 lacks '$3':"; sed 's/^/    /' "$2"; fi
 }
 
+# expect_same_bytes GOLDEN GOT: the file GOT is the golden file GOLDEN, byte
+# for byte; else its first differences (diff golden got)
+expect_same_bytes() {
+	if cmp -s "$2" "$1"; then
+		ok
+	else
+		fail "$(basename "$1"): not the golden's bytes (diff golden got):"
+		diff "$1" "$2" | head -n 20 | sed 's/^/    /'
+	fi
+}
+
 # The scratch_* helpers set SCRATCH (never call them in $(...): the
 # cleanup would not learn of what they made).
 scratch_dir() {

@@ -228,6 +228,9 @@ int place_current_cpu(void);
 /* The NUMA node of the page at addr, -1 unknown (no NUMA support). */
 int place_page_node(const void *addr);
 
+/* A request placement refuses (placement_note.c): its message in err, and -EINVAL. */
+int place_fail(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Shared by the OS layers (placement_note.c): append to a note, "; " between parts. */
 void place_note_add(char *note, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -29,6 +29,16 @@ void place_note_add(char *note, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+int place_fail(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
 static const char *errno_name(int err)
 {
 	switch (err) {

@@ -8,22 +8,10 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "placement/placement.h"
-
-__attribute__((format(printf, 3, 4)))
-static int fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
 
 static const struct place_numa_node *find_node(const struct place_topology *m, int os)
 {
@@ -52,8 +40,8 @@ static int usable_cpus(const struct place_topology *m, const struct place_opts *
 
 	memset(out, 0, sizeof(*out));
 	if (o->cpus && place_mask_parse(o->cpus, &want))
-		return fail(err, errlen, "--cpus=%s: give CPU numbers and ranges such as 0-3,8 "
-			    "(below %d)", o->cpus, PLACE_MAX_PUS);
+		return place_fail(err, errlen, "--cpus=%s: give CPU numbers and ranges such as 0-3,8 "
+				  "(below %d)", o->cpus, PLACE_MAX_PUS);
 	for (unsigned i = 0; i < m->npus; i++) {
 		const struct place_pu *pu = &m->pu[i];
 
@@ -69,11 +57,11 @@ static int usable_cpus(const struct place_topology *m, const struct place_opts *
 			place_mask_set(&want, (unsigned)m->pu[i].os);
 	place_mask_format(&want, have, sizeof(have));
 	if (node >= 0)
-		return fail(err, errlen, "no CPU of NUMA node %d is in this process's CPU set "
-			    "(%s)%s%s", node, have, o->cpus ? " and --cpus=" : "",
-			    o->cpus ? o->cpus : "");
-	return fail(err, errlen, "--cpus=%s: none of these CPUs is in this process's CPU set "
-		    "(%s)", o->cpus ? o->cpus : "", have);
+		return place_fail(err, errlen, "no CPU of NUMA node %d is in this process's CPU set "
+				  "(%s)%s%s", node, have, o->cpus ? " and --cpus=" : "",
+				  o->cpus ? o->cpus : "");
+	return place_fail(err, errlen, "--cpus=%s: none of these CPUs is in this process's CPU set "
+			  "(%s)", o->cpus ? o->cpus : "", have);
 }
 
 static int plan_node(const struct place_topology *m, const struct place_opts *o, int *node,
@@ -85,8 +73,8 @@ static int plan_node(const struct place_topology *m, const struct place_opts *o,
 	*node = o->numa_node;
 	if (o->numa_node == PLACE_NUMA_NODE_DEVICE) {
 		if (m->device_node < 0)
-			return fail(err, errlen, "--numa-node=device: the device's NUMA node is "
-				    "unknown (%s)", m->device_why[0] ? m->device_why : "not found");
+			return place_fail(err, errlen, "--numa-node=device: the device's NUMA node is "
+					  "unknown (%s)", m->device_why[0] ? m->device_why : "not found");
 		*node = m->device_node;
 	}
 	if (*node < 0)
@@ -94,12 +82,12 @@ static int plan_node(const struct place_topology *m, const struct place_opts *o,
 	n = find_node(m, *node);
 	node_list(m, nodes, sizeof(nodes));
 	if (!n)
-		return fail(err, errlen, "--numa-node=%d: no such NUMA node (this machine has %s)",
-			    *node, m->nnodes ? nodes : "no known NUMA nodes");
+		return place_fail(err, errlen, "--numa-node=%d: no such NUMA node (this machine has %s)",
+				  *node, m->nnodes ? nodes : "no known NUMA nodes");
 	if (!n->npus)
-		return fail(err, errlen, "--numa-node=%d: node %d has no CPUs (memory only): "
-			    "use --mem-policy=bind:%d to put the buffers there", *node, *node,
-			    *node);
+		return place_fail(err, errlen, "--numa-node=%d: node %d has no CPUs (memory only): "
+				  "use --mem-policy=bind:%d to put the buffers there", *node, *node,
+				  *node);
 	return 0;
 }
 
@@ -168,8 +156,8 @@ static int plan_memory(const struct place_topology *m, const struct place_opts *
 		place_mask_set(&nodes, (unsigned)node);
 	} else if (mem == MEM_BIND) {
 		if (!find_node(m, o->mem_node))
-			return fail(err, errlen, "--mem-policy=bind:%d: no such NUMA node",
-				    o->mem_node);
+			return place_fail(err, errlen, "--mem-policy=bind:%d: no such NUMA node",
+					  o->mem_node);
 		place_mask_set(&nodes, (unsigned)o->mem_node);
 	} else if (mem == MEM_INTERLEAVE) {
 		/* Over the nodes the workers run on: all usable CPUs' when unbound. */
@@ -184,8 +172,8 @@ static int plan_memory(const struct place_topology *m, const struct place_opts *
 				place_mask_set(&nodes, (unsigned)pu->node);
 		}
 		if (!place_mask_count(&nodes))
-			return fail(err, errlen, "--mem-policy=interleave: the NUMA nodes of the "
-				    "CPUs are unknown");
+			return place_fail(err, errlen, "--mem-policy=interleave: the NUMA nodes of the "
+					  "CPUs are unknown");
 	}
 	for (unsigned i = 0; i < plan->workers; i++) {
 		plan->w[i].mem = mem;
@@ -228,14 +216,14 @@ int place_plan_make(const struct place_topology *m, const struct place_opts *o, 
 
 	memset(plan, 0, sizeof(*plan));
 	if (!workers || workers > max)
-		return fail(err, errlen, "placement: %u workers (1 to %u)", workers, max);
+		return place_fail(err, errlen, "placement: %u workers (1 to %u)", workers, max);
 	plan->workers = workers;
 	if (!numa_capable && (o->bind == BIND_NUMA || o->numa_node != PLACE_NUMA_NODE_NONE ||
 			      o->mem != MEM_DEFAULT)) {
-		fail(err, errlen, "%s needs hwloc or libnuma, and this build has neither "
-		     "(configure --with-hwloc or --with-libnuma)",
-		     o->bind == BIND_NUMA ? "--bind=numa" :
-		     o->numa_node != PLACE_NUMA_NODE_NONE ? "--numa-node" : "--mem-policy");
+		place_fail(err, errlen, "%s needs hwloc or libnuma, and this build has neither "
+			   "(configure --with-hwloc or --with-libnuma)",
+			   o->bind == BIND_NUMA ? "--bind=numa" :
+			   o->numa_node != PLACE_NUMA_NODE_NONE ? "--numa-node" : "--mem-policy");
 		return -ENOTSUP;
 	}
 	ret = plan_node(m, o, &node, err, errlen);
@@ -245,7 +233,7 @@ int place_plan_make(const struct place_topology *m, const struct place_opts *o, 
 		return ret;
 	if (o->bind == BIND_NUMA) {
 		if (!m->nnodes || m->pu[0].node < 0)
-			return fail(err, errlen, "--bind=numa: the NUMA nodes are unknown");
+			return place_fail(err, errlen, "--bind=numa: the NUMA nodes are unknown");
 		ngroups = groups_of(m, &usable, true, groups, ids, 256);
 	} else if (o->bind == BIND_CORE) {
 		ngroups = groups_of(m, &usable, false, groups, ids, 256);

@@ -17,17 +17,6 @@
 #include "placement/placement.h"
 #include "placement/topology.h"
 
-__attribute__((format(printf, 3, 4)))
-static int fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
 static int level_count(const char *tok, const char *name, unsigned *out)
 {
 	size_t n = strlen(name);
@@ -56,7 +45,7 @@ int place_topology_synthetic(const char *desc, struct place_topology *m, char *e
 	m->source = "synthetic";
 	m->device_node = -1;
 	if (strlen(desc) >= sizeof(copy))
-		return fail(err, errlen, "synthetic topology too long");
+		return place_fail(err, errlen, "synthetic topology too long");
 	strcpy(copy, desc);
 	for (char *tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
 		int r = 0;
@@ -71,17 +60,17 @@ int place_topology_synthetic(const char *desc, struct place_topology *m, char *e
 			continue;
 		}
 		if (r < 0 || (r = level_count(tok, "memnode", &memnodes)) < 0)
-			return fail(err, errlen, "bad count in '%s'", tok);
+			return place_fail(err, errlen, "bad count in '%s'", tok);
 		if (r > 0)
 			continue;
 		if (!strncmp(tok, "allowed:", 8)) {
 			if (place_mask_parse(tok + 8, &allowed))
-				return fail(err, errlen, "bad CPU list in '%s'", tok);
+				return place_fail(err, errlen, "bad CPU list in '%s'", tok);
 			restrict_cpus = true;
 			continue;
 		}
-		return fail(err, errlen, "'%s' is not a level (pack, numa, core, pu in that "
-			    "order), memnode:N or allowed:LIST", tok);
+		return place_fail(err, errlen, "'%s' is not a level (pack, numa, core, pu in that "
+				  "order), memnode:N or allowed:LIST", tok);
 	}
 	/*
 	 * As hwloc: without a numa level one node holds the whole machine,
@@ -96,7 +85,7 @@ int place_topology_synthetic(const char *desc, struct place_topology *m, char *e
 	m->ncores = count[0] * count[1] * count[2];
 	m->npus = m->ncores * count[3];
 	if (m->npus > PLACE_MAX_PUS || m->nnodes + memnodes > PLACE_MAX_NODES)
-		return fail(err, errlen, "synthetic topology too large");
+		return place_fail(err, errlen, "synthetic topology too large");
 	for (unsigned i = 0; i < m->npus; i++) {
 		struct place_pu *pu = &m->pu[i];
 

@@ -11,22 +11,12 @@ need_built "$REPORT"
 scratch_dir
 W=$SCRATCH
 
-# same_bytes NAME GOT: GOT is the golden NAME, byte for byte; else the first differences
-same_bytes() {
-	if cmp -s "$2" "$G/$1"; then
-		ok
-	else
-		fail "$1: not the golden's bytes (diff golden got):"
-		diff "$G/$1" "$2" | head -n 20 | sed 's/^/    /'
-	fi
-}
-
 "$CLYDE" --help >"$W/clyde" 2>"$W/clyde.err"
 expect_eq "clyde --help: exit status" "$?" 0
 expect_eq "clyde --help: nothing on stderr" "$(cat "$W/clyde.err")" ""
-same_bytes clyde-help.txt "$W/clyde"
+expect_same_bytes "$G/clyde-help.txt" "$W/clyde"
 "$REPORT" --help >"$W/report" 2>"$W/report.err"
 expect_eq "clyde-report --help: exit status" "$?" 0
 expect_eq "clyde-report --help: nothing on stderr" "$(cat "$W/report.err")" ""
-same_bytes clyde-report-help.txt "$W/report"
+expect_same_bytes "$G/clyde-report-help.txt" "$W/report"
 done_testing
