@@ -15,6 +15,23 @@ size_t format_test_row_count;
 
 /* --- when a row applies --- */
 
+/* A row that applies when the option behind the request's field was given. */
+#define ASKED(name, field) \
+	static bool name(const struct run_result *runs, unsigned count, \
+			 const struct format_request *req) \
+	{ \
+		(void)runs; \
+		(void)count; \
+		return req->field; \
+	}
+
+/* Placement matters with several workers or a placement asked for. */
+ASKED(placement_asked, placement)
+ASKED(latency_asked, latency)
+ASKED(cpu_asked, cpu)
+ASKED(ceilings_asked, ceilings)
+ASKED(profile_asked, profile)
+
 static bool several_runs(const struct run_result *runs, unsigned count,
 			 const struct format_request *req)
 {
@@ -29,15 +46,6 @@ static bool one_run(const struct run_result *runs, unsigned count,
 	return !several_runs(runs, count, req);
 }
 
-/* Placement matters with several workers or a placement asked for. */
-static bool placement_asked(const struct run_result *runs, unsigned count,
-			    const struct format_request *req)
-{
-	(void)runs;
-	(void)count;
-	return req->placement;
-}
-
 /* A drop that did not drop; under mpirun the worst of every rank's residency, said once. */
 static bool cache_not_emptied(const struct run_result *runs, unsigned count,
 			      const struct format_request *req)
@@ -47,38 +55,6 @@ static bool cache_not_emptied(const struct run_result *runs, unsigned count,
 	(void)count;
 	return req->cache != CACHE_KEEP && e->resident_known &&
 	       e->resident_worst > RESIDENT_TOLERANCE_PCT;
-}
-
-static bool latency_asked(const struct run_result *runs, unsigned count,
-			  const struct format_request *req)
-{
-	(void)runs;
-	(void)count;
-	return req->latency;
-}
-
-static bool cpu_asked(const struct run_result *runs, unsigned count,
-		      const struct format_request *req)
-{
-	(void)runs;
-	(void)count;
-	return req->cpu;
-}
-
-static bool ceilings_asked(const struct run_result *runs, unsigned count,
-			   const struct format_request *req)
-{
-	(void)runs;
-	(void)count;
-	return req->ceilings;
-}
-
-static bool profile_asked(const struct run_result *runs, unsigned count,
-			  const struct format_request *req)
-{
-	(void)runs;
-	(void)count;
-	return req->profile;
 }
 
 static bool mismatched(const struct run_result *runs, unsigned count,
@@ -91,6 +67,25 @@ static bool mismatched(const struct run_result *runs, unsigned count,
 
 /* --- the formatters in the row's form --- */
 
+/* A formatter of one run alone: FORMATTER(out, run). */
+#define ONE_RUN(name, formatter) \
+	static void name(FILE *out, const struct run_result *runs, unsigned count, \
+			 const struct format_request *req) \
+	{ \
+		(void)count; \
+		(void)req; \
+		formatter(out, runs); \
+	}
+
+ONE_RUN(context, format_context)
+ONE_RUN(placement, format_placement)
+ONE_RUN(tree_table, format_tree_table)
+ONE_RUN(cluster_table, format_cluster_table)
+ONE_RUN(latency_table, format_latency_table)
+ONE_RUN(cpu_table, format_cpu_table)
+ONE_RUN(ceilings_table, format_ceilings_table)
+ONE_RUN(profile_tables, format_profile_tables)
+
 static void csv_header(FILE *out, const struct run_result *runs, unsigned count,
 		       const struct format_request *req)
 {
@@ -100,75 +95,11 @@ static void csv_header(FILE *out, const struct run_result *runs, unsigned count,
 	format_csv_header(out);
 }
 
-static void context(FILE *out, const struct run_result *runs, unsigned count,
-		    const struct format_request *req)
-{
-	(void)count;
-	(void)req;
-	format_context(out, runs);
-}
-
-static void placement(FILE *out, const struct run_result *runs, unsigned count,
-		      const struct format_request *req)
-{
-	(void)count;
-	(void)req;
-	format_placement(out, runs);
-}
-
 static void table(FILE *out, const struct run_result *runs, unsigned count,
 		  const struct format_request *req)
 {
 	(void)count;
 	format_table(out, runs, req->fo);
-}
-
-static void tree_table(FILE *out, const struct run_result *runs, unsigned count,
-		       const struct format_request *req)
-{
-	(void)count;
-	(void)req;
-	format_tree_table(out, runs);
-}
-
-static void cluster_table(FILE *out, const struct run_result *runs, unsigned count,
-			  const struct format_request *req)
-{
-	(void)count;
-	(void)req;
-	format_cluster_table(out, runs);
-}
-
-static void latency_table(FILE *out, const struct run_result *runs, unsigned count,
-			  const struct format_request *req)
-{
-	(void)count;
-	(void)req;
-	format_latency_table(out, runs);
-}
-
-static void cpu_table(FILE *out, const struct run_result *runs, unsigned count,
-		      const struct format_request *req)
-{
-	(void)count;
-	(void)req;
-	format_cpu_table(out, runs);
-}
-
-static void ceilings_table(FILE *out, const struct run_result *runs, unsigned count,
-			   const struct format_request *req)
-{
-	(void)count;
-	(void)req;
-	format_ceilings_table(out, runs);
-}
-
-static void profile_tables(FILE *out, const struct run_result *runs, unsigned count,
-			   const struct format_request *req)
-{
-	(void)count;
-	(void)req;
-	format_profile_tables(out, runs);
 }
 
 static void csv_line(FILE *out, const struct run_result *runs, unsigned count,
