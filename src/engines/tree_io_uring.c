@@ -89,8 +89,9 @@ static void append_kinds(char *desc, size_t len, size_t *pos, unsigned mask)
 		*pos += (size_t)snprintf(desc + *pos, len - *pos, " none");
 }
 
+/* why is the reason the other kinds are plain calls */
 static void describe(char *desc, size_t len, unsigned depth, const char *flags,
-		     bool probed, unsigned ring_kinds)
+		     const char *why, unsigned ring_kinds)
 {
 	unsigned all = (1u << TOP_KINDS) - 1;
 	size_t pos;
@@ -101,8 +102,7 @@ static void describe(char *desc, size_t len, unsigned depth, const char *flags,
 	append_kinds(desc, len, &pos, ring_kinds);
 	if ((ring_kinds & all) == all || pos >= len)
 		return;
-	pos += (size_t)snprintf(desc + pos, len - pos, "; plain calls%s:",
-				probed ? " (cheaper here)" : " (no opcode probe)");
+	pos += (size_t)snprintf(desc + pos, len - pos, "; plain calls (%s):", why);
 	append_kinds(desc, len, &pos, all & ~ring_kinds);
 }
 
@@ -160,7 +160,8 @@ static int uring_setup(struct tree_io *io, unsigned depth, char *desc, size_t le
 		if (io_uring_opcode_supported(probe, kind_opcode[k]))
 			kinds |= 1u << k;
 	kinds = ring_choice(kinds);
-	describe(desc, len, depth, flags, probe != NULL, kinds);
+	describe(desc, len, depth, flags, !probe ? "no opcode probe" :
+		 getenv(RING_KINDS_ENV) ? RING_KINDS_ENV : "cheaper here", kinds);
 	if (probe)
 		io_uring_free_probe(probe);
 	io->depth = depth;
