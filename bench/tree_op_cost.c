@@ -240,6 +240,11 @@ int main(int argc, char **argv)
 	}
 	io_uring_queue_exit(&b.ring);
 	close(b.dfd);
+	free(b.names);
+	free(b.dnames);
+	free(b.fds);
+	free(b.stx);
+	free(b.buf);
 	if (rmdir(dir))
 		die(dir, errno);
 	return 0;
