@@ -3,7 +3,8 @@
  * Copy, read and delete find the tree by listing it, as cp -r, tar c and
  * rm -rf do, depth first in readdir order: with psync each entry is acted
  * on as it is met; a batching backend lists the whole tree first, then
- * acts on what it found, depth operations at a time.
+ * acts on what it found, depth operations at a time, where one of the
+ * phase's kinds goes through its ring (else it acts as psync does).
  */
 #include "config.h"
 
@@ -247,10 +248,25 @@ out:
 }
 
 /* Copy, read or delete (as r's phase says) the tree at root, found by listing it. */
+#define KIND(k)		(1u << (k))
+/* The kinds each phase acts with; delete's are what is left. */
+#define COPY_KINDS	(KIND(TOP_MKDIR) | KIND(TOP_STAT) | KIND(TOP_CREATE) | KIND(TOP_OPEN) | \
+			 KIND(TOP_READ) | KIND(TOP_WRITE) | KIND(TOP_CLOSE))
+#define READ_KINDS	(KIND(TOP_STAT) | KIND(TOP_OPEN) | KIND(TOP_READ) | KIND(TOP_CLOSE))
+#define DELETE_KINDS	(KIND(TOP_UNLINK) | KIND(TOP_RMDIR))
+
 int tree_through(struct tree_run *r, int root)
 {
 	found_fn act = r->id == PH_TREE_COPY ? copy_one : r->id == PH_TREE_READ ? read_one : remove_one;
-	struct found f = { .keep = r->io.depth > 1, .act = act, .root = root };
+	unsigned kinds = r->id == PH_TREE_COPY ? COPY_KINDS : r->id == PH_TREE_READ ? READ_KINDS :
+			 DELETE_KINDS;
+	/*
+	 * Listing the whole tree first pays for itself only by filling the
+	 * ring: with none of the phase's kinds in it (uring's delete), rm -rf's
+	 * order is the faster (2% on tmpfs and ext4).
+	 */
+	struct found f = { .keep = r->io.depth > 1 && (r->io.ring_kinds & kinds), .act = act,
+			   .root = root };
 	int ret;
 
 	ret = discover(r, root, "", &f);
