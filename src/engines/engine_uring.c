@@ -2,9 +2,9 @@
 /*
  * uring: io_uring through liburing. One ring per issuing thread, set up
  * with the best flags the kernel takes; the phase's buffers and file are
- * registered; submissions go in batches, completions are reaped in
- * batches; short reads and writes are finished here, so the phases see
- * whole chunks exactly as with psync.
+ * registered; each request is submitted as soon as it is ready and
+ * completions are reaped in batches; short reads and writes are finished
+ * here, so the phases see whole chunks exactly as with psync.
  */
 #include "config.h"
 
@@ -143,8 +143,12 @@ static int queue_rest(struct uring *u, struct io_req *r)
 }
 
 /*
- * Queue only: the SQEs go to the kernel with the next reap, in the same
- * io_uring_enter() that waits, so a request costs one system call.
+ * Each request goes to the kernel as soon as it is ready, in an
+ * io_uring_enter() of its own, as fio's engine submits. A batch of SQEs
+ * in one call is plugged and reaches the device as one burst after the
+ * last of them: on a virtio disk at QD 32 that cost a sixth of the random
+ * read rate, and fio's lead over clyde was exactly that (issue 22;
+ * bench/results/2026-12-02/uring-submit.txt).
  */
 static int uring_submit(struct engine *e, struct io_req *const *reqs, unsigned n)
 {
@@ -155,7 +159,9 @@ static int uring_submit(struct engine *e, struct io_req *const *reqs, unsigned n
 
 		u->progress[reqs[i]->slot] = 0;
 		ret = queue_rest(u, reqs[i]);
-		if (ret)
+		if (!ret)
+			ret = io_uring_submit(&u->ring);
+		if (ret < 0)
 			return ret;
 	}
 	return 0;
@@ -168,7 +174,7 @@ static int uring_reap(struct engine *e, unsigned min, struct io_req **done, unsi
 	int ret;
 
 	while (got < min) {
-		/* Submit what is queued and wait for a completion, in one call. */
+		/* Submit what was queued again (short, EAGAIN) and wait, in one call. */
 		ret = io_uring_submit_and_wait(&u->ring, 1);
 		if (ret == -EINTR) {
 			if (clyde_stop_requested())
