@@ -148,7 +148,7 @@ static int queue_rest(struct uring *u, struct io_req *r)
  * in one call is plugged and reaches the device as one burst after the
  * last of them: on a virtio disk at QD 32 that cost a sixth of the random
  * read rate, and fio's lead over clyde was exactly that (issue 22;
- * bench/results/2026-12-02/uring-submit.txt).
+ * bench/results/2026-12-02/uring-causes/).
  */
 static int uring_submit(struct engine *e, struct io_req *const *reqs, unsigned n)
 {

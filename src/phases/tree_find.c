@@ -247,14 +247,14 @@ out:
 	return ret;
 }
 
-/* Copy, read or delete (as r's phase says) the tree at root, found by listing it. */
 #define KIND(k)		(1u << (k))
-/* The kinds each phase acts with; delete's are what is left. */
+/* The kinds of operation each phase acts with. */
 #define COPY_KINDS	(KIND(TOP_MKDIR) | KIND(TOP_STAT) | KIND(TOP_CREATE) | KIND(TOP_OPEN) | \
 			 KIND(TOP_READ) | KIND(TOP_WRITE) | KIND(TOP_CLOSE))
 #define READ_KINDS	(KIND(TOP_STAT) | KIND(TOP_OPEN) | KIND(TOP_READ) | KIND(TOP_CLOSE))
 #define DELETE_KINDS	(KIND(TOP_UNLINK) | KIND(TOP_RMDIR))
 
+/* Copy, read or delete (as r's phase says) the tree at root, found by listing it. */
 int tree_through(struct tree_run *r, int root)
 {
 	found_fn act = r->id == PH_TREE_COPY ? copy_one : r->id == PH_TREE_READ ? read_one : remove_one;
