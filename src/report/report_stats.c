@@ -486,7 +486,8 @@ bool report_series_stall(const struct report_series *se, struct report_stall *st
 			run.length_s = 0;
 		}
 		run.length_s += smp->t_end - smp->t_start;
-		if (run.length_s > st->length_s || (!st->intervals && run.intervals))
+		/* a longer one, the first, or the longest going on (starts are one run's each) */
+		if (run.length_s > st->length_s || !st->intervals || st->start_s == run.start_s)
 			*st = run;
 	}
 	return st->intervals > 0;
