@@ -168,7 +168,8 @@ struct phase_error {
 };
 
 __attribute__((format(printf, 3, 4)))
-static const char *phase_error(struct phase_error *e, const struct json_node *at, const char *fmt, ...)
+static const char *phase_error(struct phase_error *e, const struct json_node *at,
+			       const char *fmt, ...)
 {
 	va_list ap;
 
@@ -180,7 +181,9 @@ static const char *phase_error(struct phase_error *e, const struct json_node *at
 }
 
 /* The columns of a series the report reads, found by name; any others are left alone. */
-enum series_col { SC_T_START, SC_T_END, SC_WORK, SC_OPS, SC_RATE, SC_P99, SC_DIRTY, SC_WRITEBACK, SC_COUNT };
+enum series_col {
+	SC_T_START, SC_T_END, SC_WORK, SC_OPS, SC_RATE, SC_P99, SC_DIRTY, SC_WRITEBACK, SC_COUNT
+};
 
 static const struct {
 	const char *name;
@@ -242,7 +245,8 @@ static const char *series_row(struct report_sample *smp, const struct json_node 
 				v[c] = NAN;
 				continue;
 			}
-			if (n->type != JSON_NUMBER || n->number < 0 || n->number > series_cols[c].max ||
+			if (n->type != JSON_NUMBER || n->number < 0 ||
+			    n->number > series_cols[c].max ||
 			    (series_cols[c].whole && n->number != floor(n->number)))
 				return phase_error(e, n, "series row %zu: %s is not %s", k + 1,
 						   series_cols[c].name, series_cols[c].what);
@@ -256,13 +260,14 @@ static const char *series_row(struct report_sample *smp, const struct json_node 
 		return phase_error(e, row, "series row %zu ends (%.9g s) before it starts (%.9g s)",
 				   k + 1, v[SC_T_END], v[SC_T_START]);
 	*smp = (struct report_sample){
-		.t_start = v[SC_T_START], .t_end = v[SC_T_END], .work = v[SC_WORK], .ops = v[SC_OPS],
-		.rate = v[SC_RATE], .p99 = v[SC_P99], .dirty = v[SC_DIRTY], .writeback = v[SC_WRITEBACK],
+		.t_start = v[SC_T_START], .t_end = v[SC_T_END], .work = v[SC_WORK],
+		.ops = v[SC_OPS], .rate = v[SC_RATE], .p99 = v[SC_P99], .dirty = v[SC_DIRTY],
+		.writeback = v[SC_WRITEBACK],
 	};
 	return NULL;
 }
 
-/* Two times the document wrote apart that are one instant: equal to slack of the larger (or of 1 s). */
+/* Two times the document wrote apart that are one instant: equal to slack of the larger (or 1). */
 static bool same_time(double a, double b, double slack)
 {
 	return fabs(a - b) <= slack * fmax(1, fmax(fabs(a), fabs(b)));
@@ -301,11 +306,13 @@ static const char *series_rows(struct report_series *se, const struct json_node 
  * (those the report reads must be there, any others are ignored), then
  * the rows, into one allocation. The series goes into r only whole.
  */
-static const char *json_run_series(struct report_run *r, enum phase_id ph, const struct json_node *p,
-				   const struct json_node *sn, struct phase_error *e, bool *oom)
+static const char *json_run_series(struct report_run *r, enum phase_id ph,
+				   const struct json_node *p, const struct json_node *sn,
+				   struct phase_error *e, bool *oom)
 {
 	const struct json_node *cols = json_get(sn, "columns"), *rows = json_get(sn, "rows");
-	const struct json_node *unit = json_get(sn, "work_unit"), *src = json_get(sn, "dirty_source");
+	const struct json_node *unit = json_get(sn, "work_unit");
+	const struct json_node *src = json_get(sn, "dirty_source");
 	size_t pos[SC_COUNT], width = 0, n = 0;
 	struct report_series *se;
 	double interval, elapsed;
@@ -313,7 +320,8 @@ static const char *json_run_series(struct report_run *r, enum phase_id ph, const
 
 	if (sn->type != JSON_OBJECT)
 		return phase_error(e, sn, "has a series that is not an object or null");
-	if (!unit || unit->type != JSON_STRING || strcmp(unit->string, phase_unit_names(ph)->amount))
+	if (!unit || unit->type != JSON_STRING ||
+	    strcmp(unit->string, phase_unit_names(ph)->amount))
 		return phase_error(e, sn, "series has a work_unit that is not this phase's unit (%s)",
 				   phase_unit_names(ph)->amount);
 	if (json_get_known(sn, "interval_s", 1e-9, 1e9, &interval))
@@ -397,7 +405,9 @@ static const char *json_run_phase(struct report_run *r, enum phase_id ph, const 
 	if (prof && prof->type != JSON_NULL && (why = json_run_profile(r, ph, prof)))
 		return why;
 	/* clyde-result/8; null: the phase was not recorded (--interval=off) */
-	return series && series->type != JSON_NULL ? json_run_series(r, ph, p, series, e, oom) : NULL;
+	if (!series || series->type == JSON_NULL)
+		return NULL;
+	return json_run_series(r, ph, p, series, e, oom);
 }
 
 /*

@@ -53,11 +53,11 @@ struct report_profile {
  */
 struct report_sample {
 	double t_start, t_end;	/* seconds since the phase's timed start */
-	double work;		/* done in the interval, in the phase's unit (KiB, seeks, files) */
+	double work;		/* done in it, in the phase's unit (KiB, seeks, files) */
 	double ops;		/* operations completed in it */
 	double rate;		/* work / (t_end - t_start), per second */
 	double p99;		/* latency p99 of its operations, seconds; NAN: none completed */
-	double dirty, writeback;	/* the machine's, KiB at the interval's end; NAN: not measured */
+	double dirty, writeback;	/* the machine's, KiB at its end; NAN: not measured */
 };
 
 /*

@@ -451,7 +451,7 @@ double report_series_rate(const struct report_series *se, double from, double to
 
 		if (smp->t_start > to)
 			break;
-		/* an interval of no width (the last, ending where the phase did) counts whole where it is */
+		/* an interval of no width (the last, at the phase's end) counts whole where it is */
 		if (width <= 0 && smp->t_start >= from)
 			work += smp->work;
 		else if (width > 0 && inside > 0)

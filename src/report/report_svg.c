@@ -618,7 +618,7 @@ static void legend(FILE *out, const struct report_set *s, const struct grid *g)
 #define S_LAT_TOP	284
 #define S_LAT_BOTTOM	340	/* the latency strip */
 #define S_RUNS_SHOWN	12	/* runs named in a chart's key */
-#define SERIES_HEAD	28	/* the heading over the charts, in the SVG with the bar charts */
+#define SERIES_HEAD	28	/* the heading over them, in the SVG with the bar charts */
 
 /* A chart's scales: the x axis in seconds, the rate, the dirty pages and the p99. */
 struct series_frame {
@@ -643,7 +643,8 @@ static double sy(double v, const struct axis *a, double top, double bottom)
 	return bottom - fmin(fmax(v, 0), a->top) / a->top * (bottom - top);
 }
 
-static void series_frame(struct series_frame *f, const struct report_set *s, size_t k, enum phase_id ph)
+static void series_frame(struct series_frame *f, const struct report_set *s, size_t k,
+			 enum phase_id ph)
 {
 	double end = 0, rate = 0, dirty = 0, p99 = 0;
 
@@ -743,8 +744,8 @@ static void series_axes(FILE *out, const struct series_frame *f)
 }
 
 /* The title: the exact figures of run j (of its configuration) over the phase. */
-static void series_title(FILE *out, const struct report_run *r, unsigned j, const struct report_series *se,
-			 const struct report_display *d)
+static void series_title(FILE *out, const struct report_run *r, unsigned j,
+			 const struct report_series *se, const struct report_display *d)
 {
 	struct report_stall st;
 	double tenth[3];
@@ -787,14 +788,16 @@ static void series_pages(FILE *out, const struct series_frame *f, const struct r
 }
 
 /* Run j's series: its p99 as steps in the strip, its pages, its rate at each interval's middle. */
-static void series_run(FILE *out, const struct series_frame *f, const struct report_run *r, unsigned j,
-		       const struct report_series *se, const char *colour)
+static void series_run(FILE *out, const struct series_frame *f, const struct report_run *r,
+		       unsigned j, const struct report_series *se, const char *colour)
 {
 	fprintf(out, "<g class=\"run\"><path class=\"p99\" d=\"M%.1f %d", sx(f, 0), S_LAT_BOTTOM);
 	for (size_t k = 0; k < se->n; k++) {
 		const struct report_sample *smp = &se->row[k];
-		double y = isfinite(smp->p99) ?
-			sy(smp->p99 * 1e6 * f->lat_d.scale, &f->lat, S_LAT_TOP, S_LAT_BOTTOM) : S_LAT_BOTTOM;
+		double y = S_LAT_BOTTOM;
+
+		if (isfinite(smp->p99))
+			y = sy(smp->p99 * 1e6 * f->lat_d.scale, &f->lat, S_LAT_TOP, S_LAT_BOTTOM);
 
 		fprintf(out, "V%.1fH%.1f", y, sx(f, smp->t_end));
 	}
@@ -817,8 +820,8 @@ static void series_run(FILE *out, const struct series_frame *f, const struct rep
 }
 
 /* A key entry: a line of the given dashes (or a patch), then its words; returns the x after it. */
-static double key_entry(FILE *out, double x, int y, const char *dash, bool patch, const char *colour,
-			const char *words)
+static double key_entry(FILE *out, double x, int y, const char *dash, bool patch,
+			const char *colour, const char *words)
 {
 	if (patch)
 		fprintf(out, "<rect x=\"%.1f\" y=\"%d\" width=\"22\" height=\"9\" fill=\"%s\" fill-opacity=\"0.3\" stroke=\"%s\" stroke-width=\"0.8\"/>",
@@ -831,7 +834,8 @@ static double key_entry(FILE *out, double x, int y, const char *dash, bool patch
 	return x + 27 + 6.2 * (double)strlen(words) + 18;
 }
 
-static void series_chart(FILE *out, const struct report_set *s, size_t k, enum phase_id ph, int cx, int cy)
+static void series_chart(FILE *out, const struct report_set *s, size_t k, enum phase_id ph,
+			 int cx, int cy)
 {
 	struct series_frame f;
 	unsigned j = 0, shown = 0;
@@ -894,7 +898,8 @@ static void series_chart(FILE *out, const struct report_set *s, size_t k, enum p
 		fputs("<g class=\"run-key\"><title>", out);
 		report_xml_text(out, s->runs[i].source);
 		fprintf(out, ":%u</title>", s->runs[i].line);
-		x = key_entry(out, x, SERIES_H - 10, NULL, false, report_chart_color(k + j - 1), words) - 8;
+		x = key_entry(out, x, SERIES_H - 10, NULL, false, report_chart_color(k + j - 1),
+			      words) - 8;
 		fputs("</g>\n", out);
 	}
 	fputs("</g>\n", out);
@@ -938,7 +943,8 @@ static void series_charts(FILE *out, const struct report_set *s, int y)
 static int svg_series_write(FILE *out, const struct report_set *s)
 {
 	int n = series_count(s);
-	int width = SERIES_W + 2 * MARGIN, height = n ? 2 * MARGIN + n * (SERIES_H + GAP) - GAP : 2 * MARGIN + 30;
+	int width = SERIES_W + 2 * MARGIN;
+	int height = n ? 2 * MARGIN + n * (SERIES_H + GAP) - GAP : 2 * MARGIN + 30;
 
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
 		width, height, width, height);

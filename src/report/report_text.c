@@ -537,8 +537,9 @@ static void seconds_text(char *buf, double v)
 	snprintf(buf, CELL, "%.3f", v);
 }
 
-/* The row of run i's series of phase ph; false when it has none. j: the run's number in its configuration. */
-static bool series_row(row_t row, const struct report_set *s, size_t i, unsigned j, enum phase_id ph)
+/* The row of run i's series of phase ph (j: the run's number in its configuration); false: none. */
+static bool series_row(row_t row, const struct report_set *s, size_t i, unsigned j,
+		       enum phase_id ph)
 {
 	const struct report_series *se = s->runs[i].series[ph];
 	struct report_stall st;
@@ -553,8 +554,10 @@ static bool series_row(row_t row, const struct report_set *s, size_t i, unsigned
 	snprintf(row[2], CELL, "%zu", se->n);
 	for (int t = 0; t < 3; t++) {
 		/* a share of whole intervals' work: whole numbers where it comes out whole */
-		if (isfinite(tenth[t]) && fabs(tenth[t] - round(tenth[t])) <= 1e-9 * fmax(1, tenth[t]))
-			rate_text(row[3 + t], round(tenth[t]));
+		double whole = round(tenth[t]);
+
+		if (isfinite(tenth[t]) && fabs(tenth[t] - whole) <= 1e-9 * fmax(1, tenth[t]))
+			rate_text(row[3 + t], whole);
 		else if (isfinite(tenth[t]))
 			rate_text(row[3 + t], tenth[t]);
 		else

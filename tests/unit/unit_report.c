@@ -941,7 +941,7 @@ static void test_text(struct report_set *s)
  */
 static void test_series_summaries(void)
 {
-	/* 1 s: 0.25 s at 400/s, 0.25 s with nothing done, 0.25 s at 200/s, 0.25 s idle, then 0 s with 10 */
+	/* 0.25 s each: 400/s, nothing, 200/s, nothing; then 10 done in no time */
 	static const double rows[][3] = {
 		{ 0, 0.25, 100 }, { 0.25, 0.5, 0 }, { 0.5, 0.75, 50 }, { 0.75, 1, 0 }, { 1, 1, 10 },
 	};
@@ -958,7 +958,8 @@ static void test_series_summaries(void)
 		se->row[k].t_end = rows[k][1];
 		se->row[k].work = rows[k][2];
 		se->row[k].ops = rows[k][2] > 0;
-		se->row[k].rate = rows[k][1] > rows[k][0] ? rows[k][2] / (rows[k][1] - rows[k][0]) : 0;
+		if (rows[k][1] > rows[k][0])
+			se->row[k].rate = rows[k][2] / (rows[k][1] - rows[k][0]);
 	}
 	CHECK(report_series_end(se) == 1, "end %g", report_series_end(se));
 	CHECK(fabs(report_series_rate(se, 0, 0.25) - 400) < 1e-9, "first quarter");
@@ -969,15 +970,15 @@ static void test_series_summaries(void)
 	CHECK(fabs(report_series_rate(se, 0.9, 1) - 100) < 1e-9, "last tenth %g", report_series_rate(se, 0.9, 1));
 	CHECK(isnan(report_series_rate(se, 0.5, 0.5)), "an empty window");
 	report_series_tenths(se, tenth);
-	CHECK(fabs(tenth[0] - 400) < 1e-9 && fabs(tenth[1] - 100) < 1e-9 && fabs(tenth[2] - 100) < 1e-9,
-	      "tenths %g %g %g", tenth[0], tenth[1], tenth[2]);
-	CHECK(report_series_stall(se, &st) && st.intervals == 1 && st.length_s == 0.25 && st.start_s == 0.25,
-	      "stall %zu intervals, %g s at %g s", st.intervals, st.length_s, st.start_s);
+	CHECK(fabs(tenth[0] - 400) < 1e-9 && fabs(tenth[1] - 100) < 1e-9 &&
+	      fabs(tenth[2] - 100) < 1e-9, "tenths %g %g %g", tenth[0], tenth[1], tenth[2]);
+	CHECK(report_series_stall(se, &st) && st.intervals == 1 && st.length_s == 0.25 &&
+	      st.start_s == 0.25, "stall %zu intervals, %g s at %g s", st.intervals, st.length_s, st.start_s);
 	se->row[4].ops = 0;
 	se->row[2].ops = 0;
 	/* now 0.25..1 without a completion: three intervals and the empty one, 0.75 s */
-	CHECK(report_series_stall(se, &st) && st.intervals == 4 && st.length_s == 0.75 && st.start_s == 0.25,
-	      "longer stall %zu intervals, %g s at %g s", st.intervals, st.length_s, st.start_s);
+	CHECK(report_series_stall(se, &st) && st.intervals == 4 && st.length_s == 0.75 &&
+	      st.start_s == 0.25, "longer stall %zu intervals, %g s at %g s", st.intervals, st.length_s, st.start_s);
 	for (int k = 0; k < 5; k++)
 		se->row[k].ops = 1;
 	CHECK(!report_series_stall(se, &st), "no stall");
