@@ -45,8 +45,19 @@ void report_set_init(struct report_set *s)
 	s->baseline = -1;
 }
 
+void report_run_free_series(struct report_run *r)
+{
+	for (int ph = 0; ph < PH_COUNT; ph++) {
+		free(r->series[ph]);
+		r->series[ph] = NULL;
+	}
+	r->has_series = false;
+}
+
 void report_set_free(struct report_set *s)
 {
+	for (size_t i = 0; i < s->nruns; i++)
+		report_run_free_series(&s->runs[i]);
 	for (size_t i = 0; i < s->nconfigs; i++)
 		for (int ph = 0; ph < PH_COUNT; ph++)
 			for (int m = 0; m < RM_ALL; m++)

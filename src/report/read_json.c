@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * clyde-report's JSON reader: clyde's documents (clyde-result/1 to /7:
+ * clyde-report's JSON reader: clyde's documents (clyde-result/1 to /8:
  * /3's phases may carry a --profile, /4's runs a --tree and its five
- * phases, /6's failed runs are skipped; /5's cluster and /7's plan are
- * not read), parsed by lib/json_reader, into report_run, one per run.
- * Only what the report shows is read, and so checked.
+ * phases, /6's failed runs are skipped, /8's phases a time series;
+ * /5's cluster and /7's plan are not read), parsed by lib/json_reader,
+ * into report_run, one per run. Only what the report shows is read,
+ * and so checked.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/phase.h"
@@ -158,12 +161,216 @@ static const char *json_tree_phase(struct report_run *r, enum phase_id ph, const
 	return NULL;
 }
 
-/* One phase of a JSON run: rate, CPU seconds per unit from user + system over the amount, latency. */
-static const char *json_run_phase(struct report_run *r, enum phase_id ph, const struct json_node *p)
+/* Where a phase went wrong: the line of the node at fault (0: the phase's) and why. */
+struct phase_error {
+	unsigned line;
+	char why[192];
+};
+
+__attribute__((format(printf, 3, 4)))
+static const char *phase_error(struct phase_error *e, const struct json_node *at,
+			       const char *fmt, ...)
+{
+	va_list ap;
+
+	e->line = at->line;
+	va_start(ap, fmt);
+	vsnprintf(e->why, sizeof(e->why), fmt, ap);
+	va_end(ap);
+	return e->why;
+}
+
+/* The columns of a series the report reads, found by name; any others are left alone. */
+enum series_col {
+	SC_T_START, SC_T_END, SC_WORK, SC_OPS, SC_RATE, SC_P99, SC_DIRTY, SC_WRITEBACK, SC_COUNT
+};
+
+static const struct {
+	const char *name;
+	double max;
+	bool whole;
+	bool nullable;
+	const char *what;	/* in the complaint about a bad value */
+} series_cols[SC_COUNT] = {
+	[SC_T_START] = { "t_start_s", 1e9, false, false, "a number of seconds" },
+	[SC_T_END] = { "t_end_s", 1e9, false, false, "a number of seconds" },
+	[SC_WORK] = { "work", 1e18, false, false, "an amount of work" },
+	[SC_OPS] = { "ops", 1e18, true, false, "a count" },
+	[SC_RATE] = { "rate", 1e18, false, false, "a rate" },
+	[SC_P99] = { "lat_p99_s", 1e6, false, true, "a number of seconds or null" },
+	[SC_DIRTY] = { "dirty_kib", 1e15, false, true, "a number of KiB or null" },
+	[SC_WRITEBACK] = { "writeback_kib", 1e15, false, true, "a number of KiB or null" },
+};
+
+/* Where each column the report reads sits in the rows; NULL, or why not. */
+static const char *series_columns(const struct json_node *cols, size_t pos[SC_COUNT], size_t *width,
+				  struct phase_error *e)
+{
+	size_t i = 0;
+
+	for (int c = 0; c < SC_COUNT; c++)
+		pos[c] = SIZE_MAX;
+	for (const struct json_node *n = cols->child; n; n = n->next, i++) {
+		if (n->type != JSON_STRING)
+			return phase_error(e, n, "series has a column %zu whose name is not a string", i + 1);
+		for (int c = 0; c < SC_COUNT; c++) {
+			if (strcmp(n->string, series_cols[c].name))
+				continue;
+			if (pos[c] != SIZE_MAX)
+				return phase_error(e, n, "series has the column \"%s\" twice", series_cols[c].name);
+			pos[c] = i;
+		}
+	}
+	*width = i;
+	for (int c = 0; c < SC_COUNT; c++)
+		if (pos[c] == SIZE_MAX)
+			return phase_error(e, cols, "series has no column \"%s\"", series_cols[c].name);
+	return NULL;
+}
+
+/* Row k (from 0) of a series into smp: its width and the values the report reads checked. */
+static const char *series_row(struct report_sample *smp, const struct json_node *row, size_t k,
+			      const size_t pos[SC_COUNT], size_t width, struct phase_error *e)
+{
+	double v[SC_COUNT];
+	size_t i = 0;
+
+	if (row->type != JSON_ARRAY)
+		return phase_error(e, row, "series row %zu is not an array", k + 1);
+	for (const struct json_node *n = row->child; n; n = n->next, i++) {
+		for (int c = 0; c < SC_COUNT; c++) {
+			if (pos[c] != i)
+				continue;
+			if (n->type == JSON_NULL && series_cols[c].nullable) {
+				v[c] = NAN;
+				continue;
+			}
+			if (n->type != JSON_NUMBER || n->number < 0 ||
+			    n->number > series_cols[c].max ||
+			    (series_cols[c].whole && n->number != floor(n->number)))
+				return phase_error(e, n, "series row %zu: %s is not %s", k + 1,
+						   series_cols[c].name, series_cols[c].what);
+			v[c] = n->number;
+		}
+	}
+	if (i != width)
+		return phase_error(e, row, "series row %zu has %zu values, not one per column (%zu)",
+				   k + 1, i, width);
+	if (v[SC_T_END] < v[SC_T_START])
+		return phase_error(e, row, "series row %zu ends (%.9g s) before it starts (%.9g s)",
+				   k + 1, v[SC_T_END], v[SC_T_START]);
+	*smp = (struct report_sample){
+		.t_start = v[SC_T_START], .t_end = v[SC_T_END], .work = v[SC_WORK],
+		.ops = v[SC_OPS], .rate = v[SC_RATE], .p99 = v[SC_P99], .dirty = v[SC_DIRTY],
+		.writeback = v[SC_WRITEBACK],
+	};
+	return NULL;
+}
+
+/* Two times the document wrote apart that are one instant: equal to slack of the larger (or 1). */
+static bool same_time(double a, double b, double slack)
+{
+	return fabs(a - b) <= slack * fmax(1, fmax(fabs(a), fabs(b)));
+}
+
+/* The rows: tiling [0, the phase's elapsed_s] without a gap or an overlap. */
+static const char *series_rows(struct report_series *se, const struct json_node *rows,
+			       const size_t pos[SC_COUNT], size_t width, double elapsed,
+			       struct phase_error *e)
+{
+	const struct json_node *n = rows->child;
+	const char *why;
+
+	for (size_t k = 0; k < se->n; k++, n = n->next) {
+		struct report_sample *smp = &se->row[k];
+
+		why = series_row(smp, n, k, pos, width, e);
+		if (why)
+			return why;
+		if (k == 0 && smp->t_start != 0)
+			return phase_error(e, n, "series row 1 starts at %.9g s, not at 0", smp->t_start);
+		if (k > 0 && !same_time(smp->t_start, se->row[k - 1].t_end, 1e-9))
+			return phase_error(e, n, "series row %zu starts at %.9g s, not where row %zu ended (%.9g s)",
+					   k + 1, smp->t_start, k, se->row[k - 1].t_end);
+		se->dirty_measured |= !isnan(smp->dirty) || !isnan(smp->writeback);
+	}
+	/* elapsed_s and the last t_end_s are one instant, each written to 9 digits */
+	if (isfinite(elapsed) && !same_time(se->row[se->n - 1].t_end, elapsed, 1e-6))
+		return phase_error(e, rows, "series ends at %.9g s, not at the phase's elapsed_s (%.9g s)",
+				   se->row[se->n - 1].t_end, elapsed);
+	return NULL;
+}
+
+/*
+ * A phase's time series (clyde-result/8): its columns found by name
+ * (those the report reads must be there, any others are ignored), then
+ * the rows, into one allocation. The series goes into r only whole.
+ */
+static const char *json_run_series(struct report_run *r, enum phase_id ph,
+				   const struct json_node *p, const struct json_node *sn,
+				   struct phase_error *e, bool *oom)
+{
+	const struct json_node *cols = json_get(sn, "columns"), *rows = json_get(sn, "rows");
+	const struct json_node *unit = json_get(sn, "work_unit");
+	const struct json_node *src = json_get(sn, "dirty_source");
+	size_t pos[SC_COUNT], width = 0, n = 0;
+	struct report_series *se;
+	double interval, elapsed;
+	const char *why;
+
+	if (sn->type != JSON_OBJECT)
+		return phase_error(e, sn, "has a series that is not an object or null");
+	if (!unit || unit->type != JSON_STRING ||
+	    strcmp(unit->string, phase_unit_names(ph)->amount))
+		return phase_error(e, sn, "series has a work_unit that is not this phase's unit (%s)",
+				   phase_unit_names(ph)->amount);
+	if (json_get_known(sn, "interval_s", 1e-9, 1e9, &interval))
+		return phase_error(e, sn, "series has an interval_s that is not a number of seconds");
+	if (src && src->type != JSON_NULL && (src->type != JSON_STRING ||
+					      !reader_printable(src->string, strlen(src->string))))
+		return phase_error(e, src, "series has a dirty_source that is not text or null");
+	if (!cols || cols->type != JSON_ARRAY)
+		return phase_error(e, sn, "series has no \"columns\" array");
+	why = series_columns(cols, pos, &width, e);
+	if (why)
+		return why;
+	if (!rows || rows->type != JSON_ARRAY || !rows->child)
+		return phase_error(e, rows ? rows : sn, "series has no \"rows\" array, or an empty one");
+	if (json_get_known(p, "elapsed_s", 0, 1e12, &elapsed))
+		return phase_error(e, p, "has an elapsed_s that is not a number of seconds");
+	for (const struct json_node *row = rows->child; row; row = row->next)
+		n++;
+	se = calloc(1, sizeof(*se) + n * sizeof(se->row[0]));
+	if (!se) {
+		*oom = true;
+		return "out of memory";
+	}
+	se->n = n;
+	se->interval_s = interval;
+	se->interval_fixed = json_get_bool(sn, "interval_fixed", false);
+	if (src && src->type == JSON_STRING)
+		str_copy(se->dirty_source, sizeof(se->dirty_source), src->string);
+	why = series_rows(se, rows, pos, width, elapsed, e);
+	if (why) {
+		free(se);
+		return why;
+	}
+	r->series[ph] = se;
+	r->has_series = true;
+	return NULL;
+}
+
+/*
+ * One phase of a JSON run: rate, CPU seconds per unit from user + system
+ * over the amount, latency, and what /3, /4 and /8 add. NULL, or why
+ * not (e->line: where, when not the phase's own line; *oom: no memory).
+ */
+static const char *json_run_phase(struct report_run *r, enum phase_id ph, const struct json_node *p,
+				  struct phase_error *e, bool *oom)
 {
 	const char *why;
 	double rate, amount = 0, user = 0, sys = 0, lat = 0;
-	const struct json_node *prof;
+	const struct json_node *prof, *series = json_get(p, "series");
 
 	if (p->type != JSON_OBJECT)
 		return "is not an object";
@@ -195,7 +402,12 @@ static const char *json_run_phase(struct report_run *r, enum phase_id ph, const 
 	if (ph >= PH_FIRST_TREE && (why = json_tree_phase(r, ph, p)))
 		return why;
 	prof = json_get(p, "profile");
-	return prof && prof->type != JSON_NULL ? json_run_profile(r, ph, prof) : NULL;
+	if (prof && prof->type != JSON_NULL && (why = json_run_profile(r, ph, prof)))
+		return why;
+	/* clyde-result/8; null: the phase was not recorded (--interval=off) */
+	if (!series || series->type == JSON_NULL)
+		return NULL;
+	return json_run_series(r, ph, p, series, e, oom);
 }
 
 /*
@@ -230,6 +442,7 @@ static int json_run(struct reader *rd, const struct json_node *run, const char *
 	const struct json_node *phases = json_get(run, "phases");
 	struct report_run r;
 	const char *why;
+	int ret;
 
 	memset(&r, 0, sizeof(r));
 	str_copy(r.source, sizeof(r.source), rd->source);
@@ -251,28 +464,42 @@ static int json_run(struct reader *rd, const struct json_node *run, const char *
 	}
 	for (int ph = 0; ph < PH_COUNT; ph++) {
 		const struct json_node *p = json_get(phases, phase_csv_name((enum phase_id)ph));
+		struct phase_error e = { 0 };
+		bool oom = false;
 
-		why = p ? json_run_phase(&r, (enum phase_id)ph, p) : NULL;
+		why = p ? json_run_phase(&r, (enum phase_id)ph, p, &e, &oom) : NULL;
+		if (oom) {
+			ret = -ENOMEM;
+			goto free_series;
+		}
 		if (why) {
-			reader_malformed(rd, p->line, "phase %s %s", phase_csv_name((enum phase_id)ph), why);
-			return 0;
+			reader_malformed(rd, e.line ? e.line : p->line, "phase %s %s",
+					 phase_csv_name((enum phase_id)ph), why);
+			ret = 0;
+			goto free_series;
 		}
 		/* a tree phase's figures mean nothing without the tree they were measured on */
 		if (ph >= PH_FIRST_TREE && !r.tree[0] && r.has[ph][RM_RATE]) {
 			reader_malformed(rd, p->line, "phase %s ran, but the run has no \"tree\"",
 				  phase_csv_name((enum phase_id)ph));
-			return 0;
+			ret = 0;
+			goto free_series;
 		}
 	}
 	report_key(&r);
-	return reader_add_run(rd, &r);
+	ret = reader_add_run(rd, &r);
+	if (!ret)
+		return 0;
+free_series:
+	report_run_free_series(&r);
+	return ret;
 }
 
 static bool known_schema(const char *schema)
 {
 	static const char *const known[] = {
 		"clyde-result/1", "clyde-result/2", "clyde-result/3", "clyde-result/4",
-		"clyde-result/5", "clyde-result/6", "clyde-result/7",
+		"clyde-result/5", "clyde-result/6", "clyde-result/7", "clyde-result/8",
 	};
 
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
@@ -289,7 +516,7 @@ static int json_document(struct reader *rd, const struct json_node *doc, unsigne
 	int ret = 0;
 
 	if (!schema || schema->type != JSON_STRING || !known_schema(schema->string)) {
-		reader_malformed(rd, line, "a JSON document whose schema is not clyde-result/1 to /7");
+		reader_malformed(rd, line, "a JSON document whose schema is not clyde-result/1 to /8");
 		return 0;
 	}
 	if (!runs || runs->type != JSON_ARRAY) {

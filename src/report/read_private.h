@@ -26,7 +26,7 @@ struct reader {
 /* A line or document skipped: counted, and printed as "source:line: why: skipped". */
 __attribute__((format(printf, 3, 4)))
 void reader_malformed(struct reader *rd, unsigned line, const char *fmt, ...);
-/* A copy of r appended to the set: 0 or -ENOMEM. */
+/* A copy of r appended to the set, which then owns its series: 0 or -ENOMEM (r keeps them). */
 int reader_add_run(struct reader *rd, const struct report_run *r);
 /* A name, version or parameter: printable, no control bytes (they would reach a terminal). */
 bool reader_printable(const char *p, size_t n);

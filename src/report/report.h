@@ -46,6 +46,33 @@ struct report_profile {
 	double read_amp;	/* device bytes read over the bytes clyde read */
 };
 
+/*
+ * One interval of a phase's time series (clyde-result/8, a phase's
+ * "series" row): what the report reads of it. NAN where the document
+ * says null: not known, never 0.
+ */
+struct report_sample {
+	double t_start, t_end;	/* seconds since the phase's timed start */
+	double work;		/* done in it, in the phase's unit (KiB, seeks, files) */
+	double ops;		/* operations completed in it */
+	double rate;		/* work / (t_end - t_start), per second */
+	double p99;		/* latency p99 of its operations, seconds; NAN: none completed */
+	double dirty, writeback;	/* the machine's, KiB at its end; NAN: not measured */
+};
+
+/*
+ * A phase's time series: its rows, which tile [0, elapsed], in one
+ * allocation (freed with the set).
+ */
+struct report_series {
+	size_t n;		/* rows, at least 1 */
+	double interval_s;	/* every interval's width but the last; NAN when not given */
+	bool interval_fixed;	/* --interval set it; false: adaptive */
+	bool dirty_measured;	/* some row has a dirty or writeback figure */
+	char dirty_source[64];	/* what counted them ("Linux /proc/meminfo ..."); "" for none */
+	struct report_sample row[];
+};
+
 /* One run, from one CSV line or one run of a JSON document. */
 struct report_run {
 	char source[256];	/* file name, or "-" for stdin */
@@ -76,6 +103,9 @@ struct report_run {
 	bool hidden[PH_COUNT];	/* printed as +++++ */
 	bool has_profile;	/* any phase has prof[].has */
 	struct report_profile prof[PH_COUNT];
+	/* clyde-result/8: each phase's time series; NULL where it has none. Owned by the run. */
+	struct report_series *series[PH_COUNT];
+	bool has_series;	/* any phase has one */
 };
 
 /* A configuration: the runs that share a key, summarised. */
@@ -106,6 +136,13 @@ struct report_config {
 	char origins[160];	/* the tools of its runs: "bonnie++ 2.00a, clyde 0.1.0 JSON" */
 };
 
+/* What the outputs make of the runs' time series (clyde-report --series). */
+enum report_series_mode {
+	REPORT_SERIES_ON,	/* the text's summaries, the SVG's and the page's charts of them */
+	REPORT_SERIES_OFF,	/* none: the report as for documents without series */
+	REPORT_SERIES_ONLY,	/* as ON, and the SVG and the page chart the series alone */
+};
+
 struct report_set {
 	struct report_run *runs;
 	size_t nruns, cap;
@@ -114,6 +151,7 @@ struct report_set {
 	int baseline;		/* index into configs, or -1 */
 	unsigned errors;	/* malformed lines reported and skipped */
 	unsigned text_lines;	/* lines without a comma (a table's text): ignored */
+	enum report_series_mode series_mode;
 };
 
 /*
@@ -128,8 +166,18 @@ struct report_set {
 int report_svg(FILE *out, const struct report_set *s);
 int report_html(FILE *out, const struct report_set *s);
 
-/* The <svg> element alone (no XML declaration), for embedding in a page. */
+/* The <svg> element alone (no XML declaration), for embedding in a page: the bar charts. */
 int report_svg_element(FILE *out, const struct report_set *s);
+/*
+ * The <svg> element of the time series' charts (report_svg also ends
+ * with them): one per configuration and phase that has a series, its
+ * runs overlaid: the rate, the machine's dirty and writeback pages on a
+ * second axis where measured, the latency p99 in a strip below. Nothing
+ * when no run has a series or the mode is REPORT_SERIES_OFF.
+ */
+int report_svg_series_element(FILE *out, const struct report_set *s);
+/* Whether the outputs show any series: a run has one and the mode is not off. */
+bool report_series_shown(const struct report_set *s);
 /* Text or attribute value, XML-escaped; bytes that are not UTF-8 print as U+FFFD. */
 void report_xml_text(FILE *out, const char *s);
 /* The chart colour of configuration i ("#rrggbb"), from a fixed palette. */
@@ -148,10 +196,11 @@ void report_display_pick(struct report_display *d, enum phase_id ph,
 /*
  * Readers (read_input.c, read_csv.c, read_json.c). A stream may mix CSV
  * lines of every format (clyde's, bonnie++ 1.98, 1.96/1.97 and 1.03) and
- * clyde-result/1 to /7 JSON documents (/3: each phase's --profile, when
+ * clyde-result/1 to /8 JSON documents (/3: each phase's --profile, when
  * it ran with one; /4: the run's tree and the tree phases, when it ran
- * with --tree; /6: a run that failed is skipped as malformed; /5's
- * cluster and /7's plan are not read). CSV has bonnie++'s twelve phases
+ * with --tree; /6: a run that failed is skipped as malformed; /8: each
+ * phase's time series, where it was recorded; /5's cluster and /7's
+ * plan are not read). CSV has bonnie++'s twelve phases
  * only (PH_BONNIE_COUNT).
  * Header lines are skipped; lines without a comma (the text table around
  * a CSV line) are counted in text_lines and ignored; malformed lines and
@@ -215,6 +264,8 @@ int report_prof_median(const struct report_set *s, size_t k, enum phase_id ph,
  * configuration base (or clears them for -1).
  */
 int report_group(struct report_set *s);
+/* Whether run i is one of configuration k's (configurations hold no list of their runs). */
+bool report_run_of(const struct report_set *s, size_t k, size_t i);
 int report_find_config(const struct report_set *s, const char *which);
 void report_compare(struct report_set *s, int base);
 
@@ -236,6 +287,28 @@ bool report_higher_is_better(enum report_measure m);
 bool report_measure_applies(enum phase_id ph, enum report_measure m);
 /* The ratio of a to base, oriented so that > 1 is better; false when undefined. */
 bool report_ratio(enum report_measure m, double a, double base, double *ratio);
+
+/*
+ * A time series' summaries (report_stats.c). report_series_rate: the
+ * rate over [from, to], the work done there over its length, an
+ * interval's work counted in proportion to the part of it inside; NAN
+ * for an empty window. report_series_stall: the longest run of
+ * consecutive intervals in which no operation completed (ops == 0), the
+ * first of the longest; false when there is none.
+ */
+struct report_stall {
+	double length_s;	/* the intervals' time together */
+	double start_s;		/* where the first of them began */
+	size_t intervals;
+};
+
+double report_series_end(const struct report_series *se);
+double report_series_rate(const struct report_series *se, double from, double to);
+bool report_series_stall(const struct report_series *se, struct report_stall *st);
+/* The rate in the first, middle and last tenth of the series' time. */
+void report_series_tenths(const struct report_series *se, double rate[3]);
+/* Frees every series of run r. */
+void report_run_free_series(struct report_run *r);
 
 /* The aligned text table (report_text.c): 0, or -errno (-EIO) when writing failed. */
 int report_text(FILE *out, const struct report_set *s);

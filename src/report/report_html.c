@@ -3,7 +3,8 @@
  * clyde-report's page: one self-contained HTML file (inline CSS and SVG,
  * no script, nothing fetched) that a person reads without the tool: how
  * to read it, the summary tables, the CPU cost of runs made with
- * --profile, then report_svg's charts. Written as
+ * --profile, then report_svg's charts, and where runs have time series
+ * (clyde-result/8) a section of them over time. Written as
  * XHTML-compatible markup, so an XML parser reads it too. A pure
  * function of the report_set.
  */
@@ -336,6 +337,96 @@ static int cost_table(FILE *out, const struct report_set *s)
 	return 0;
 }
 
+/* A rate of the series table, in the phase's display unit; a dash where the window is empty. */
+static void series_rate_cell(FILE *out, double v, const struct report_display *d)
+{
+	char buf[32];
+
+	if (!isfinite(v)) {
+		fputs("<td class=\"na\">\xe2\x80\x94</td>", out);
+		return;
+	}
+	number(buf, sizeof(buf), v * d->scale);
+	fprintf(out, "<td class=\"num\">%s</td>", buf);
+}
+
+/* Run i's row (number j in configuration k) of phase ph's time series. */
+static void series_table_row(FILE *out, const struct report_set *s, size_t k, size_t i, unsigned j,
+			     enum phase_id ph)
+{
+	const struct report_series *se = s->runs[i].series[ph];
+	struct report_display d;
+	struct report_stall st;
+	double tenth[3], max = 0;
+
+	report_series_tenths(se, tenth);
+	for (int t = 0; t < 3; t++)
+		if (isfinite(tenth[t]))
+			max = fmax(max, tenth[t]);
+	report_display_pick(&d, ph, RM_RATE, max);
+	fprintf(out, "<tr%s><td class=\"name\"><span class=\"sw\" style=\"background: %s\"></span>%zu ",
+		is_baseline(s, k) ? " class=\"base\"" : "", report_chart_color(k), k + 1);
+	report_xml_text(out, s->configs[k].name[0] ? s->configs[k].name : s->configs[k].key);
+	fputs("</td><td>", out);
+	report_xml_text(out, phase_get(ph)->row_name);
+	fputs("</td><td class=\"num\" title=\"", out);
+	report_xml_text(out, s->runs[i].source);
+	fprintf(out, ":%u\">%u</td><td class=\"num\">%zu</td>", s->runs[i].line, j, se->n);
+	for (int t = 0; t < 3; t++)
+		series_rate_cell(out, tenth[t], &d);
+	fputs("<td>", out);
+	report_xml_text(out, d.unit);
+	fputs("</td>", out);
+	if (report_series_stall(se, &st))
+		fprintf(out, "<td class=\"num\">%.3f</td><td class=\"num\">%.3f</td>", st.length_s, st.start_s);
+	else
+		fputs("<td class=\"na\">\xe2\x80\x94</td><td class=\"na\"></td>", out);
+	fputs("</tr>\n", out);
+}
+
+/*
+ * Where a run has a time series (clyde-result/8): the rate in the first,
+ * middle and last tenth of each phase and its longest stall, as the text
+ * has them, then a chart per configuration and phase. 0 or -EIO.
+ */
+static int series_section(FILE *out, const struct report_set *s)
+{
+	if (!report_series_shown(s))
+		return 0;
+	fputs("<h2>Over time</h2>\n<p class=\"sub\">For the runs with a time series (clyde records one"
+	      " per phase unless <code>--interval=off</code>): the rate in the first, middle and last"
+	      " tenth of the phase's time, and its longest stall, the longest run of intervals in which"
+	      " no operation completed, with where it began (seconds since the phase's start); never"
+	      " ratios. Then one chart per configuration and phase, its runs overlaid: the rate at each"
+	      " interval's middle (solid, left axis), the machine's dirty (dashed) and writeback (dotted)"
+	      " pages at each interval's end on the right axis where they were measured, and each"
+	      " interval's latency p99 as steps in the strip below. Hover over a rate line for its"
+	      " figures.</p>\n", out);
+	fputs("<table>\n<caption>The rate over each phase's time, by run</caption>\n"
+	      "<tr><th>Configuration</th><th>Phase</th><th>Run</th><th>Intervals</th>"
+	      "<th>First 10%</th><th>Middle 10%</th><th>Last 10%</th><th>Unit</th>"
+	      "<th>Longest stall<span class=\"unit\">s</span></th><th>Began at<span class=\"unit\">s</span></th></tr>\n",
+	      out);
+	for (size_t k = 0; k < s->nconfigs; k++) {
+		for (int ph = 0; ph < PH_COUNT; ph++) {
+			unsigned j = 0;
+
+			for (size_t i = s->configs[k].first_run; i < s->nruns; i++) {
+				if (!report_run_of(s, k, i))
+					continue;
+				j++;
+				if (s->runs[i].series[ph])
+					series_table_row(out, s, k, i, j, (enum phase_id)ph);
+			}
+		}
+	}
+	fputs("</table>\n<div class=\"charts\">\n", out);
+	if (report_svg_series_element(out, s))
+		return -EIO;
+	fputs("</div>\n", out);
+	return 0;
+}
+
 static void sources(FILE *out, const struct report_set *s)
 {
 	size_t shown = 0, distinct = 0;
@@ -415,14 +506,20 @@ int report_html(FILE *out, const struct report_set *s)
 	if (r)
 		return r;
 
-	fputs("<h2>Charts</h2>\n<p class=\"sub\">One chart per phase and measure; the numbers"
-	      " under the bars are the configurations' numbers in the legend and, where a baseline"
-	      " is set, their ratios to it (the baseline's median is the dashed line).</p>\n"
-	      "<div class=\"charts\">\n", out);
-	r = report_svg_element(out, s);
+	if (s->series_mode != REPORT_SERIES_ONLY) {
+		fputs("<h2>Charts</h2>\n<p class=\"sub\">One chart per phase and measure; the numbers"
+		      " under the bars are the configurations' numbers in the legend and, where a baseline"
+		      " is set, their ratios to it (the baseline's median is the dashed line).</p>\n"
+		      "<div class=\"charts\">\n", out);
+		r = report_svg_element(out, s);
+		if (r)
+			return r;
+		fputs("</div>\n", out);
+	}
+	r = series_section(out, s);
 	if (r)
 		return r;
-	fputs("</div>\n<p class=\"foot\">Written by clyde-report.</p>\n</body>\n</html>\n", out);
+	fputs("<p class=\"foot\">Written by clyde-report.</p>\n</body>\n</html>\n", out);
 	if (ferror(out) || fflush(out) == EOF)
 		return -EIO;
 	return 0;

@@ -29,15 +29,17 @@ struct report_opts {
 	const char *svg;
 	const char *html;
 	const char *baseline;
+	enum report_series_mode series;
 };
 
-enum { OPT_SVG = 256, OPT_HTML };
+enum { OPT_SVG = 256, OPT_HTML, OPT_SERIES };
 
 static const struct option long_opts[] = {
 	{ "baseline", required_argument, NULL, 'b' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "svg", required_argument, NULL, OPT_SVG },
 	{ "html", required_argument, NULL, OPT_HTML },
+	{ "series", required_argument, NULL, OPT_SERIES },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -46,7 +48,7 @@ static const struct option long_opts[] = {
 static void usage(FILE *out)
 {
 	fputs("Usage: clyde-report [-o FILE] [--baseline NAME|KEY|first] [--svg FILE] [--html FILE]\n"
-	      "                    [FILE...]\n"
+	      "                    [--series on|off|only] [FILE...]\n"
 	      "Reads clyde CSV lines and JSON documents and bonnie++ CSV lines (1.98, 1.96/1.97,\n"
 	      "1.03) from the FILEs, or from standard input when there are none or a FILE is -,\n"
 	      "and prints one table per configuration: median rate, spread, runs, CPU per unit\n"
@@ -58,6 +60,10 @@ static void usage(FILE *out)
 	      "  -o, --output FILE     write the text there instead of standard output\n"
 	      "      --svg FILE        write SVG charts of the same figures\n"
 	      "      --html FILE       write a self-contained HTML page\n"
+	      "      --series WHEN     the phases' time series (JSON clyde-result/8): on (the\n"
+	      "                        default) adds their summaries to the text and their\n"
+	      "                        charts to the SVG and the page, off leaves them out,\n"
+	      "                        only charts them alone in the SVG and the page\n"
 	      "  -h, --help            this text\n"
 	      "  -V, --version         the version\n"
 	      "Exit status: 0 ok, 1 usage, 2 an input could not be read, 3 nothing to report,\n"
@@ -83,6 +89,18 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 			break;
 		case OPT_HTML:
 			o->html = optarg;
+			break;
+		case OPT_SERIES:
+			if (!strcmp(optarg, "on")) {
+				o->series = REPORT_SERIES_ON;
+			} else if (!strcmp(optarg, "off")) {
+				o->series = REPORT_SERIES_OFF;
+			} else if (!strcmp(optarg, "only")) {
+				o->series = REPORT_SERIES_ONLY;
+			} else {
+				fprintf(stderr, "clyde-report: --series %s: not on, off or only\n", optarg);
+				return REPORT_EXIT_USAGE;
+			}
 			break;
 		case 'h':
 			usage(stdout);
@@ -181,6 +199,7 @@ int main(int argc, char **argv)
 	if (ret)
 		return ret < 0 ? REPORT_EXIT_OK : ret;
 	report_set_init(&s);
+	s.series_mode = o.series;
 	if (optind == argc)
 		unreadable = !read_input(&s, "-");
 	for (int i = optind; i < argc; i++)

@@ -425,3 +425,80 @@ void report_compare(struct report_set *s, int base)
 		c->geomean = c->geomean_n ? exp(logs / c->geomean_n) : 0;
 	}
 }
+
+/* ---- a phase's time series ---- */
+
+bool report_run_of(const struct report_set *s, size_t k, size_t i)
+{
+	return i >= s->configs[k].first_run && !strcmp(s->runs[i].key, s->configs[k].key);
+}
+
+double report_series_end(const struct report_series *se)
+{
+	return se->row[se->n - 1].t_end;
+}
+
+double report_series_rate(const struct report_series *se, double from, double to)
+{
+	double work = 0;
+
+	if (!(to > from))
+		return NAN;
+	for (size_t k = 0; k < se->n; k++) {
+		const struct report_sample *smp = &se->row[k];
+		double width = smp->t_end - smp->t_start;
+		double inside = fmin(to, smp->t_end) - fmax(from, smp->t_start);
+
+		if (smp->t_start > to)
+			break;
+		/* an interval of no width (the last, at the phase's end) counts whole where it is */
+		if (width <= 0 && smp->t_start >= from)
+			work += smp->work;
+		else if (width > 0 && inside > 0)
+			work += smp->work * (inside / width);
+	}
+	return work / (to - from);
+}
+
+void report_series_tenths(const struct report_series *se, double rate[3])
+{
+	double end = report_series_end(se);
+
+	rate[0] = report_series_rate(se, 0, end / 10);
+	rate[1] = report_series_rate(se, end * 0.45, end * 0.55);
+	rate[2] = report_series_rate(se, end * 0.9, end);
+}
+
+bool report_series_stall(const struct report_series *se, struct report_stall *st)
+{
+	struct report_stall run = { 0 };
+
+	memset(st, 0, sizeof(*st));
+	for (size_t k = 0; k < se->n; k++) {
+		const struct report_sample *smp = &se->row[k];
+
+		if (smp->ops > 0) {
+			run.intervals = 0;
+			continue;
+		}
+		if (!run.intervals++) {
+			run.start_s = smp->t_start;
+			run.length_s = 0;
+		}
+		run.length_s += smp->t_end - smp->t_start;
+		/* a longer one, the first, or the longest going on (starts are one run's each) */
+		if (run.length_s > st->length_s || !st->intervals || st->start_s == run.start_s)
+			*st = run;
+	}
+	return st->intervals > 0;
+}
+
+bool report_series_shown(const struct report_set *s)
+{
+	if (s->series_mode == REPORT_SERIES_OFF)
+		return false;
+	for (size_t i = 0; i < s->nruns; i++)
+		if (s->runs[i].has_series)
+			return true;
+	return false;
+}

@@ -9,7 +9,9 @@
  * workloads, with two more measures: the tree's MiB/s and dead time.
  * Runs of clyde --profile add a table of what each phase cost: medians
  * of CPU per unit of work, in clyde and on the whole machine, and of
- * the device's amplification, always absolute.
+ * the device's amplification, always absolute. Runs with time series
+ * (clyde-result/8) add one of each run's phases over time: the rate in
+ * its first, middle and last tenth, and its longest stall.
  */
 #include "config.h"
 
@@ -350,7 +352,7 @@ double report_prof_value(const struct report_profile *p, enum report_prof_measur
 /* Configurations hold no list of their runs: a run is k's when it has k's key. */
 static bool run_of(const struct report_set *s, size_t k, size_t i)
 {
-	return !strcmp(s->runs[i].key, s->configs[k].key);
+	return report_run_of(s, k, i);
 }
 
 unsigned report_prof_runs(const struct report_set *s, size_t k, enum phase_id ph)
@@ -519,6 +521,137 @@ static int print_costs(FILE *out, const struct report_set *s)
 	return 0;
 }
 
+/* ---- the time series (clyde-result/8) ---- */
+
+static const struct column series_cols[] = {
+	{ "Phase", LEFT }, { "Run", RIGHT }, { "Intervals", RIGHT }, { "First 10%", RIGHT },
+	{ "Middle 10%", RIGHT }, { "Last 10%", RIGHT }, { "Unit", LEFT }, { "Stall s", RIGHT },
+	{ "at s", RIGHT },
+};
+
+#define SERIES_NCOLS (sizeof(series_cols) / sizeof(series_cols[0]))
+
+/* Seconds of a stall or a place in a phase: milliseconds are the finest an interval gets. */
+static void seconds_text(char *buf, double v)
+{
+	snprintf(buf, CELL, "%.3f", v);
+}
+
+/* The row of run i's series of phase ph (j: the run's number in its configuration); false: none. */
+static bool series_row(row_t row, const struct report_set *s, size_t i, unsigned j,
+		       enum phase_id ph)
+{
+	const struct report_series *se = s->runs[i].series[ph];
+	struct report_stall st;
+	double tenth[3];
+
+	memset(row, 0, sizeof(row_t));
+	if (!se)
+		return false;
+	report_series_tenths(se, tenth);
+	snprintf(row[0], CELL, "%s", phase_get(ph)->row_name);
+	snprintf(row[1], CELL, "%u", j);
+	snprintf(row[2], CELL, "%zu", se->n);
+	for (int t = 0; t < 3; t++) {
+		/* a share of whole intervals' work: whole numbers where it comes out whole */
+		double whole = round(tenth[t]);
+
+		if (isfinite(tenth[t]) && fabs(tenth[t] - whole) <= 1e-9 * fmax(1, tenth[t]))
+			rate_text(row[3 + t], whole);
+		else if (isfinite(tenth[t]))
+			rate_text(row[3 + t], tenth[t]);
+		else
+			snprintf(row[3 + t], CELL, "-");
+	}
+	snprintf(row[6], CELL, "%s", rate_unit(ph));
+	if (report_series_stall(se, &st)) {
+		seconds_text(row[7], st.length_s);
+		seconds_text(row[8], st.start_s);
+	} else {
+		snprintf(row[7], CELL, "-");
+	}
+	return true;
+}
+
+/* Calls fn on every row of the series section, configuration by configuration. */
+static void series_walk(const struct report_set *s, size_t k,
+			void (*fn)(void *arg, row_t row), void *arg)
+{
+	row_t row;
+
+	for (int ph = 0; ph < PH_COUNT; ph++) {
+		unsigned j = 0;
+
+		for (size_t i = s->configs[k].first_run; i < s->nruns; i++) {
+			if (!report_run_of(s, k, i))
+				continue;
+			j++;
+			if (series_row(row, s, i, j, (enum phase_id)ph))
+				fn(arg, row);
+		}
+	}
+}
+
+static void series_widen(void *arg, row_t row)
+{
+	struct table *t = arg;
+
+	for (unsigned i = 0; i < t->ncols; i++)
+		if (strlen(row[i]) > t->width[i])
+			t->width[i] = strlen(row[i]);
+}
+
+struct series_out {
+	FILE *out;
+	const struct table *t;
+};
+
+static void series_print(void *arg, row_t row)
+{
+	struct series_out *so = arg;
+
+	print_row(so->out, so->t, row);
+}
+
+static unsigned series_runs(const struct report_set *s, size_t k)
+{
+	unsigned n = 0;
+
+	for (size_t i = s->configs[k].first_run; i < s->nruns; i++)
+		n += s->runs[i].has_series && report_run_of(s, k, i);
+	return n;
+}
+
+/* After the blocks, where any run has a time series: what the rate did over each phase's time. */
+static void print_series(FILE *out, const struct report_set *s)
+{
+	struct table t = { .cols = series_cols, .ncols = SERIES_NCOLS };
+	struct series_out so = { .out = out, .t = &t };
+
+	if (!report_series_shown(s))
+		return;
+	for (unsigned i = 0; i < t.ncols; i++)
+		t.width[i] = strlen(t.cols[i].head);
+	for (size_t k = 0; k < s->nconfigs; k++)
+		series_walk(s, k, series_widen, &t);
+	fputs("\nOver time (the runs' time series): the rate in the first, middle and last tenth of\n"
+	      "  each phase's time, never ratios; Run: the run's number in its configuration, in the\n"
+	      "  order read; Intervals: the series' rows. Stall s: the longest run of intervals in\n"
+	      "  which no operation completed, and at s where it began (seconds since the phase's\n"
+	      "  start); -: none.\n", out);
+	for (size_t k = 0; k < s->nconfigs; k++) {
+		const struct report_config *c = &s->configs[k];
+		unsigned n = series_runs(s, k);
+
+		if (!n)
+			continue;
+		fprintf(out, "\n[%zu] %s: %u of %u run%s with a series\n", k + 1, c->key, n, c->runs,
+			c->runs == 1 ? "" : "s");
+		print_heads(out, &t);
+		series_walk(s, k, series_print, &so);
+	}
+}
+
 static void print_legend(FILE *out, const struct report_set *s, bool trees)
 {
 	fprintf(out, "clyde-report: %zu run%s in %zu configuration%s", s->nruns, s->nruns == 1 ? "" : "s",
@@ -660,6 +793,7 @@ int report_text(FILE *out, const struct report_set *s)
 			print_table(out, &tree, s, k);
 		}
 	}
+	print_series(out, s);
 	ret = print_costs(out, s);
 	if (ret)
 		return ret;

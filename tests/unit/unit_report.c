@@ -406,11 +406,11 @@ static void test_malformed(struct report_set *s)
 	free(binary);
 
 	expect_read(s, "JSON cut", json_doc, 200, 0, 1, "t:1: JSON document: the input ends inside it");
-	EXPECT_TEXT(s, "JSON schema", "{\"schema\": \"other/1\", \"runs\": []}", 0, 1, "schema is not clyde-result/1 to /7");
+	EXPECT_TEXT(s, "JSON schema", "{\"schema\": \"other/1\", \"runs\": []}", 0, 1, "schema is not clyde-result/1 to /8");
 	/* after a broken document, reading resumes at the next line that starts with '{' */
 	EXPECT_TEXT(s, "JSON not JSON", "{nope}\n1.97,x\n{\"schema\":1}", 0, 2,
 		    "t:1: JSON document: an object member without a name (line 1): skipped\n"
-		    "t:3: a JSON document whose schema is not clyde-result/1 to /7: skipped\n");
+		    "t:3: a JSON document whose schema is not clyde-result/1 to /8: skipped\n");
 	EXPECT_TEXT(s, "JSON deep", "{\"a\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]}", 0, 1,
 		    "JSON document: nested too deep");
 	EXPECT_TEXT(s, "JSON huge number", "{\"schema\": 1e999}", 0, 1, "a number out of range");
@@ -934,6 +934,57 @@ static void test_text(struct report_set *s)
 	free(text);
 }
 
+/*
+ * A time series' summaries from rows set here: the rate over a window
+ * that cuts intervals (their work in proportion), the tenths, an interval
+ * of no width at the end, the longest stall (the first of two as long).
+ */
+static void test_series_summaries(void)
+{
+	/* 0.25 s each: 400/s, nothing, 200/s, nothing; then 10 done in no time */
+	static const double rows[][3] = {
+		{ 0, 0.25, 100 }, { 0.25, 0.5, 0 }, { 0.5, 0.75, 50 }, { 0.75, 1, 0 }, { 1, 1, 10 },
+	};
+	struct report_series *se = calloc(1, sizeof(*se) + 5 * sizeof(se->row[0]));
+	struct report_stall st;
+	double tenth[3];
+
+	CHECK(se != NULL, "calloc");
+	if (!se)
+		return;
+	se->n = 5;
+	for (int k = 0; k < 5; k++) {
+		se->row[k].t_start = rows[k][0];
+		se->row[k].t_end = rows[k][1];
+		se->row[k].work = rows[k][2];
+		se->row[k].ops = rows[k][2] > 0;
+		if (rows[k][1] > rows[k][0])
+			se->row[k].rate = rows[k][2] / (rows[k][1] - rows[k][0]);
+	}
+	CHECK(report_series_end(se) == 1, "end %g", report_series_end(se));
+	CHECK(fabs(report_series_rate(se, 0, 0.25) - 400) < 1e-9, "first quarter");
+	/* [0.125, 0.625]: half of the first (50), nothing, half of the third (25): 75 / 0.5 */
+	CHECK(fabs(report_series_rate(se, 0.125, 0.625) - 150) < 1e-9, "straddling %g",
+	      report_series_rate(se, 0.125, 0.625));
+	/* the interval of no width at 1 s counts whole in a window that reaches 1 s */
+	CHECK(fabs(report_series_rate(se, 0.9, 1) - 100) < 1e-9, "last tenth %g", report_series_rate(se, 0.9, 1));
+	CHECK(isnan(report_series_rate(se, 0.5, 0.5)), "an empty window");
+	report_series_tenths(se, tenth);
+	CHECK(fabs(tenth[0] - 400) < 1e-9 && fabs(tenth[1] - 100) < 1e-9 &&
+	      fabs(tenth[2] - 100) < 1e-9, "tenths %g %g %g", tenth[0], tenth[1], tenth[2]);
+	CHECK(report_series_stall(se, &st) && st.intervals == 1 && st.length_s == 0.25 &&
+	      st.start_s == 0.25, "stall %zu intervals, %g s at %g s", st.intervals, st.length_s, st.start_s);
+	se->row[4].ops = 0;
+	se->row[2].ops = 0;
+	/* now 0.25..1 without a completion: three intervals and the empty one, 0.75 s */
+	CHECK(report_series_stall(se, &st) && st.intervals == 4 && st.length_s == 0.75 &&
+	      st.start_s == 0.25, "longer stall %zu intervals, %g s at %g s", st.intervals, st.length_s, st.start_s);
+	for (int k = 0; k < 5; k++)
+		se->row[k].ops = 1;
+	CHECK(!report_series_stall(se, &st), "no stall");
+	free(se);
+}
+
 int main(void)
 {
 	struct report_set s;
@@ -954,6 +1005,7 @@ int main(void)
 	test_stats();
 	test_group_compare(&s);
 	test_text(&s);
+	test_series_summaries();
 	report_set_free(&s);
 	return unit_verdict("unit_report");
 }
