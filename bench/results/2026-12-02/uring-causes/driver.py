@@ -29,7 +29,7 @@ def clyde(v):
                 env["CLYDE_TEST_SEEKER_CPU"] = val
             else:
                 env["EXP_" + k] = val or "1"
-    out = subprocess.run([CLYDE, "-d", D, "-s", "1G:8k:%d:1" % seeks, "-n", "0", "-f",
+    out = subprocess.run([CLYDE, "-d", D, "-s", os.environ.get("SZ","1G") + ":8k:%d:1" % seeks, "-n", "0", "-f",
                           "--engine=uring", "--iodepth=%d" % qd, "-D",
                           "--seek-updates=%d" % upd, "-q", "-z", "1", "--json", "/tmp/exp.json"] + extra, env=env,
                          check=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
@@ -45,7 +45,7 @@ def clyde(v):
 cpu = {}
 def fio():
     rw = ["--rw=randread"] if not upd else ["--rw=randrw", "--rwmixread=%d" % (100 - upd)]
-    p = subprocess.Popen(["fio", "--name=r", "--filename=%s/f1g" % D, "--size=1g", "--bs=8k",
+    p = subprocess.Popen(["fio", "--name=r", "--filename=%s/f%s" % (D, os.environ.get("SZ","1G").lower()), "--size=" + os.environ.get("SZ","1G").lower(), "--bs=8k",
                           "--ioengine=io_uring", "--iodepth=%d" % qd, "--direct=1",
                           "--fixedbufs=1", "--registerfiles=1", "--time_based", "--runtime=5",
                           "--randrepeat=0", "--output-format=json"] + rw,
@@ -65,7 +65,7 @@ def tiou():
            if l.startswith("IOPS=")]
     return sum(tot) / len(tot)
 
-tools = ["fio", "tiou"] + ["c:" + v for v in variants]
+tools = ["fio"] + (["tiou"] if os.path.exists(TIOU) else []) + ["c:" + v for v in variants]
 res = {t: [] for t in tools}
 for r in range(rounds):
     order = tools[r % len(tools):] + tools[:r % len(tools)]
