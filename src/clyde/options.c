@@ -345,6 +345,25 @@ static int parse_stonewall(struct clyde_options *o, const char *arg, char *err, 
 	return 0;
 }
 
+/* --interval=MS: the series' fixed width; off: no series. */
+static int parse_interval(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+{
+	char *end;
+	long long v;
+
+	if (!strcmp(arg, "off")) {
+		o->interval_ms = -1;
+		return 0;
+	}
+	errno = 0;
+	v = strtoll(arg, &end, 10);
+	if (!*arg || *end || errno || v < MIN_INTERVAL_MS || v > MAX_INTERVAL_MS)
+		return options_fail(err, errlen, "--interval: '%s' is not off or a number of "
+				    "milliseconds from %d to %d", arg, MIN_INTERVAL_MS, MAX_INTERVAL_MS);
+	o->interval_ms = v;
+	return 0;
+}
+
 static int parse_read_other(struct clyde_options *o, const char *arg, char *err, size_t errlen)
 {
 	char *end;
@@ -457,6 +476,10 @@ static const struct option_row rows[] = {
 	{ .name = "cpu", .arg = no_argument, SETS(cpu_table),
 	  .help = "  --cpu         add a table of CPU per phase: user, system, dead (wall minus\n"
 		  "                user), the final flush, CPU per MiB, seek or file\n" },
+	{ .name = "interval", .arg = required_argument, .parse = parse_interval,
+	  .help = "  --interval=MS|off  the JSON's time series of each phase: intervals of MS\n"
+		  "                milliseconds (100 to 3600000), or off; default: 100 ms\n"
+		  "                doubling as a phase goes on, at most 512 per phase\n" },
 	{ .name = "data", .arg = required_argument, .parse = parse_data,
 	  .help = "  --data=zero|random|compressible:P  what the block, seek and file data are:\n"
 		  "                zeros (bonnie++), random (default: honest on compressing\n"
@@ -551,6 +574,7 @@ static const char usage_head[] =
 	"             [--exact]\n"
 	"             [--engine=psync|uring|auto] [--iodepth=N] [--seek-updates=PCT]\n"
 	"             [--json FILE|-] [--latency] [--cpu] [--data=zero|random|compressible:P]\n"
+	"             [--interval=MS|off]\n"
 	"             [--verify] [--ceilings] [--warmup] [--plan]\n"
 	"             [--profile] [--profile-dev=DEV[,DEV...]]\n"
 	"             [--bind=none|core|numa] [--cpus=LIST] [--numa-node=N|device]\n"

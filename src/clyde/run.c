@@ -20,6 +20,7 @@
 #include "lib/timing.h"
 #include "phases/bench.h"
 #include "phases/phase_clock.h"
+#include "phases/series_sampler.h"
 #include "phases/stonewall.h"
 #include "placement/placement.h"
 #include "profile/profile.h"
@@ -124,6 +125,7 @@ static int run_workers(struct bench *b, struct worker *workers, const struct pha
 			struct phase_sample dummy = { 0 };
 
 			sample_settle(&workers[i], &dummy);
+			series_free(dummy.series);
 			if (b->stonewall)
 				stonewall_worker_done(b->stonewall);
 		}
@@ -135,6 +137,7 @@ static int run_workers(struct bench *b, struct worker *workers, const struct pha
 	for (unsigned i = 0; i < started; i++) {
 		sample_merge(total, &jobs[i].sample);
 		free(jobs[i].sample.tree);
+		series_free(jobs[i].sample.series);
 	}
 	free(pr->workers);
 	pr->nworkers = 0;
@@ -453,6 +456,40 @@ static void label_cut(struct run_result *res, const struct worker *workers,
 	}
 }
 
+/*
+ * The phase's series: the workers' and the sampler's, closed on the
+ * phase's end so its rows tile [0, elapsed]. None when --interval=off,
+ * and none, said once, when one could not be kept.
+ */
+static void fill_series(struct phase_result *pr, struct phase_sample *total,
+			struct series *machine, const struct phase_def *d)
+{
+	static bool warned;
+	struct series *s = total->series;
+	int ret = 0;
+
+	series_free(pr->series);
+	pr->series = NULL;
+	if (!s && !total->series_lost)
+		return;
+	if (s && machine)
+		ret = series_merge(s, machine);
+	if (s && !ret)
+		ret = series_close(s, total->end_ns);
+	if (!s || ret || total->series_lost) {
+		if (!warned)
+			fprintf(stderr, "clyde: warning: %s: no time series: out of memory\n", d->name);
+		warned = true;
+		return;
+	}
+	if (s->capped)
+		fprintf(stderr, "clyde: note: %s: --interval's intervals would take more than "
+			"%u KiB per worker: %.3f s each instead\n", d->name, SERIES_MAX_BYTES / 1024,
+			(double)s->width_ns / 1e9);
+	pr->series = s;
+	total->series = NULL;
+}
+
 /* One phase on every worker; 0, or -errno with b->errmsg set. */
 static int run_phase(struct bench *b, struct worker *workers, const struct phase_def *d,
 		     struct run_result *res)
@@ -462,6 +499,8 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 	struct arc_stats arc0, arc1;
 	struct phase_clock clock;
 	struct phase_sample total;
+	struct series_sampler sampler;
+	struct series *machine;
 	struct stonewall wall;
 	int ret;
 
@@ -482,7 +521,11 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 		stonewall_init(&wall, plan_phase_limit(p, d->id), p->workers);
 		b->stonewall = &wall;
 	}
+	if (series_sampler_start(&sampler, b, workers, d, &clock))
+		fprintf(stderr, "clyde: warning: %s: the series' sampler did not start: no "
+			"machine columns\n", d->name);
 	ret = run_workers(b, workers, d, &total, pr);
+	machine = series_sampler_stop(&sampler);
 	if (b->stonewall) {
 		/* every worker stopped at the limit: the phase did less than planned */
 		pr->limit_cut = atomic_load(&wall.decided) && wall.target != UINT64_MAX;
@@ -504,6 +547,7 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 		goto out;
 	}
 	fill_phase_result(pr, &total, &clock, p->plus_when_short[d->id]);
+	fill_series(pr, &total, machine, d);
 	if (pr->limit_cut)
 		label_cut(res, workers, d);
 	pr->time_box_s = p->phase_box_s[d->id];
@@ -535,6 +579,8 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 	}
 out:
 	free(total.tree);
+	series_free(total.series);
+	series_free(machine);
 	phase_clock_destroy(&clock);
 	/* every rank ends the phase together, a failure anywhere stopping all */
 	return cluster_check(b, ret);

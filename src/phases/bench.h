@@ -10,6 +10,7 @@
 #include "engines/engine.h"
 #include "lib/histogram.h"
 #include "lib/progress.h"
+#include "lib/series.h"
 #include "lib/timeline.h"
 #include "placement/placement.h"
 #include "sys/workdir.h"
@@ -92,6 +93,9 @@ struct phase_sample {
 	uint64_t mismatches;	/* --verify: units that differed */
 	struct histogram hist;	/* every operation's latency */
 	struct timeline done;	/* when they completed */
+	/* the time series (NULL: --interval=off); series_lost: one could not be allocated */
+	struct series *series;
+	bool series_lost;
 	int err;		/* 0 or -errno */
 	char msg[768];
 	/* Where it failed: the file or name, and the offset in it (-1: none). */
@@ -128,13 +132,33 @@ void sample_merge(struct phase_sample *total, const struct phase_sample *s);
 /* Fold a tree phase's own figures into total's (allocated on first use). */
 void tree_sample_merge(struct phase_sample *total, const struct tree_sample *t);
 
-/* One operation took t1 - t0 ns: a chunk, a request, a seek or a file. */
-static inline void sample_latency(struct phase_sample *s, uint64_t t0, uint64_t t1)
+/*
+ * One operation took t1 - t0 ns: a chunk, a request, a seek or a file;
+ * work is what it did in the phase's smallest unit (bytes for a phase
+ * counted in KiB, else seeks or files), so that the series' work adds up
+ * to the phase's amount exactly.
+ */
+static inline void sample_latency(struct phase_sample *s, uint64_t t0, uint64_t t1, uint64_t work)
 {
 	hist_record(&s->hist, t1 - t0);
 	timeline_record(&s->done, s->start_ns, t1);
+	if (s->series)
+		series_record(s->series, t1, t1 - t0, work);
 	progress_tick();
 }
+
+/* Work done apart from the operations timed (a tree's files): in the last one's interval. */
+static inline void sample_work(struct phase_sample *s, uint64_t work)
+{
+	if (s->series)
+		series_add_work(s->series, work);
+}
+
+/*
+ * A thread that records operations in a sample of its own (a seeker):
+ * its series from the phase's start, origin_ns, as --interval says.
+ */
+void sample_series_begin(struct phase_sample *s, const struct run_plan *p, uint64_t origin_ns);
 
 /* --verify found bad data at off in path: counted, and named the first times. */
 void verify_mismatch(struct phase_sample *s, enum phase_id id, const char *path, uint64_t off);

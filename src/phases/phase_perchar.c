@@ -162,7 +162,7 @@ static int perchar_run(struct worker *w, struct phase_sample *s, enum phase_id i
 				goto out_close;
 			}
 		}
-		sample_latency(s, t0, now_ns());
+		sample_latency(s, t0, now_ns(), n);
 		if (verify && !writing &&
 		    verify_check((char *)vbuf, n, done, key, w->versions[done / chunk], &bad))
 			verify_mismatch(s, id, path, bad);

@@ -272,7 +272,7 @@ static bool known_schema(const char *schema)
 {
 	static const char *const known[] = {
 		"clyde-result/1", "clyde-result/2", "clyde-result/3", "clyde-result/4",
-		"clyde-result/5", "clyde-result/6", "clyde-result/7",
+		"clyde-result/5", "clyde-result/6", "clyde-result/7", "clyde-result/8",
 	};
 
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
@@ -289,7 +289,7 @@ static int json_document(struct reader *rd, const struct json_node *doc, unsigne
 	int ret = 0;
 
 	if (!schema || schema->type != JSON_STRING || !known_schema(schema->string)) {
-		reader_malformed(rd, line, "a JSON document whose schema is not clyde-result/1 to /7");
+		reader_malformed(rd, line, "a JSON document whose schema is not clyde-result/1 to /8");
 		return 0;
 	}
 	if (!runs || runs->type != JSON_ARRAY) {

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The machine's side of a phase's series: one reading per interval (see series_sampler.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/phase.h"
+#include "phases/phase_clock.h"
+#include "phases/series_sampler.h"
+
+/* The devices' counters summed; 0 or -errno. */
+static int dev_read(const struct prof_devices *devs, struct prof_dev_counters *sum)
+{
+	memset(sum, 0, sizeof(*sum));
+	for (unsigned i = 0; i < devs->count; i++) {
+		struct prof_dev_counters c;
+		int ret = prof_os_dev_read(devs->name[i], &c);
+
+		if (ret)
+			return ret;
+		sum->rd_bytes += c.rd_bytes;
+		sum->wr_bytes += c.wr_bytes;
+	}
+	return 0;
+}
+
+/* The test files' dirty and writeback pages, summed; 0 or -errno. */
+static int files_read(const struct series_sampler *ss, struct sys_dirty *sum)
+{
+	sum->dirty_kib = sum->writeback_kib = 0;
+	for (unsigned i = 0; i < ss->nfds; i++) {
+		struct sys_dirty d;
+		int ret;
+
+		if (ss->fds[i] < 0)
+			return -EBADF;
+		ret = sys_file_dirty(ss->fds[i], &d);
+		if (ret)
+			return ret;
+		sum->dirty_kib += d.dirty_kib;
+		sum->writeback_kib += d.writeback_kib;
+	}
+	return 0;
+}
+
+/* One reading, for the interval that ends at when_ns; cpu: the process's now. */
+static void take(struct series_sampler *ss, uint64_t when_ns, const struct cpu_sample *cpu)
+{
+	struct series_machine m = {
+		.set = true,
+		.cpu_user = cpu->user - ss->cpu_prev.user,
+		.cpu_sys = cpu->sys - ss->cpu_prev.sys,
+		.dirty_kib = -1, .writeback_kib = -1,
+		.file_dirty_kib = -1, .file_writeback_kib = -1,
+		.dev_read_bytes = -1, .dev_write_bytes = -1,
+	};
+	struct prof_dev_counters dev;
+	struct sys_dirty d;
+
+	ss->cpu_prev = *cpu;
+	if (ss->dirty_ok && !sys_dirty_read(&ss->dirty, &d)) {
+		m.dirty_kib = d.dirty_kib;
+		m.writeback_kib = d.writeback_kib;
+	}
+	if (ss->file_ok && !files_read(ss, &d)) {
+		m.file_dirty_kib = d.dirty_kib;
+		m.file_writeback_kib = d.writeback_kib;
+	}
+	if (ss->dev_ok && !dev_read(ss->devs, &dev)) {
+		m.dev_read_bytes = (int64_t)(dev.rd_bytes - ss->dev_prev.rd_bytes);
+		m.dev_write_bytes = (int64_t)(dev.wr_bytes - ss->dev_prev.wr_bytes);
+		ss->dev_prev = dev;
+	}
+	series_machine_add(ss->machine, when_ns, &m);
+}
+
+/* What can be read, once the clock has opened (the test files exist by then). */
+static void open_sources(struct series_sampler *ss)
+{
+	struct sys_dirty d;
+
+	ss->dirty_ok = !sys_dirty_open(&ss->dirty);
+	ss->file_ok = ss->nfds > 0 && sys_file_dirty_source();
+	for (unsigned i = 0; i < ss->nfds; i++) {
+		ss->fds[i] = open(ss->paths[i], O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		if (ss->fds[i] < 0)
+			ss->file_ok = false;
+	}
+	if (ss->file_ok && files_read(ss, &d))
+		ss->file_ok = false;
+	ss->dev_ok = ss->devs && !dev_read(ss->devs, &ss->dev_prev);
+}
+
+static void *sampler_main(void *arg)
+{
+	struct series_sampler *ss = arg;
+	struct phase_clock *c = ss->clock;
+	double cpu0 = thread_cpu_seconds();
+	uint64_t t0;
+	bool open;
+
+	pthread_mutex_lock(&c->lock);
+	while (!c->open && !atomic_load(&ss->stop))
+		pthread_cond_wait(&c->go, &c->lock);
+	open = c->open;
+	t0 = c->t0;
+	ss->cpu_prev = c->cpu0;
+	pthread_mutex_unlock(&c->lock);
+	if (!open)
+		goto out;
+	series_start(ss->machine, t0);
+	open_sources(ss);
+	pthread_mutex_lock(&ss->lock);
+	while (!atomic_load(&ss->stop)) {
+		uint64_t now = now_ns(), w = ss->machine->width_ns;
+		uint64_t next = t0 + ((now > t0 ? now - t0 : 0) / w + 1) * w;
+		struct timespec ts = { .tv_sec = (time_t)(next / 1000000000ull),
+				       .tv_nsec = (long)(next % 1000000000ull) };
+		struct cpu_sample cpu;
+
+		pthread_cond_timedwait(&ss->wake, &ss->lock, &ts);
+		if (atomic_load(&ss->stop))
+			break;
+		now = now_ns();
+		if (now < next)
+			continue;
+		/*
+		 * Woken late (a busy machine), past more than one end: the reading
+		 * goes to the interval that ended last; the one before has none (its
+		 * gauges null, its CPU in this one's).
+		 */
+		next = t0 + (now - t0) / w * w;
+		pthread_mutex_unlock(&ss->lock);
+		cpu_sample_take(&cpu);
+		take(ss, next, &cpu);
+		pthread_mutex_lock(&ss->lock);
+	}
+	pthread_mutex_unlock(&ss->lock);
+out:
+	ss->cpu_s = thread_cpu_seconds() - cpu0;
+	return NULL;
+}
+
+int series_sampler_start(struct series_sampler *ss, const struct bench *b,
+			 const struct worker *workers, const struct phase_def *d,
+			 struct phase_clock *clock)
+{
+	const struct run_plan *p = b->plan;
+	pthread_condattr_t attr;
+	int ret;
+
+	memset(ss, 0, sizeof(*ss));
+	ss->dirty.fd = -1;
+	if (p->series_ns < 0)
+		return 0;
+	ss->clock = clock;
+	ss->fixed_ns = p->series_ns > 0 ? (uint64_t)p->series_ns : 0;
+	if (b->profiler && b->profiler->devs.state == PROF_DEV_MEASURED)
+		ss->devs = &b->profiler->devs;
+	if (d->io_file) {
+		ss->nfds = p->workers;
+		ss->fds = malloc(ss->nfds * sizeof(*ss->fds));
+		ss->paths = malloc(ss->nfds * sizeof(*ss->paths));
+		if (!ss->fds || !ss->paths) {
+			ret = -ENOMEM;
+			goto out_free;
+		}
+		for (unsigned i = 0; i < ss->nfds; i++) {
+			ss->fds[i] = -1;
+			snprintf(ss->paths[i], sizeof(ss->paths[i]), "%s",
+				 d->reads_other_rank ? workers[i].read_path : workers[i].io_path);
+		}
+	}
+	ss->machine = series_new(0, ss->fixed_ns, true);
+	if (!ss->machine) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	atomic_init(&ss->stop, false);
+	pthread_mutex_init(&ss->lock, NULL);
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&ss->wake, &attr);
+	pthread_condattr_destroy(&attr);
+	ret = -pthread_create(&ss->thread, NULL, sampler_main, ss);
+	if (ret)
+		goto out_sync;
+	ss->started = true;
+	return 0;
+
+out_sync:
+	pthread_cond_destroy(&ss->wake);
+	pthread_mutex_destroy(&ss->lock);
+	series_free(ss->machine);
+	ss->machine = NULL;
+out_free:
+	free(ss->fds);
+	free(ss->paths);
+	ss->fds = NULL;
+	ss->paths = NULL;
+	return ret;
+}
+
+/* "vda" or "sda,sdb": the devices counted. */
+static void dev_names(const struct prof_devices *devs, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < devs->count && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "", devs->name[i]);
+}
+
+struct series *series_sampler_stop(struct series_sampler *ss)
+{
+	struct phase_clock *c = ss->clock;
+	struct series *m = ss->machine;
+	double cpu0;
+	bool open;
+
+	if (!ss->started)
+		return NULL;
+	atomic_store(&ss->stop, true);
+	pthread_mutex_lock(&c->lock);
+	pthread_cond_broadcast(&c->go);
+	open = c->open;
+	pthread_mutex_unlock(&c->lock);
+	pthread_mutex_lock(&ss->lock);
+	pthread_cond_broadcast(&ss->wake);
+	pthread_mutex_unlock(&ss->lock);
+	pthread_join(ss->thread, NULL);
+	/* the last interval ends with the phase: its CPU is the clock's own end sample */
+	cpu0 = thread_cpu_seconds();
+	if (open && c->stopped == c->workers)
+		take(ss, c->t1, &c->cpu1);
+	m->sampler_cpu_s = ss->cpu_s + thread_cpu_seconds() - cpu0;
+	if (ss->dirty_ok)
+		snprintf(m->dirty_source, sizeof(m->dirty_source), "%s", ss->dirty.source);
+	if (ss->file_ok)
+		snprintf(m->file_source, sizeof(m->file_source), "%s", sys_file_dirty_source());
+	if (ss->dev_ok)
+		dev_names(ss->devs, m->dev_source, sizeof(m->dev_source));
+	sys_dirty_close(&ss->dirty);
+	for (unsigned i = 0; i < ss->nfds; i++)
+		if (ss->fds[i] >= 0)
+			close(ss->fds[i]);
+	free(ss->fds);
+	free(ss->paths);
+	pthread_cond_destroy(&ss->wake);
+	pthread_mutex_destroy(&ss->lock);
+	ss->machine = NULL;
+	ss->started = false;
+	return m;
+}
