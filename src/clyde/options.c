@@ -364,6 +364,18 @@ static int parse_interval(struct clyde_options *o, const char *arg, char *err, s
 	return 0;
 }
 
+/* --live, --live=csv */
+static int parse_live(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+{
+	if (!arg || !*arg)
+		o->live = LIVE_TEXT;
+	else if (!strcmp(arg, "csv"))
+		o->live = LIVE_CSV;
+	else
+		return options_fail(err, errlen, "--live: '%s' is not csv", arg);
+	return 0;
+}
+
 static int parse_read_other(struct clyde_options *o, const char *arg, char *err, size_t errlen)
 {
 	char *end;
@@ -480,6 +492,10 @@ static const struct option_row rows[] = {
 	  .help = "  --interval=MS|off  the JSON's time series of each phase: intervals of MS\n"
 		  "                milliseconds (100 to 3600000), or off; default: 100 ms\n"
 		  "                doubling as a phase goes on, at most 512 per phase\n" },
+	{ .name = "live", .arg = optional_argument, .parse = parse_live,
+	  .help = "  --live[=csv]  the running phase on stderr at each interval's end: its %,\n"
+		  "                current and average rate, p99 of the interval, dirty MiB;\n"
+		  "                redrawn on a terminal, else a line each; csv: CSV lines\n" },
 	{ .name = "data", .arg = required_argument, .parse = parse_data,
 	  .help = "  --data=zero|random|compressible:P  what the block, seek and file data are:\n"
 		  "                zeros (bonnie++), random (default: honest on compressing\n"
@@ -574,7 +590,7 @@ static const char usage_head[] =
 	"             [--exact]\n"
 	"             [--engine=psync|uring|auto] [--iodepth=N] [--seek-updates=PCT]\n"
 	"             [--json FILE|-] [--latency] [--cpu] [--data=zero|random|compressible:P]\n"
-	"             [--interval=MS|off]\n"
+	"             [--interval=MS|off] [--live[=csv]]\n"
 	"             [--verify] [--ceilings] [--warmup] [--plan]\n"
 	"             [--profile] [--profile-dev=DEV[,DEV...]]\n"
 	"             [--bind=none|core|numa] [--cpus=LIST] [--numa-node=N|device]\n"
@@ -666,6 +682,9 @@ static int check_combination(const struct clyde_options *o, char *err, size_t er
 	if (o->sem_procs_given && o->sync != SYNC_NONE)
 		return options_fail(err, errlen,
 				    "-p creates the semaphore and exits; -y is for the runs that use it");
+	if (o->live && o->interval_ms < 0)
+		return options_fail(err, errlen, "--live shows the series' intervals: not with "
+				    "--interval=off");
 	if ((o->cleanup_user || o->cleanup_any_ns) && !o->cleanup_dir)
 		return options_fail(err, errlen, "%s needs --cleanup DIR",
 				    o->cleanup_user ? "--cleanup-user" : "--cleanup-any-ns");

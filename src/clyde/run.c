@@ -54,6 +54,7 @@ static void *worker_main(void *arg)
 	struct worker_job *job = arg;
 
 	job->sample.cpu_first = job->sample.cpu_last = -1;
+	job->sample.live = job->w->b->live ? &job->w->b->live[job->w->index] : NULL;
 	place_worker(job);
 	phase_ops_get(job->d->id)->fn(job->w, &job->sample);
 	if (job->w->b->stonewall)
@@ -395,6 +396,8 @@ static void fill_phase_result(struct phase_result *pr, const struct phase_sample
 
 static void progress_start(const struct run_plan *p, const struct phase_def *d)
 {
+	if (p->live)
+		return;	/* the series' sampler says it (series_sampler.c) */
 	if (progress_live) {
 		progress_begin(d->progress, progress_total(p, d), d->unit == UNIT_KIB ? p->chunk : 0);
 	} else if (!p->quiet) {
@@ -405,6 +408,8 @@ static void progress_start(const struct run_plan *p, const struct phase_def *d)
 
 static void progress_finish(const struct run_plan *p, int ret)
 {
+	if (p->live)
+		return;
 	if (progress_live)
 		progress_end(ret ? "failed" : "done");
 	else if (!p->quiet)
@@ -521,11 +526,19 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 		stonewall_init(&wall, plan_phase_limit(p, d->id), p->workers);
 		b->stonewall = &wall;
 	}
-	if (series_sampler_start(&sampler, b, workers, d, &clock))
+	if (p->live) {
+		b->live = aligned_alloc(_Alignof(struct series_live),
+					p->workers * sizeof(struct series_live));
+		if (b->live)
+			memset(b->live, 0, p->workers * sizeof(struct series_live));
+	}
+	if (series_sampler_start(&sampler, b, workers, d, &clock, progress_total(p, d)))
 		fprintf(stderr, "clyde: warning: %s: the series' sampler did not start: no "
 			"machine columns\n", d->name);
 	ret = run_workers(b, workers, d, &total, pr);
 	machine = series_sampler_stop(&sampler);
+	free(b->live);
+	b->live = NULL;
 	if (b->stonewall) {
 		/* every worker stopped at the limit: the phase did less than planned */
 		pr->limit_cut = atomic_load(&wall.decided) && wall.target != UINT64_MAX;

@@ -294,12 +294,12 @@ static uint64_t bucket_top(unsigned b)
 	return ((uint64_t)1 << msb) + ((uint64_t)((b - 1u) % 2u + 1u) << (msb - 1u));
 }
 
-uint64_t series_slot_quantile(const struct series_slot *sl, double q)
+uint64_t series_sketch_quantile(const uint32_t sketch[SERIES_BUCKETS], double q)
 {
 	uint64_t total = 0, want, seen = 0;
 
 	for (unsigned b = 0; b < SERIES_BUCKETS; b++)
-		total += sl->sketch[b];
+		total += sketch[b];
 	if (!total)
 		return 0;
 	want = (uint64_t)(q * (double)total + 0.5);
@@ -308,12 +308,16 @@ uint64_t series_slot_quantile(const struct series_slot *sl, double q)
 	if (want > total)
 		want = total;
 	for (unsigned b = 0; b < SERIES_BUCKETS; b++) {
-		seen += sl->sketch[b];
-		if (seen >= want) {
-			uint64_t top = bucket_top(b);
-
-			return top < sl->max_ns ? top : sl->max_ns;
-		}
+		seen += sketch[b];
+		if (seen >= want)
+			return bucket_top(b);
 	}
-	return sl->max_ns;
+	return UINT64_MAX;
+}
+
+uint64_t series_slot_quantile(const struct series_slot *sl, double q)
+{
+	uint64_t top = series_sketch_quantile(sl->sketch, q);
+
+	return top < sl->max_ns ? top : sl->max_ns;
 }

@@ -2,6 +2,7 @@
 #ifndef CLYDE_SERIES_H
 #define CLYDE_SERIES_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -121,6 +122,28 @@ static inline void series_add_work(struct series *s, uint64_t work)
 	if (s->used <= s->hot)
 		s->used = s->hot + 1;
 }
+
+/*
+ * --live: one worker's running totals, read by the sampler thread while
+ * the worker adds (relaxed atomics on the worker's own cache lines; the
+ * reader takes differences, so nothing is ever reset). The sketch counts
+ * wrap at 2^32, which differences of 32 bits survive.
+ */
+struct series_live {
+	_Alignas(64) atomic_uint_fast64_t work;
+	atomic_uint_fast64_t ops;
+	atomic_uint sketch[SERIES_BUCKETS];
+};
+
+static inline void series_live_record(struct series_live *l, uint64_t lat_ns, uint64_t work)
+{
+	atomic_fetch_add_explicit(&l->work, work, memory_order_relaxed);
+	atomic_fetch_add_explicit(&l->ops, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&l->sketch[series_bucket(lat_ns)], 1, memory_order_relaxed);
+}
+
+/* A quantile (0..1) of a sketch's counts, ns: its bucket's upper edge; 0 when empty. */
+uint64_t series_sketch_quantile(const uint32_t sketch[SERIES_BUCKETS], double q);
 
 /* The machine's sample taken at when_ns: into the slot that ends there. */
 void series_machine_add(struct series *s, uint64_t when_ns, const struct series_machine *m);

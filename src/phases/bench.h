@@ -37,6 +37,7 @@ struct bench {
 	const struct place_plan *placement;	/* where each worker runs */
 	const struct tree *tree;	/* --tree: the generated tree; NULL without */
 	struct stonewall *stonewall;	/* the running phase's --stonewall; NULL without */
+	struct series_live *live;	/* --live: one per worker, the running phase's; NULL without */
 	/* --mpi-read-other: the private directory of the rank whose files the read phases read */
 	char read_dir[WORKDIR_MAX];
 	char errmsg[1024];	/* why bench_run failed */
@@ -96,6 +97,7 @@ struct phase_sample {
 	/* the time series (NULL: --interval=off); series_lost: one could not be allocated */
 	struct series *series;
 	bool series_lost;
+	struct series_live *live;	/* --live: the worker's running totals; NULL without */
 	int err;		/* 0 or -errno */
 	char msg[768];
 	/* Where it failed: the file or name, and the offset in it (-1: none). */
@@ -144,6 +146,8 @@ static inline void sample_latency(struct phase_sample *s, uint64_t t0, uint64_t 
 	timeline_record(&s->done, s->start_ns, t1);
 	if (s->series)
 		series_record(s->series, t1, t1 - t0, work);
+	if (s->live)
+		series_live_record(s->live, t1 - t0, work);
 	progress_tick();
 }
 
@@ -152,6 +156,8 @@ static inline void sample_work(struct phase_sample *s, uint64_t work)
 {
 	if (s->series)
 		series_add_work(s->series, work);
+	if (s->live)
+		atomic_fetch_add_explicit(&s->live->work, work, memory_order_relaxed);
 }
 
 /*

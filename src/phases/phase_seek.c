@@ -252,6 +252,7 @@ int phase_seeks(struct worker *w, struct phase_sample *s)
 		sk[started].w = w;
 		sk[started].pool = &pool;
 		sk[started].sample.cpu_first = sk[started].sample.cpu_last = -1;
+		sk[started].sample.live = s->live;
 		ret = -pthread_create(&threads[started], NULL, seeker_main, &sk[started]);
 		if (ret) {
 			sample_fail(s, PH_SEEKS, ret, "start seeker %u", started);

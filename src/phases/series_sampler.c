@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/phase.h"
+#include "lib/size.h"
 #include "phases/phase_clock.h"
 #include "phases/series_sampler.h"
 
@@ -64,7 +65,9 @@ static void take(struct series_sampler *ss, uint64_t when_ns, const struct cpu_s
 	struct sys_dirty d;
 
 	ss->cpu_prev = *cpu;
+	ss->last_dirty_kib = -1;
 	if (ss->dirty_ok && !sys_dirty_read(&ss->dirty, &d)) {
+		ss->last_dirty_kib = d.dirty_kib;
 		m.dirty_kib = d.dirty_kib;
 		m.writeback_kib = d.writeback_kib;
 	}
@@ -97,6 +100,105 @@ static void open_sources(struct series_sampler *ss)
 	ss->dev_ok = ss->devs && !dev_read(ss->devs, &ss->dev_prev);
 }
 
+/* "1.25 ms": a latency for the live line. */
+static void latency_text(char *buf, size_t len, uint64_t ns)
+{
+	if (!ns)
+		snprintf(buf, len, "-");
+	else if (ns < 1000000)
+		snprintf(buf, len, "%.0f us", (double)ns / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.1f ms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%.2f s", (double)ns / 1e9);
+}
+
+/* A rate in the phase's unit: "123.4 MiB/s" for bytes, "5123 seeks/s". */
+static void rate_text(const struct series_sampler *ss, char *buf, size_t len, double per_s)
+{
+	if (ss->d->unit == UNIT_KIB) {
+		size_human(buf, len, per_s > 0 ? (uint64_t)per_s : 0);
+		strncat(buf, "/s", len - strlen(buf) - 1);
+	} else {
+		snprintf(buf, len, "%.0f %s/s", per_s, phase_unit_names(ss->d->id)->amount);
+	}
+}
+
+/*
+ * --live: the phase at when_ns, from the workers' running totals; the rate
+ * and p99 of what completed since the last line. On stderr only, from this
+ * thread, never from a worker's.
+ */
+static void live_show(struct series_sampler *ss, uint64_t when_ns, bool final)
+{
+	static bool csv_header;
+	uint32_t now_sketch[SERIES_BUCKETS] = { 0 }, diff[SERIES_BUCKETS];
+	uint64_t work = 0, ops = 0, p99;
+	double t, dt, cur, avg, pct, scale = ss->d->unit == UNIT_KIB ? 1024.0 : 1.0;
+	char dirty[32], lat[32], r1[48], r2[48], line[256];
+	int n;
+
+	for (unsigned i = 0; i < ss->ncounters; i++) {
+		struct series_live *l = &ss->counters[i];
+
+		work += atomic_load_explicit(&l->work, memory_order_relaxed);
+		ops += atomic_load_explicit(&l->ops, memory_order_relaxed);
+		for (unsigned b = 0; b < SERIES_BUCKETS; b++)
+			now_sketch[b] += atomic_load_explicit(&l->sketch[b], memory_order_relaxed);
+	}
+	for (unsigned b = 0; b < SERIES_BUCKETS; b++) {
+		diff[b] = now_sketch[b] - ss->shown_sketch[b];
+		ss->shown_sketch[b] = now_sketch[b];
+	}
+	t = (double)(when_ns - ss->t0) / 1e9;
+	dt = (double)(when_ns - ss->shown_t) / 1e9;
+	cur = dt > 0 ? (double)(work - ss->shown_work) / dt : 0;
+	avg = t > 0 ? (double)work / t : 0;
+	pct = ss->total_ops ? 100.0 * (double)ops / (double)ss->total_ops : 0;
+	if (pct > 100)
+		pct = 100;
+	p99 = series_sketch_quantile(diff, 0.99);
+	ss->shown_t = when_ns;
+	ss->shown_work = work;
+	if (ss->live == LIVE_CSV) {
+		if (!csv_header)
+			fprintf(stderr, "clyde-live,phase,t_s,done_pct,rate,avg_rate,rate_unit,p99_s,"
+				"dirty_mib,end\n");
+		csv_header = true;
+		if (p99)
+			snprintf(lat, sizeof(lat), "%.9g", (double)p99 / 1e9);
+		else
+			lat[0] = '\0';
+		if (ss->last_dirty_kib >= 0)
+			snprintf(dirty, sizeof(dirty), "%.1f", (double)ss->last_dirty_kib / 1024.0);
+		else
+			dirty[0] = '\0';
+		fprintf(stderr, "clyde-live,%s,%.3f,%.1f,%.6g,%.6g,%s/s,%s,%s,%d\n",
+			phase_csv_name(ss->d->id), t, pct, cur / scale, avg / scale,
+			phase_unit_names(ss->d->id)->amount, lat, dirty, final);
+		fflush(stderr);
+		return;
+	}
+	latency_text(lat, sizeof(lat), p99);
+	rate_text(ss, r1, sizeof(r1), cur);
+	rate_text(ss, r2, sizeof(r2), avg);
+	if (ss->last_dirty_kib >= 0)
+		snprintf(dirty, sizeof(dirty), "%.1f MiB", (double)ss->last_dirty_kib / 1024.0);
+	else
+		snprintf(dirty, sizeof(dirty), "-");
+	n = snprintf(line, sizeof(line), "%s %5.1f%% %7.2f s  now %s  avg %s  p99 %s  dirty %s%s",
+		     ss->d->name, pct, t, r1, r2, lat, dirty, final ? "  end" : "");
+	if (ss->tty) {
+		/* one line, redrawn: blanks over what a longer one left */
+		fprintf(stderr, "\r%s%*s%s", line, ss->shown_len > n ? ss->shown_len - n : 0, "",
+			final ? "\n" : "");
+		ss->shown_len = final ? 0 : n;
+	} else {
+		fprintf(stderr, "clyde: live: %s\n", line);
+	}
+	fflush(stderr);
+}
+
 static void *sampler_main(void *arg)
 {
 	struct series_sampler *ss = arg;
@@ -114,6 +216,7 @@ static void *sampler_main(void *arg)
 	pthread_mutex_unlock(&c->lock);
 	if (!open)
 		goto out;
+	ss->t0 = ss->shown_t = t0;
 	series_start(ss->machine, t0);
 	open_sources(ss);
 	pthread_mutex_lock(&ss->lock);
@@ -139,6 +242,8 @@ static void *sampler_main(void *arg)
 		pthread_mutex_unlock(&ss->lock);
 		cpu_sample_take(&cpu);
 		take(ss, next, &cpu);
+		if (ss->live)
+			live_show(ss, next, false);
 		pthread_mutex_lock(&ss->lock);
 	}
 	pthread_mutex_unlock(&ss->lock);
@@ -149,7 +254,7 @@ out:
 
 int series_sampler_start(struct series_sampler *ss, const struct bench *b,
 			 const struct worker *workers, const struct phase_def *d,
-			 struct phase_clock *clock)
+			 struct phase_clock *clock, uint64_t total_ops)
 {
 	const struct run_plan *p = b->plan;
 	pthread_condattr_t attr;
@@ -161,6 +266,15 @@ int series_sampler_start(struct series_sampler *ss, const struct bench *b,
 		return 0;
 	ss->clock = clock;
 	ss->fixed_ns = p->series_ns > 0 ? (uint64_t)p->series_ns : 0;
+	ss->last_dirty_kib = -1;
+	ss->d = d;
+	if (p->live && b->live) {
+		ss->live = p->live;
+		ss->tty = isatty(STDERR_FILENO);
+		ss->counters = b->live;
+		ss->ncounters = p->workers;
+		ss->total_ops = total_ops;
+	}
 	if (b->profiler && b->profiler->devs.state == PROF_DEV_MEASURED)
 		ss->devs = &b->profiler->devs;
 	if (d->io_file) {
@@ -237,8 +351,11 @@ struct series *series_sampler_stop(struct series_sampler *ss)
 	pthread_join(ss->thread, NULL);
 	/* the last interval ends with the phase: its CPU is the clock's own end sample */
 	cpu0 = thread_cpu_seconds();
-	if (open && c->stopped == c->workers)
+	if (open && c->stopped == c->workers) {
 		take(ss, c->t1, &c->cpu1);
+		if (ss->live)
+			live_show(ss, c->t1, true);
+	}
 	m->sampler_cpu_s = ss->cpu_s + thread_cpu_seconds() - cpu0;
 	if (ss->dirty_ok)
 		snprintf(m->dirty_source, sizeof(m->dirty_source), "%s", ss->dirty.source);

@@ -11,6 +11,7 @@
 #include "phases/bench.h"
 #include "profile/profile.h"
 #include "sys/dirty.h"
+#include "core/modes.h"
 
 struct phase_clock;
 
@@ -46,15 +47,30 @@ struct series_sampler {
 	bool dev_ok;
 	struct cpu_sample cpu_prev;
 	double cpu_s;			/* the thread's CPU */
+	uint64_t t0;			/* the clock's start, once open */
+	int64_t last_dirty_kib;		/* the last reading's; -1 not measured */
+	/* --live: the workers' running totals, what was shown last */
+	enum live_mode live;
+	bool tty;
+	const struct phase_def *d;
+	struct series_live *counters;
+	unsigned ncounters;
+	uint64_t total_ops;		/* planned, for the percent; 0 unknown */
+	uint64_t shown_t;
+	uint64_t shown_work;
+	uint32_t shown_sketch[SERIES_BUCKETS];
+	int shown_len;
 };
 
 /*
  * Start the sampler of phase d (nothing with --interval=off); it waits for
- * the clock to open. 0 or -errno (then the phase has no machine columns).
+ * the clock to open. With --live it also shows the phase at each reading
+ * from b->live's counters; total_ops: the operations planned, for the
+ * percent. 0 or -errno (then the phase has no machine columns).
  */
 int series_sampler_start(struct series_sampler *ss, const struct bench *b,
 			 const struct worker *workers, const struct phase_def *d,
-			 struct phase_clock *clock);
+			 struct phase_clock *clock, uint64_t total_ops);
 /*
  * Stop it after the workers' end: the last interval's reading is taken
  * at the clock's close (its CPU: the clock's own end sample). Returns the
