@@ -532,11 +532,12 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 		if (b->live)
 			memset(b->live, 0, p->workers * sizeof(struct series_live));
 	}
-	if (series_sampler_start(&sampler, b, workers, d, &clock, progress_total(p, d)))
+	if (series_sampler_start(&sampler, b, workers, d, progress_total(p, d)))
 		fprintf(stderr, "clyde: warning: %s: the series' sampler did not start: no "
 			"machine columns\n", d->name);
+	clock.sampler = sampler.on ? &sampler : NULL;
 	ret = run_workers(b, workers, d, &total, pr);
-	machine = series_sampler_stop(&sampler);
+	machine = series_sampler_stop(&sampler, &clock, total.end_ns);
 	free(b->live);
 	b->live = NULL;
 	if (b->stonewall) {

@@ -21,8 +21,8 @@
  * up to SERIES_MAX_BYTES and past that the width doubles (capped says so).
  *
  * The machine's side (CPU of the process, dirty pages, the device's
- * bytes) is an optional parallel array that one sampler thread fills at
- * the slots' ends (phases/series_sampler.c); merged series carry both.
+ * bytes) is an optional parallel array filled once per slot, at its end
+ * (phases/series_sampler.c); merged series carry both.
  * One series belongs to one thread while it records; merging is the
  * runner's, after the threads have joined.
  */
@@ -124,9 +124,9 @@ static inline void series_add_work(struct series *s, uint64_t work)
 }
 
 /*
- * --live: one worker's running totals, read by the sampler thread while
- * the worker adds (relaxed atomics on the worker's own cache lines; the
- * reader takes differences, so nothing is ever reset). The sketch counts
+ * --live: one worker's running totals, read by whichever worker reads
+ * the machine while the others add (relaxed atomics on each worker's own
+ * cache lines; the reader takes differences, so nothing is ever reset). The sketch counts
  * wrap at 2^32, which differences of 32 bits survive.
  */
 struct series_live {

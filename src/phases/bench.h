@@ -22,6 +22,7 @@
 
 struct phase_clock;
 struct prof_sampler;
+struct series_sampler;
 struct stonewall;
 struct place_plan;
 
@@ -98,6 +99,7 @@ struct phase_sample {
 	struct series *series;
 	bool series_lost;
 	struct series_live *live;	/* --live: the worker's running totals; NULL without */
+	struct series_sampler *sampler;	/* the phase's machine readings; NULL without */
 	int err;		/* 0 or -errno */
 	char msg[768];
 	/* Where it failed: the file or name, and the offset in it (-1: none). */
@@ -134,6 +136,9 @@ void sample_merge(struct phase_sample *total, const struct phase_sample *s);
 /* Fold a tree phase's own figures into total's (allocated on first use). */
 void tree_sample_merge(struct phase_sample *total, const struct tree_sample *t);
 
+/* A worker's operation completed at now_ns in a new interval: read the machine if due. */
+void series_sampler_tick(struct series_sampler *ss, uint64_t now_ns);
+
 /*
  * One operation took t1 - t0 ns: a chunk, a request, a seek or a file;
  * work is what it did in the phase's smallest unit (bytes for a phase
@@ -144,8 +149,12 @@ static inline void sample_latency(struct phase_sample *s, uint64_t t0, uint64_t 
 {
 	hist_record(&s->hist, t1 - t0);
 	timeline_record(&s->done, s->start_ns, t1);
-	if (s->series)
+	if (s->series) {
+		/* the first completion of an interval: the machine's reading is due */
+		if (t1 - s->series->hot_start >= s->series->width_ns && s->sampler)
+			series_sampler_tick(s->sampler, t1);
 		series_record(s->series, t1, t1 - t0, work);
+	}
 	if (s->live)
 		series_live_record(s->live, t1 - t0, work);
 	progress_tick();

@@ -21,6 +21,7 @@
 #include "lib/rng.h"
 #include "lib/timing.h"
 #include "phases/bench.h"
+#include "phases/phase_clock.h"
 #include "phases/pattern.h"
 #include "phases/pipeline.h"
 
@@ -195,6 +196,7 @@ static void *seeker_main(void *arg)
 	}
 	sk->sample.start_ns = now_ns();
 	sample_series_begin(&sk->sample, b->plan, sk->pool->t0);
+	sk->sample.sampler = b->clock->sampler;
 	sk->sample.cpu_first = seeker_cpu(sk);
 	cpu0 = thread_cpu_seconds();
 	ret = pipeline_open_file(&p, path, io_open_flags(b, O_RDWR));

@@ -20,6 +20,7 @@
 #include "lib/timing.h"
 #include "phases/bench.h"
 #include "phases/phase_clock.h"
+#include "phases/series_sampler.h"
 #include "placement/placement.h"
 
 void phase_clock_init(struct phase_clock *c, unsigned workers, struct prof_sampler *profiler)
@@ -68,14 +69,19 @@ void sample_start(struct worker *w, struct phase_sample *s)
 		/* The last worker ready starts everyone's clock and the CPU's. */
 		if (c->profiler)
 			prof_snapshot_take(c->profiler, &c->prof0, true);
+		if (c->sampler)
+			series_sampler_prepare(c->sampler);
 		cpu_sample_take(&c->cpu0);
 		c->t0 = now_ns();
+		if (c->sampler)
+			series_sampler_begin(c->sampler, c->t0, &c->cpu0);
 		c->open = true;
 		pthread_cond_broadcast(&c->go);
 	}
 	while (!c->open)
 		pthread_cond_wait(&c->go, &c->lock);
 	s->start_ns = c->t0;
+	s->sampler = c->sampler;
 	pthread_mutex_unlock(&c->lock);
 	if (s->series)
 		series_start(s->series, s->start_ns);

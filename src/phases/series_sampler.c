@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/phase.h"
@@ -126,8 +125,8 @@ static void rate_text(const struct series_sampler *ss, char *buf, size_t len, do
 
 /*
  * --live: the phase at when_ns, from the workers' running totals; the rate
- * and p99 of what completed since the last line. On stderr only, from this
- * thread, never from a worker's.
+ * and p99 of what completed since the last line. On stderr only, once an
+ * interval, by whoever reads the machine then.
  */
 static void live_show(struct series_sampler *ss, uint64_t when_ns, bool final)
 {
@@ -199,72 +198,59 @@ static void live_show(struct series_sampler *ss, uint64_t when_ns, bool final)
 	fflush(stderr);
 }
 
-static void *sampler_main(void *arg)
+void series_sampler_prepare(struct series_sampler *ss)
 {
-	struct series_sampler *ss = arg;
-	struct phase_clock *c = ss->clock;
-	double cpu0 = thread_cpu_seconds();
-	uint64_t t0;
-	bool open;
+	double c0;
 
-	pthread_mutex_lock(&c->lock);
-	while (!c->open && !atomic_load(&ss->stop))
-		pthread_cond_wait(&c->go, &c->lock);
-	open = c->open;
-	t0 = c->t0;
-	ss->cpu_prev = c->cpu0;
-	pthread_mutex_unlock(&c->lock);
-	if (!open)
-		goto out;
-	ss->t0 = ss->shown_t = t0;
-	series_start(ss->machine, t0);
+	if (!ss->on)
+		return;
+	c0 = thread_cpu_seconds();
 	open_sources(ss);
-	pthread_mutex_lock(&ss->lock);
-	while (!atomic_load(&ss->stop)) {
-		uint64_t now = now_ns(), w = ss->machine->width_ns;
-		uint64_t next = t0 + ((now > t0 ? now - t0 : 0) / w + 1) * w;
-		struct timespec ts = { .tv_sec = (time_t)(next / 1000000000ull),
-				       .tv_nsec = (long)(next % 1000000000ull) };
-		struct cpu_sample cpu;
+	ss->cpu_s += thread_cpu_seconds() - c0;
+}
 
-		pthread_cond_timedwait(&ss->wake, &ss->lock, &ts);
-		if (atomic_load(&ss->stop))
-			break;
-		now = now_ns();
-		if (now < next)
-			continue;
-		/*
-		 * Woken late (a busy machine), past more than one end: the reading
-		 * goes to the interval that ended last; the one before has none (its
-		 * gauges null, its CPU in this one's).
-		 */
-		next = t0 + (now - t0) / w * w;
-		pthread_mutex_unlock(&ss->lock);
+void series_sampler_begin(struct series_sampler *ss, uint64_t t0, const struct cpu_sample *cpu0)
+{
+	if (!ss->on)
+		return;
+	ss->t0 = ss->last_ns = ss->shown_t = t0;
+	ss->cpu_prev = *cpu0;
+	series_start(ss->machine, t0);
+	ss->open = true;
+}
+
+void series_sampler_tick(struct series_sampler *ss, uint64_t now_ns)
+{
+	struct cpu_sample cpu;
+	uint64_t end;
+	double c0;
+
+	/* open is set before the clock releases the workers: no lock to read it */
+	if (!ss->open || now_ns <= ss->t0 || pthread_mutex_trylock(&ss->lock))
+		return;
+	end = ss->t0 + (now_ns - ss->t0) / ss->machine->width_ns * ss->machine->width_ns;
+	if (end > ss->last_ns) {
+		c0 = thread_cpu_seconds();
 		cpu_sample_take(&cpu);
-		take(ss, next, &cpu);
+		take(ss, end, &cpu);
 		if (ss->live)
-			live_show(ss, next, false);
-		pthread_mutex_lock(&ss->lock);
+			live_show(ss, end, false);
+		ss->last_ns = end;
+		ss->cpu_s += thread_cpu_seconds() - c0;
 	}
 	pthread_mutex_unlock(&ss->lock);
-out:
-	ss->cpu_s = thread_cpu_seconds() - cpu0;
-	return NULL;
 }
 
 int series_sampler_start(struct series_sampler *ss, const struct bench *b,
-			 const struct worker *workers, const struct phase_def *d,
-			 struct phase_clock *clock, uint64_t total_ops)
+			 const struct worker *workers, const struct phase_def *d, uint64_t total_ops)
 {
 	const struct run_plan *p = b->plan;
-	pthread_condattr_t attr;
 	int ret;
 
 	memset(ss, 0, sizeof(*ss));
 	ss->dirty.fd = -1;
 	if (p->series_ns < 0)
 		return 0;
-	ss->clock = clock;
 	ss->fixed_ns = p->series_ns > 0 ? (uint64_t)p->series_ns : 0;
 	ss->last_dirty_kib = -1;
 	ss->d = d;
@@ -296,23 +282,10 @@ int series_sampler_start(struct series_sampler *ss, const struct bench *b,
 		ret = -ENOMEM;
 		goto out_free;
 	}
-	atomic_init(&ss->stop, false);
 	pthread_mutex_init(&ss->lock, NULL);
-	pthread_condattr_init(&attr);
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	pthread_cond_init(&ss->wake, &attr);
-	pthread_condattr_destroy(&attr);
-	ret = -pthread_create(&ss->thread, NULL, sampler_main, ss);
-	if (ret)
-		goto out_sync;
-	ss->started = true;
+	ss->on = true;
 	return 0;
 
-out_sync:
-	pthread_cond_destroy(&ss->wake);
-	pthread_mutex_destroy(&ss->lock);
-	series_free(ss->machine);
-	ss->machine = NULL;
 out_free:
 	free(ss->fds);
 	free(ss->paths);
@@ -331,32 +304,25 @@ static void dev_names(const struct prof_devices *devs, char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "", devs->name[i]);
 }
 
-struct series *series_sampler_stop(struct series_sampler *ss)
+struct series *series_sampler_stop(struct series_sampler *ss, const struct phase_clock *c,
+				   uint64_t end_ns)
 {
-	struct phase_clock *c = ss->clock;
 	struct series *m = ss->machine;
-	double cpu0;
-	bool open;
+	double c0;
 
-	if (!ss->started)
+	if (!ss->on)
 		return NULL;
-	atomic_store(&ss->stop, true);
-	pthread_mutex_lock(&c->lock);
-	pthread_cond_broadcast(&c->go);
-	open = c->open;
-	pthread_mutex_unlock(&c->lock);
 	pthread_mutex_lock(&ss->lock);
-	pthread_cond_broadcast(&ss->wake);
-	pthread_mutex_unlock(&ss->lock);
-	pthread_join(ss->thread, NULL);
 	/* the last interval ends with the phase: its CPU is the clock's own end sample */
-	cpu0 = thread_cpu_seconds();
-	if (open && c->stopped == c->workers) {
+	c0 = thread_cpu_seconds();
+	if (ss->open && c->stopped == c->workers) {
 		take(ss, c->t1, &c->cpu1);
 		if (ss->live)
-			live_show(ss, c->t1, true);
+			live_show(ss, end_ns > ss->t0 ? end_ns : c->t1, true);
 	}
-	m->sampler_cpu_s = ss->cpu_s + thread_cpu_seconds() - cpu0;
+	ss->cpu_s += thread_cpu_seconds() - c0;
+	pthread_mutex_unlock(&ss->lock);
+	m->sampler_cpu_s = ss->cpu_s;
 	if (ss->dirty_ok)
 		snprintf(m->dirty_source, sizeof(m->dirty_source), "%s", ss->dirty.source);
 	if (ss->file_ok)
@@ -369,9 +335,8 @@ struct series *series_sampler_stop(struct series_sampler *ss)
 			close(ss->fds[i]);
 	free(ss->fds);
 	free(ss->paths);
-	pthread_cond_destroy(&ss->wake);
 	pthread_mutex_destroy(&ss->lock);
 	ss->machine = NULL;
-	ss->started = false;
+	ss->on = false;
 	return m;
 }

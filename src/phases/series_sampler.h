@@ -3,7 +3,6 @@
 #define CLYDE_SERIES_SAMPLER_H
 
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "lib/series.h"
@@ -16,26 +15,32 @@
 struct phase_clock;
 
 /*
- * The machine's side of a phase's series: one thread per phase that wakes
- * at each interval's end and reads the process's CPU, the dirty page
- * cache, the test files' dirty pages and the device's bytes once.
+ * The machine's side of a phase's series: at each interval's end the
+ * process's CPU, the dirty page cache, the test files' dirty pages and
+ * the device's bytes, read once; with --live, the line on stderr.
  *
- * A thread rather than reads inline at the boundaries: inline, the read
- * would fall to whichever worker completes the first operation after a
- * boundary, inside its timed loop, and an interval in which nothing
- * completes (a write-back stall, the moment the series exists to show)
- * would have no reading at all. The thread sleeps between readings; its
- * CPU is in the process's (getrusage) and the JSON says how much it was.
+ * Read inline, by the first worker whose operation completes after an
+ * interval's end (series_sampler_tick, a trylock: no worker ever waits for
+ * another's reading), not by a thread of its own. A second thread makes
+ * every system call of a single-threaded process dearer: Linux's fdget()
+ * takes a reference on the file as soon as the file table is shared, and
+ * glibc's cancellable calls take their slow path. On this machine a 256-byte
+ * pread on a tmpfs went from 250 to 310 ns with an idle thread beside it,
+ * and bench/series-cost measured the block phases 6-13% slower with a
+ * sampler thread: twenty times the 1% the series may cost. The price: an
+ * interval in which nothing completes (a stall) has no reading of its
+ * own; its gauges are null and its CPU is in the next reading's interval.
+ * The readings' CPU is counted (sampler_cpu_s) and is a part of the
+ * process's.
  */
 struct series_sampler {
-	pthread_t thread;
-	bool started;
-	atomic_bool stop;
 	pthread_mutex_t lock;
-	pthread_cond_t wake;
-	struct phase_clock *clock;
+	bool on;			/* the phase records a series */
+	bool open;			/* the clock has started: ticks read */
+	uint64_t t0;			/* the clock's start */
+	uint64_t last_ns;		/* the end of the interval read last */
 	uint64_t fixed_ns;		/* 0: adaptive */
-	struct series *machine;		/* what it read; NULL when it could not start */
+	struct series *machine;		/* what was read */
 	struct sys_dirty_reader dirty;
 	bool dirty_ok;
 	int *fds;			/* the phase's test files, one per worker; -1 not open */
@@ -46,8 +51,7 @@ struct series_sampler {
 	struct prof_dev_counters dev_prev;
 	bool dev_ok;
 	struct cpu_sample cpu_prev;
-	double cpu_s;			/* the thread's CPU */
-	uint64_t t0;			/* the clock's start, once open */
+	double cpu_s;			/* the readings' CPU */
 	int64_t last_dirty_kib;		/* the last reading's; -1 not measured */
 	/* --live: the workers' running totals, what was shown last */
 	enum live_mode live;
@@ -63,19 +67,25 @@ struct series_sampler {
 };
 
 /*
- * Start the sampler of phase d (nothing with --interval=off); it waits for
- * the clock to open. With --live it also shows the phase at each reading
- * from b->live's counters; total_ops: the operations planned, for the
- * percent. 0 or -errno (then the phase has no machine columns).
+ * Ready the machine's side of phase d (nothing with --interval=off); with
+ * --live it also shows the phase from b->live's counters; total_ops: the
+ * operations planned, for the percent. 0 or -errno (then the phase has
+ * no machine columns).
  */
 int series_sampler_start(struct series_sampler *ss, const struct bench *b,
-			 const struct worker *workers, const struct phase_def *d,
-			 struct phase_clock *clock, uint64_t total_ops);
+			 const struct worker *workers, const struct phase_def *d, uint64_t total_ops);
+/* The last worker ready, just before the clock starts: open what is read, the baselines. */
+void series_sampler_prepare(struct series_sampler *ss);
+/* The clock started at t0 with the process's CPU at cpu0: ticks read from now on. */
+void series_sampler_begin(struct series_sampler *ss, uint64_t t0, const struct cpu_sample *cpu0);
+/* series_sampler_tick (declared in bench.h, which sample_latency calls it from). */
 /*
- * Stop it after the workers' end: the last interval's reading is taken
- * at the clock's close (its CPU: the clock's own end sample). Returns the
- * machine series (the caller frees it), NULL when there is none.
+ * After the workers: the last interval's reading at the clock's close (its
+ * CPU: the clock's own end sample), the live line's last at the phase's
+ * end, end_ns. Returns the machine series (the caller frees it), NULL
+ * when there is none.
  */
-struct series *series_sampler_stop(struct series_sampler *ss);
+struct series *series_sampler_stop(struct series_sampler *ss, const struct phase_clock *clock,
+				   uint64_t end_ns);
 
 #endif
