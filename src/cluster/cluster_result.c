@@ -95,6 +95,12 @@ static void apply(struct phase_result *pr, const struct cluster_phase *cp, unsig
 	pr->latency_count = merged->count;
 	for (int q = 0; q < LAT_QUANTILES; q++)
 		pr->latency_q[q] = aggregate_quantile(merged, latency_quantiles[q]);
+	/*
+	 * Nor would rank 0's series: its work would not add up to the ranks'
+	 * amount. The ranks' series are not sent to rank 0 yet: null.
+	 */
+	series_free(pr->series);
+	pr->series = NULL;
 	/* the workers of rank 0 alone would mislead: every rank's part is in cluster */
 	free(pr->workers);
 	pr->workers = NULL;

@@ -345,6 +345,37 @@ static int parse_stonewall(struct clyde_options *o, const char *arg, char *err, 
 	return 0;
 }
 
+/* --interval=MS: the series' fixed width; off: no series. */
+static int parse_interval(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+{
+	char *end;
+	long long v;
+
+	if (!strcmp(arg, "off")) {
+		o->interval_ms = -1;
+		return 0;
+	}
+	errno = 0;
+	v = strtoll(arg, &end, 10);
+	if (!*arg || *end || errno || v < MIN_INTERVAL_MS || v > MAX_INTERVAL_MS)
+		return options_fail(err, errlen, "--interval: '%s' is not off or a number of "
+				    "milliseconds from %d to %d", arg, MIN_INTERVAL_MS, MAX_INTERVAL_MS);
+	o->interval_ms = v;
+	return 0;
+}
+
+/* --live, --live=csv */
+static int parse_live(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+{
+	if (!arg || !*arg)
+		o->live = LIVE_TEXT;
+	else if (!strcmp(arg, "csv"))
+		o->live = LIVE_CSV;
+	else
+		return options_fail(err, errlen, "--live: '%s' is not csv", arg);
+	return 0;
+}
+
 static int parse_read_other(struct clyde_options *o, const char *arg, char *err, size_t errlen)
 {
 	char *end;
@@ -457,6 +488,14 @@ static const struct option_row rows[] = {
 	{ .name = "cpu", .arg = no_argument, SETS(cpu_table),
 	  .help = "  --cpu         add a table of CPU per phase: user, system, dead (wall minus\n"
 		  "                user), the final flush, CPU per MiB, seek or file\n" },
+	{ .name = "interval", .arg = required_argument, .parse = parse_interval,
+	  .help = "  --interval=MS|off  the JSON's time series of each phase: intervals of MS\n"
+		  "                milliseconds (100 to 3600000), or off; default: 100 ms\n"
+		  "                doubling as a phase goes on, at most 512 per phase\n" },
+	{ .name = "live", .arg = optional_argument, .parse = parse_live,
+	  .help = "  --live[=csv]  the running phase on stderr at each interval's end: its %,\n"
+		  "                current and average rate, p99 of the interval, dirty MiB;\n"
+		  "                redrawn on a terminal, else a line each; csv: CSV lines\n" },
 	{ .name = "data", .arg = required_argument, .parse = parse_data,
 	  .help = "  --data=zero|random|compressible:P  what the block, seek and file data are:\n"
 		  "                zeros (bonnie++), random (default: honest on compressing\n"
@@ -551,6 +590,7 @@ static const char usage_head[] =
 	"             [--exact]\n"
 	"             [--engine=psync|uring|auto] [--iodepth=N] [--seek-updates=PCT]\n"
 	"             [--json FILE|-] [--latency] [--cpu] [--data=zero|random|compressible:P]\n"
+	"             [--interval=MS|off] [--live[=csv]]\n"
 	"             [--verify] [--ceilings] [--warmup] [--plan]\n"
 	"             [--profile] [--profile-dev=DEV[,DEV...]]\n"
 	"             [--bind=none|core|numa] [--cpus=LIST] [--numa-node=N|device]\n"
@@ -642,6 +682,9 @@ static int check_combination(const struct clyde_options *o, char *err, size_t er
 	if (o->sem_procs_given && o->sync != SYNC_NONE)
 		return options_fail(err, errlen,
 				    "-p creates the semaphore and exits; -y is for the runs that use it");
+	if (o->live && o->interval_ms < 0)
+		return options_fail(err, errlen, "--live shows the series' intervals: not with "
+				    "--interval=off");
 	if ((o->cleanup_user || o->cleanup_any_ns) && !o->cleanup_dir)
 		return options_fail(err, errlen, "%s needs --cleanup DIR",
 				    o->cleanup_user ? "--cleanup-user" : "--cleanup-any-ns");

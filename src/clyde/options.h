@@ -69,6 +69,8 @@ struct clyde_options {
 	uint64_t tree_seed;	/* --tree-seed */
 	bool tree_list;		/* --tree-list: print the tree and stop */
 	double stonewall_s;	/* --stonewall; 0 off */
+	int64_t interval_ms;	/* --interval: 0 adaptive (default), -1 off */
+	enum live_mode live;	/* --live */
 	int read_other;		/* --mpi-read-other; 0 off */
 	const char *cleanup_dir;	/* --cleanup DIR: remove leftovers and exit */
 	const char *cleanup_user;	/* --cleanup-user: also this user's, as this user */
@@ -90,6 +92,8 @@ struct clyde_options {
 #define MAX_FILE_DIRS		100000u
 #define MIN_STONEWALL_S		0.01
 #define MAX_STONEWALL_S		1e6
+#define MIN_INTERVAL_MS		100
+#define MAX_INTERVAL_MS		3600000
 #define MAX_READ_OTHER		1000000
 #define MAX_REPEATS		100000u
 #define MAX_CONCURRENCY		256u

@@ -205,6 +205,8 @@ int plan_build_space(struct run_plan *p, const struct clyde_options *o, uint64_t
 	p->stat_min_s = o->files_given ? 0 : MIN_REPORT_SECONDS;
 	p->sync = o->sync;
 	p->quiet = o->quiet;
+	p->series_ns = o->interval_ms > 0 ? o->interval_ms * 1000000 : o->interval_ms;
+	p->live = o->live;
 	plan_tree(p, o);
 	/* after every family's amount is known: a box goes only where the family runs */
 	plan_boxes(p, o);

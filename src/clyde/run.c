@@ -20,6 +20,7 @@
 #include "lib/timing.h"
 #include "phases/bench.h"
 #include "phases/phase_clock.h"
+#include "phases/series_sampler.h"
 #include "phases/stonewall.h"
 #include "placement/placement.h"
 #include "profile/profile.h"
@@ -53,6 +54,7 @@ static void *worker_main(void *arg)
 	struct worker_job *job = arg;
 
 	job->sample.cpu_first = job->sample.cpu_last = -1;
+	job->sample.live = job->w->b->live ? &job->w->b->live[job->w->index] : NULL;
 	place_worker(job);
 	phase_ops_get(job->d->id)->fn(job->w, &job->sample);
 	if (job->w->b->stonewall)
@@ -124,6 +126,7 @@ static int run_workers(struct bench *b, struct worker *workers, const struct pha
 			struct phase_sample dummy = { 0 };
 
 			sample_settle(&workers[i], &dummy);
+			series_free(dummy.series);
 			if (b->stonewall)
 				stonewall_worker_done(b->stonewall);
 		}
@@ -135,6 +138,7 @@ static int run_workers(struct bench *b, struct worker *workers, const struct pha
 	for (unsigned i = 0; i < started; i++) {
 		sample_merge(total, &jobs[i].sample);
 		free(jobs[i].sample.tree);
+		series_free(jobs[i].sample.series);
 	}
 	free(pr->workers);
 	pr->nworkers = 0;
@@ -392,6 +396,8 @@ static void fill_phase_result(struct phase_result *pr, const struct phase_sample
 
 static void progress_start(const struct run_plan *p, const struct phase_def *d)
 {
+	if (p->live)
+		return;	/* the series' sampler says it (series_sampler.c) */
 	if (progress_live) {
 		progress_begin(d->progress, progress_total(p, d), d->unit == UNIT_KIB ? p->chunk : 0);
 	} else if (!p->quiet) {
@@ -402,6 +408,8 @@ static void progress_start(const struct run_plan *p, const struct phase_def *d)
 
 static void progress_finish(const struct run_plan *p, int ret)
 {
+	if (p->live)
+		return;
 	if (progress_live)
 		progress_end(ret ? "failed" : "done");
 	else if (!p->quiet)
@@ -453,6 +461,40 @@ static void label_cut(struct run_result *res, const struct worker *workers,
 	}
 }
 
+/*
+ * The phase's series: the workers' and the sampler's, closed on the
+ * phase's end so its rows tile [0, elapsed]. None when --interval=off,
+ * and none, said once, when one could not be kept.
+ */
+static void fill_series(struct phase_result *pr, struct phase_sample *total,
+			struct series *machine, const struct phase_def *d)
+{
+	static bool warned;
+	struct series *s = total->series;
+	int ret = 0;
+
+	series_free(pr->series);
+	pr->series = NULL;
+	if (!s && !total->series_lost)
+		return;
+	if (s && machine)
+		ret = series_merge(s, machine);
+	if (s && !ret)
+		ret = series_close(s, total->end_ns);
+	if (!s || ret || total->series_lost) {
+		if (!warned)
+			fprintf(stderr, "clyde: warning: %s: no time series: out of memory\n", d->name);
+		warned = true;
+		return;
+	}
+	if (s->capped)
+		fprintf(stderr, "clyde: note: %s: --interval's intervals would take more than "
+			"%u KiB per worker: %.3f s each instead\n", d->name, SERIES_MAX_BYTES / 1024,
+			(double)s->width_ns / 1e9);
+	pr->series = s;
+	total->series = NULL;
+}
+
 /* One phase on every worker; 0, or -errno with b->errmsg set. */
 static int run_phase(struct bench *b, struct worker *workers, const struct phase_def *d,
 		     struct run_result *res)
@@ -462,6 +504,8 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 	struct arc_stats arc0, arc1;
 	struct phase_clock clock;
 	struct phase_sample total;
+	struct series_sampler sampler;
+	struct series *machine;
 	struct stonewall wall;
 	int ret;
 
@@ -482,7 +526,20 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 		stonewall_init(&wall, plan_phase_limit(p, d->id), p->workers);
 		b->stonewall = &wall;
 	}
+	if (p->live) {
+		b->live = aligned_alloc(_Alignof(struct series_live),
+					p->workers * sizeof(struct series_live));
+		if (b->live)
+			memset(b->live, 0, p->workers * sizeof(struct series_live));
+	}
+	if (series_sampler_start(&sampler, b, workers, d, progress_total(p, d)))
+		fprintf(stderr, "clyde: warning: %s: the series' sampler did not start: no "
+			"machine columns\n", d->name);
+	clock.sampler = sampler.on ? &sampler : NULL;
 	ret = run_workers(b, workers, d, &total, pr);
+	machine = series_sampler_stop(&sampler, &clock, total.end_ns);
+	free(b->live);
+	b->live = NULL;
 	if (b->stonewall) {
 		/* every worker stopped at the limit: the phase did less than planned */
 		pr->limit_cut = atomic_load(&wall.decided) && wall.target != UINT64_MAX;
@@ -504,6 +561,7 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 		goto out;
 	}
 	fill_phase_result(pr, &total, &clock, p->plus_when_short[d->id]);
+	fill_series(pr, &total, machine, d);
 	if (pr->limit_cut)
 		label_cut(res, workers, d);
 	pr->time_box_s = p->phase_box_s[d->id];
@@ -535,6 +593,8 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 	}
 out:
 	free(total.tree);
+	series_free(total.series);
+	series_free(machine);
 	phase_clock_destroy(&clock);
 	/* every rank ends the phase together, a failure anywhere stopping all */
 	return cluster_check(b, ret);

@@ -179,7 +179,8 @@ int prepare(struct session *s, char *err, size_t errlen)
 			"(1-byte I/O cannot be direct)\n");
 	if (o->ceilings && ceilings_measure(&s->ceil))
 		fprintf(stderr, "clyde: warning: the ceilings could not be measured\n");
-	progress_live = !o->quiet && isatty(STDERR_FILENO);
+	/* --live draws its own line */
+	progress_live = !o->quiet && !o->live && isatty(STDERR_FILENO);
 	warn_about_cache(s);
 	if (cache_ignored(s))
 		fprintf(stderr, "clyde: warning: %s is ZFS (%s), whose ARC keeps file data "

@@ -21,6 +21,13 @@ enum sync_mode {
 	SYNC_PROMPT,		/* -y p */
 };
 
+/* --live: the status of the running phase on stderr. */
+enum live_mode {
+	LIVE_OFF,
+	LIVE_TEXT,		/* --live: a line redrawn on a terminal, else one per interval */
+	LIVE_CSV,		/* --live=csv: a CSV line per interval */
+};
+
 enum data_mode {
 	DATA_ZERO,		/* bonnie++: zeros, one byte changed per chunk */
 	DATA_RANDOM,		/* incompressible */

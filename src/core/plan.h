@@ -80,6 +80,9 @@ struct run_plan {
 
 	enum sync_mode sync;
 	bool quiet;
+	/* The series' interval: 0 adaptive, -1 off (--interval=off), else fixed, ns. */
+	int64_t series_ns;
+	enum live_mode live;	/* --live */
 
 	/* Why the sizes are what they are, for the context line and --plan. */
 	char size_note[192];

@@ -48,6 +48,8 @@ void run_result_release(struct run_result *r)
 		r->phase[i].hist = NULL;
 		free(r->phase[i].done);
 		r->phase[i].done = NULL;
+		series_free(r->phase[i].series);
+		r->phase[i].series = NULL;
 		r->phase[i].workers = NULL;
 		r->phase[i].nworkers = 0;
 	}

@@ -5,6 +5,7 @@
 #include "core/clyde.h"
 #include "lib/aggregate.h"
 #include "lib/histogram.h"
+#include "lib/series.h"
 #include "lib/timeline.h"
 #include "profile/profile.h"
 #include "sys/fsinfo.h"
@@ -93,6 +94,8 @@ struct phase_result {
 	struct histogram *hist;
 	/* When they completed, all workers (allocated; for the stonewall view). */
 	struct timeline *done;
+	/* The phase's time series (allocated); NULL: --interval=off, or not kept. */
+	struct series *series;
 	/*
 	 * --stonewall or the time box: the amount done when its deadline
 	 * struck; -1 when the phase ended first.

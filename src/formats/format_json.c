@@ -52,7 +52,13 @@
  * phases that stop at a time limit) and, for the file tests, "passes".
  * /1 to /6 fields are unchanged.
  */
-#define JSON_SCHEMA "clyde-result/7"
+/*
+ * clyde-result/8 added each phase's time series: per phase "series"
+ * (null when it did not run or with --interval=off): its interval, its
+ * sources, "columns" by name and "rows" that tile the phase's elapsed
+ * time (see clyde(1)). /1 to /7 fields are unchanged.
+ */
+#define JSON_SCHEMA "clyde-result/8"
 
 /*
  * The document, the runs array, each run and its phases put one member on

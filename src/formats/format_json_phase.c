@@ -340,6 +340,100 @@ static void json_phase_cache(struct json_writer *w, const struct phase_result *p
 	json_obj_end(w);
 }
 
+/* A value of the machine's side: null where not measured or not read in that interval. */
+static void json_kib_or_null(struct json_writer *w, bool set, int64_t kib)
+{
+	if (set && kib >= 0)
+		json_add_int(w, NULL, kib);
+	else
+		json_add_null(w, NULL);
+}
+
+static void json_series_row(struct json_writer *w, const struct series *s, unsigned i,
+			    bool in_bytes)
+{
+	const struct series_slot *sl = &s->slot[i];
+	const struct series_machine *m = s->mach ? &s->mach[i] : NULL;
+	bool set = m && m->set;
+	double t0, t1, work = in_bytes ? (double)sl->work / 1024.0 : (double)sl->work;
+
+	series_row_span(s, i, &t0, &t1);
+	json_arr_begin(w, NULL);
+	json_add_double(w, NULL, t0);
+	json_add_double(w, NULL, t1);
+	if (in_bytes)
+		json_add_double(w, NULL, work);
+	else
+		json_add_uint(w, NULL, sl->work);
+	json_add_uint(w, NULL, sl->ops);
+	json_add_double(w, NULL, t1 > t0 ? work / (t1 - t0) : 0);
+	if (sl->ops) {
+		json_add_double(w, NULL, (double)series_slot_quantile(sl, 0.5) / 1e9);
+		json_add_double(w, NULL, (double)series_slot_quantile(sl, 0.99) / 1e9);
+		json_add_double(w, NULL, (double)sl->max_ns / 1e9);
+	} else {
+		for (int k = 0; k < 3; k++)
+			json_add_null(w, NULL);
+	}
+	if (set) {
+		json_add_double(w, NULL, m->cpu_user);
+		json_add_double(w, NULL, m->cpu_sys);
+	} else {
+		json_add_null(w, NULL);
+		json_add_null(w, NULL);
+	}
+	json_kib_or_null(w, set, set ? m->dirty_kib : -1);
+	json_kib_or_null(w, set, set ? m->writeback_kib : -1);
+	json_kib_or_null(w, set, set ? m->file_dirty_kib : -1);
+	json_kib_or_null(w, set, set ? m->file_writeback_kib : -1);
+	for (int k = 0; k < 2; k++) {
+		int64_t v = !set ? -1 : k ? m->dev_write_bytes : m->dev_read_bytes;
+
+		if (v >= 0)
+			json_add_double(w, NULL, (double)v / 1024.0);
+		else
+			json_add_null(w, NULL);
+	}
+	json_arr_end(w);
+}
+
+static const char *const series_columns[] = {
+	"t_start_s", "t_end_s", "work", "ops", "rate", "lat_p50_s", "lat_p99_s", "lat_max_s",
+	"cpu_user_s", "cpu_sys_s", "dirty_kib", "writeback_kib", "file_dirty_kib",
+	"file_writeback_kib", "dev_read_kib", "dev_write_kib",
+};
+
+/* clyde-result/8: the phase over time (lib/series.h); null with --interval=off. */
+static void json_series(struct json_writer *w, const struct phase_result *p, enum phase_id id)
+{
+	const struct series *s = p->series;
+	bool in_bytes = phase_get(id)->unit == UNIT_KIB;
+
+	if (!s) {
+		json_add_null(w, "series");
+		return;
+	}
+	json_obj_begin(w, "series");
+	json_add_double(w, "interval_s", (double)s->width_ns / 1e9);
+	json_add_bool(w, "interval_fixed", s->fixed);
+	json_add_bool(w, "interval_capped", s->capped);
+	json_add_str(w, "work_unit", amount_unit(id));
+	json_add_double(w, "sampler_cpu_s", s->sampler_cpu_s);
+	json_add_uint(w, "record_bytes", s->record_bytes);
+	json_add_str(w, "dirty_source", s->dirty_source[0] ? s->dirty_source : NULL);
+	json_add_str(w, "file_cache_source", s->file_source[0] ? s->file_source : NULL);
+	json_add_str(w, "device_source", s->dev_source[0] ? s->dev_source : NULL);
+	json_arr_begin(w, "columns");
+	for (size_t i = 0; i < sizeof(series_columns) / sizeof(series_columns[0]); i++)
+		json_add_str(w, NULL, series_columns[i]);
+	json_arr_end(w);
+	json_arr_begin(w, "rows");
+	for (unsigned i = 0; i < series_rows(s); i++)
+		json_series_row(w, s, i, in_bytes);
+	json_arr_end(w);
+	json_obj_end(w);
+}
+
 void json_phase(struct json_writer *w, const struct run_result *r, enum phase_id id)
 {
 	const struct phase_result *p = &r->phase[id];
@@ -352,6 +446,7 @@ void json_phase(struct json_writer *w, const struct run_result *r, enum phase_id
 	json_obj_begin(w, phase_csv_name(id));
 	json_add_bool(w, "ran", p->ran);
 	if (!p->ran) {
+		json_add_null(w, "series");
 		json_obj_end(w);
 		return;
 	}
@@ -409,5 +504,6 @@ void json_phase(struct json_writer *w, const struct run_result *r, enum phase_id
 		json_cluster_phase(w, r->cluster, id);
 	if (ceiling > 0)
 		json_add_double(w, "ceiling_fraction", phase_rate(p) / ceiling);
+	json_series(w, p, id);
 	json_obj_end(w);
 }

@@ -10,6 +10,7 @@
 #include "engines/engine.h"
 #include "lib/histogram.h"
 #include "lib/progress.h"
+#include "lib/series.h"
 #include "lib/timeline.h"
 #include "placement/placement.h"
 #include "sys/workdir.h"
@@ -21,6 +22,7 @@
 
 struct phase_clock;
 struct prof_sampler;
+struct series_sampler;
 struct stonewall;
 struct place_plan;
 
@@ -36,6 +38,7 @@ struct bench {
 	const struct place_plan *placement;	/* where each worker runs */
 	const struct tree *tree;	/* --tree: the generated tree; NULL without */
 	struct stonewall *stonewall;	/* the running phase's --stonewall; NULL without */
+	struct series_live *live;	/* --live: one per worker, the running phase's; NULL without */
 	/* --mpi-read-other: the private directory of the rank whose files the read phases read */
 	char read_dir[WORKDIR_MAX];
 	char errmsg[1024];	/* why bench_run failed */
@@ -92,6 +95,11 @@ struct phase_sample {
 	uint64_t mismatches;	/* --verify: units that differed */
 	struct histogram hist;	/* every operation's latency */
 	struct timeline done;	/* when they completed */
+	/* the time series (NULL: --interval=off); series_lost: one could not be allocated */
+	struct series *series;
+	bool series_lost;
+	struct series_live *live;	/* --live: the worker's running totals; NULL without */
+	struct series_sampler *sampler;	/* the phase's machine readings; NULL without */
 	int err;		/* 0 or -errno */
 	char msg[768];
 	/* Where it failed: the file or name, and the offset in it (-1: none). */
@@ -128,13 +136,44 @@ void sample_merge(struct phase_sample *total, const struct phase_sample *s);
 /* Fold a tree phase's own figures into total's (allocated on first use). */
 void tree_sample_merge(struct phase_sample *total, const struct tree_sample *t);
 
-/* One operation took t1 - t0 ns: a chunk, a request, a seek or a file. */
-static inline void sample_latency(struct phase_sample *s, uint64_t t0, uint64_t t1)
+/* A worker's operation completed at now_ns in a new interval: read the machine if due. */
+void series_sampler_tick(struct series_sampler *ss, uint64_t now_ns);
+
+/*
+ * One operation took t1 - t0 ns: a chunk, a request, a seek or a file;
+ * work is what it did in the phase's smallest unit (bytes for a phase
+ * counted in KiB, else seeks or files), so that the series' work adds up
+ * to the phase's amount exactly.
+ */
+static inline void sample_latency(struct phase_sample *s, uint64_t t0, uint64_t t1, uint64_t work)
 {
 	hist_record(&s->hist, t1 - t0);
 	timeline_record(&s->done, s->start_ns, t1);
+	if (s->series) {
+		/* the first completion of an interval: the machine's reading is due */
+		if (t1 - s->series->hot_start >= s->series->width_ns && s->sampler)
+			series_sampler_tick(s->sampler, t1);
+		series_record(s->series, t1, t1 - t0, work);
+	}
+	if (s->live)
+		series_live_record(s->live, t1 - t0, work);
 	progress_tick();
 }
+
+/* Work done apart from the operations timed (a tree's files): in the last one's interval. */
+static inline void sample_work(struct phase_sample *s, uint64_t work)
+{
+	if (s->series)
+		series_add_work(s->series, work);
+	if (s->live)
+		atomic_fetch_add_explicit(&s->live->work, work, memory_order_relaxed);
+}
+
+/*
+ * A thread that records operations in a sample of its own (a seeker):
+ * its series from the phase's start, origin_ns, as --interval says.
+ */
+void sample_series_begin(struct phase_sample *s, const struct run_plan *p, uint64_t origin_ns);
 
 /* --verify found bad data at off in path: counted, and named the first times. */
 void verify_mismatch(struct phase_sample *s, enum phase_id id, const char *path, uint64_t off);

@@ -116,7 +116,7 @@ static int seq_complete(void *arg, struct io_req *r)
 	if (c->fsync_each && r->op == IO_WRITE && fsync(r->fd))
 		return sample_fail_at(c->s, c->id, -errno, c->w->io_path, NULL, -1, "fsync %s",
 				      c->w->io_path);
-	sample_latency(c->s, r->t_start, now_ns());
+	sample_latency(c->s, r->t_start, now_ns(), r->len);
 	if (++c->completed == 1)
 		test_pause_point(c->id);
 	return 0;

@@ -10,6 +10,8 @@
 #include "phases/bench.h"
 #include "profile/profile.h"
 
+struct series_sampler;
+
 /* One phase's shared start line and finish line (see sample_start). */
 struct phase_clock {
 	pthread_mutex_t lock;
@@ -26,6 +28,8 @@ struct phase_clock {
 	struct prof_sampler *profiler;
 	struct prof_snapshot prof0;
 	struct prof_snapshot prof1;
+	/* The machine's side of the series, read at the intervals' ends; NULL without. */
+	struct series_sampler *sampler;
 };
 
 void phase_clock_init(struct phase_clock *c, unsigned workers, struct prof_sampler *profiler);

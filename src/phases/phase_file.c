@@ -381,7 +381,7 @@ static int create_phase(struct worker *w, struct phase_sample *s, enum phase_id 
 				       w->files_dir, fs->names[i]);
 			goto out;
 		}
-		sample_latency(s, t0, now_ns());
+		sample_latency(s, t0, now_ns(), 1);
 		if (i == 0)
 			test_pause_point(id);
 		if (clyde_stop_requested()) {
@@ -517,7 +517,7 @@ static int walk_dirs(struct worker *w, struct phase_sample *s, enum phase_id id,
 					       del ? "unlink" : "stat", w->files_dir, de->d_name);
 				break;
 			}
-			sample_latency(s, t0, now_ns());
+			sample_latency(s, t0, now_ns(), 1);
 			if (++*seen == 1)
 				test_pause_point(id);
 			if (clyde_stop_requested()) {
@@ -546,7 +546,7 @@ static int walk_shuffled(struct worker *w, struct phase_sample *s, enum phase_id
 		if (ret)
 			return sample_fail_at(s, id, ret, w->files_dir, fs->names[i], -1, "%s %s/%s",
 					      del ? "unlink" : "stat", w->files_dir, fs->names[i]);
-		sample_latency(s, t0, now_ns());
+		sample_latency(s, t0, now_ns(), 1);
 		if (++*seen == 1)
 			test_pause_point(id);
 		if (clyde_stop_requested())

@@ -21,6 +21,7 @@
 #include "lib/rng.h"
 #include "lib/timing.h"
 #include "phases/bench.h"
+#include "phases/phase_clock.h"
 #include "phases/pattern.h"
 #include "phases/pipeline.h"
 
@@ -33,6 +34,7 @@ struct seek_pool {
 	uint64_t total;		/* tickets; the least when timed */
 	bool timed;
 	uint64_t deadline_ns;	/* timed: no new ticket after this */
+	uint64_t t0;		/* the phase's timed start: the seekers' series begin there */
 	atomic_bool over;	/* timed: past both the count and the deadline */
 	/* The seekers' start line: all prepared, then the clock, then go. */
 	pthread_mutex_t lock;
@@ -131,7 +133,7 @@ static int seek_complete(void *arg, struct io_req *r)
 		return sample_fail_at(&sk->sample, PH_SEEKS, -errno, path, NULL, -1, "fsync %s", path);
 	if (r->state & ST_OWNER)
 		atomic_store(&sk->pool->busy[r->chunk], 0);
-	sample_latency(&sk->sample, r->t_start, now_ns());
+	sample_latency(&sk->sample, r->t_start, now_ns(), 1);
 	if (++sk->done == 1)
 		test_pause_point(PH_SEEKS);
 	return 0;
@@ -193,6 +195,8 @@ static void *seeker_main(void *arg)
 		return NULL;
 	}
 	sk->sample.start_ns = now_ns();
+	sample_series_begin(&sk->sample, b->plan, sk->pool->t0);
+	sk->sample.sampler = b->clock->sampler;
 	sk->sample.cpu_first = seeker_cpu(sk);
 	cpu0 = thread_cpu_seconds();
 	ret = pipeline_open_file(&p, path, io_open_flags(b, O_RDWR));
@@ -250,6 +254,7 @@ int phase_seeks(struct worker *w, struct phase_sample *s)
 		sk[started].w = w;
 		sk[started].pool = &pool;
 		sk[started].sample.cpu_first = sk[started].sample.cpu_last = -1;
+		sk[started].sample.live = s->live;
 		ret = -pthread_create(&threads[started], NULL, seeker_main, &sk[started]);
 		if (ret) {
 			sample_fail(s, PH_SEEKS, ret, "start seeker %u", started);
@@ -263,6 +268,7 @@ int phase_seeks(struct worker *w, struct phase_sample *s)
 	pthread_mutex_unlock(&pool.lock);
 	sample_start(w, s);
 	pool.deadline_ns = s->start_ns + (uint64_t)(plan->seek_seconds * 1e9);
+	pool.t0 = s->start_ns;
 	pthread_mutex_lock(&pool.lock);
 	pool.go = true;
 	pthread_cond_broadcast(&pool.cond);
@@ -282,6 +288,7 @@ int phase_seeks(struct worker *w, struct phase_sample *s)
 		sk[i].sample.start_ns = s->start_ns;
 		sk[i].sample.end_ns = s->end_ns;
 		sample_merge(s, &sk[i].sample);
+		series_free(sk[i].sample.series);
 	}
 	ret = s->err;
 out_free:

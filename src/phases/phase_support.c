@@ -20,6 +20,7 @@
 #include "lib/timing.h"
 #include "phases/bench.h"
 #include "phases/phase_clock.h"
+#include "phases/series_sampler.h"
 #include "placement/placement.h"
 
 void phase_clock_init(struct phase_clock *c, unsigned workers, struct prof_sampler *profiler)
@@ -39,26 +40,51 @@ void phase_clock_destroy(struct phase_clock *c)
 	pthread_mutex_destroy(&c->lock);
 }
 
+/* A series of its own for a thread that records, allocated before its timed part. */
+static void series_prepare(struct phase_sample *s, const struct run_plan *p)
+{
+	if (p->series_ns < 0 || s->series)
+		return;
+	s->series = series_new(0, (uint64_t)p->series_ns, false);
+	if (!s->series)
+		s->series_lost = true;
+}
+
+void sample_series_begin(struct phase_sample *s, const struct run_plan *p, uint64_t origin_ns)
+{
+	series_prepare(s, p);
+	if (s->series)
+		series_start(s->series, origin_ns);
+}
+
 void sample_start(struct worker *w, struct phase_sample *s)
 {
 	struct phase_clock *c = w->b->clock;
 
 	if (s->clock_state)
 		return;
+	series_prepare(s, w->b->plan);
 	pthread_mutex_lock(&c->lock);
 	if (++c->started == c->workers) {
 		/* The last worker ready starts everyone's clock and the CPU's. */
 		if (c->profiler)
 			prof_snapshot_take(c->profiler, &c->prof0, true);
+		if (c->sampler)
+			series_sampler_prepare(c->sampler);
 		cpu_sample_take(&c->cpu0);
 		c->t0 = now_ns();
+		if (c->sampler)
+			series_sampler_begin(c->sampler, c->t0, &c->cpu0);
 		c->open = true;
 		pthread_cond_broadcast(&c->go);
 	}
 	while (!c->open)
 		pthread_cond_wait(&c->go, &c->lock);
 	s->start_ns = c->t0;
+	s->sampler = c->sampler;
 	pthread_mutex_unlock(&c->lock);
+	if (s->series)
+		series_start(s->series, s->start_ns);
 	s->clock_state = 1;
 	s->cpu_first = place_current_cpu();
 	if (s->cpu_first >= 0)
@@ -137,6 +163,25 @@ int sample_fail_at(struct phase_sample *s, enum phase_id id, int err, const char
 	return err;
 }
 
+/* The workers' series add up on the phase's clock; one that could not be kept loses them all. */
+static void sample_series_merge(struct phase_sample *total, const struct phase_sample *s)
+{
+	total->series_lost |= s->series_lost;
+	if (!s->series || total->series_lost)
+		return;
+	if (!total->series) {
+		total->series = series_new(s->series->origin_ns,
+					   s->series->fixed ? s->series->width_ns : 0, false);
+		if (!total->series) {
+			total->series_lost = true;
+			return;
+		}
+		total->series->fixed = s->series->fixed;
+	}
+	if (series_merge(total->series, s->series))
+		total->series_lost = true;
+}
+
 void sample_merge(struct phase_sample *total, const struct phase_sample *s)
 {
 	if (s->err && !total->err) {
@@ -153,6 +198,7 @@ void sample_merge(struct phase_sample *total, const struct phase_sample *s)
 		total->flush_ns = s->flush_ns;
 	hist_merge(&total->hist, &s->hist);
 	timeline_merge(&total->done, &s->done);
+	sample_series_merge(total, s);
 	total->mismatches += s->mismatches;
 	total->cpu_s += s->cpu_s;
 	total->amount += s->amount;

@@ -145,6 +145,7 @@ static int stat_listing(struct tree_run *r, int dfd, const char *path, const str
 				ts->bytes += op->size;
 			}
 			ts->entries++;
+			sample_work(r->s, 1);
 		}
 		n = 0;
 	}

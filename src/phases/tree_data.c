@@ -81,6 +81,7 @@ int tree_write_files(struct tree_run *r, uint32_t first, unsigned m)
 	}
 	ret = tree_issue(r, m);
 	r->s->tree->files += m;
+	sample_work(r->s, m);
 	return ret;
 }
 
@@ -239,5 +240,6 @@ int tree_read_files(struct tree_run *r, const char *const *paths, unsigned m, bo
 	}
 	ret = tree_issue(r, m * per);
 	r->s->tree->files += m;
+	sample_work(r->s, m);
 	return ret;
 }

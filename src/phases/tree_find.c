@@ -139,10 +139,12 @@ static int each_path(struct tree_run *r, enum tree_op_kind kind, int root, const
 		    (!by_level || path_depth(v[i]) == path_depth(v[i + 1])))
 			continue;
 		ret = tree_issue(r, m);
-		if (kind == TOP_UNLINK)
+		if (kind == TOP_UNLINK) {
 			r->s->tree->files += m;
-		else
+			sample_work(r->s, m);
+		} else {
 			r->s->tree->dirs += m;
+		}
 		m = 0;
 	}
 	return ret;
@@ -194,10 +196,12 @@ static int remove_one(struct tree_run *r, enum found_kind k, const char *path, s
 	if (k == FOUND_ENTER || (k == FOUND_LEAVE && !path[0]))
 		return 0;
 	tree_set_op(&r->ops[0], k == FOUND_FILE ? TOP_UNLINK : TOP_RMDIR, f->root, path);
-	if (k == FOUND_FILE)
+	if (k == FOUND_FILE) {
 		r->s->tree->files++;
-	else
+		sample_work(r->s, 1);
+	} else {
 		r->s->tree->dirs++;
+	}
 	return tree_issue(r, 1);
 }
 

@@ -135,7 +135,7 @@ void tree_record(struct tree_run *r, const struct tree_op *op)
 	hist_record(&ts->op[op->kind], op->t_end - op->t_start);
 	if (op->via_ring)
 		ts->via_ring[op->kind]++;
-	sample_latency(r->s, op->t_start, op->t_end);
+	sample_latency(r->s, op->t_start, op->t_end, 0);
 }
 
 int tree_issue_ops(struct tree_run *r, struct tree_op *ops, unsigned n, const char *dir)

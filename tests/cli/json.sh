@@ -29,7 +29,7 @@ def need(cond, what):
         problems.append(what)
 doc = json.load(open(sys.argv[1]))
 csv_lines = [l.strip() for l in open(sys.argv[2]) if l.startswith("1.98,")]
-need(doc.get("schema") == "clyde-result/7", "schema %r" % doc.get("schema"))
+need(doc.get("schema") == "clyde-result/8", "schema %r" % doc.get("schema"))
 need(isinstance(doc.get("clyde_version"), str), "clyde_version")
 # /7: the invocation's estimate and what it took
 need(doc.get("plan") and doc["plan"]["estimate_s"] > 0 and doc["plan"]["calibration_s"] >= 0,
@@ -42,7 +42,7 @@ names = ["putc", "put_block", "rewrite", "getc", "get_block", "seeks",
 keys = {"ran", "elapsed_s", "amount", "amount_unit", "rate", "rate_unit", "too_short",
         "cpu_percent", "cpu_user_s", "cpu_sys_s", "cpu_window_s", "cpu_us_per_unit",
         "cpu_unit", "max_latency_us", "dead_s", "flush_s", "latency_us", "mismatches",
-        "short", "start_s", "end_s", "workers"}
+        "short", "start_s", "end_s", "workers", "series"}
 # residency is measured before the phases that read the file; tmpfs holds
 # all of it, and has no ARC
 measured = {"rewrite", "getc", "get_block", "seeks"}

@@ -99,6 +99,11 @@ int main(void)
 	CHECK(parse(&o, "--engine=uring", "--iodepth=32", "--seek-updates=0", "--json", "-",
 		    (char *)NULL) == 0 && !strcmp(o.engine, "uring") && o.iodepth == 32 &&
 	      o.seek_updates == 0 && !strcmp(o.json, "-"), "engine options");
+	CHECK(parse(&o, (char *)NULL) == 0 && o.interval_ms == 0, "--interval: adaptive by default");
+	CHECK(parse(&o, "--interval=250", (char *)NULL) == 0 && o.interval_ms == 250, "--interval=250");
+	CHECK(parse(&o, "--interval=off", (char *)NULL) == 0 && o.interval_ms == -1, "--interval=off");
+	CHECK(parse(&o, "--interval=3600000", (char *)NULL) == 0 && o.interval_ms == 3600000,
+	      "--interval at its top");
 	CHECK(parse(&o, "--engine=auto", "--iodepth=1024", (char *)NULL) == 0 &&
 	      !strcmp(o.engine, "auto") && o.iodepth == 1024, "auto at the top depth");
 	CHECK(parse(&o, "--help", (char *)NULL) == 0 && o.help, "--help");
@@ -144,6 +149,10 @@ int main(void)
 	REJECTS("--iodepth: queue depth 1025 is out of range (1 to 1024)", "--engine=uring", "--iodepth=1025");
 	REJECTS("--iodepth 2 needs a queued engine: psync keeps one request in flight", "--iodepth=2");
 	REJECTS("--seek-updates: percent 101 is out of range (0 to 100)", "--seek-updates=101");
+	REJECTS("--interval: '99' is not off or a number of milliseconds from 100 to 3600000",
+		"--interval=99");
+	REJECTS("--interval: '1s' is not off or a number of milliseconds from 100 to 3600000",
+		"--interval=1s");
 	REJECTS("--json: the file name is empty", "--json=");
 	REJECTS("--perchar: 'x' must be syscall or stdio", "--perchar=x");
 	REJECTS("-r: RAM size 'lots' must be a whole number of MiB", "-r", "lots");

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The parser of Linux's /proc/meminfo (see dirty.h): pure, so every OS's tests run it. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sys/dirty.h"
+
+/* "Name:   1234 kB" at the start of a line: the number, or -1. */
+static int64_t meminfo_field(const char *text, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = text;
+
+	while (p && *p) {
+		if (!strncmp(p, name, len) && p[len] == ':') {
+			char *end;
+			long long v = strtoll(p + len + 1, &end, 10);
+
+			return end != p + len + 1 && v >= 0 ? (int64_t)v : -1;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return -1;
+}
+
+int sys_dirty_parse_meminfo(const char *text, struct sys_dirty *d)
+{
+	d->dirty_kib = meminfo_field(text, "Dirty");
+	d->writeback_kib = meminfo_field(text, "Writeback");
+	return d->dirty_kib < 0 && d->writeback_kib < 0 ? -EINVAL : 0;
+}
