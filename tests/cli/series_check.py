@@ -7,6 +7,7 @@
 # (every series null); DEVICE: the device_source a --profile run must name.
 # Prints one line per problem and the phases it checked; exit 1 on a problem.
 import json
+import math
 import sys
 
 COLUMNS = ["t_start_s", "t_end_s", "work", "ops", "rate", "lat_p50_s", "lat_p99_s",
@@ -74,8 +75,10 @@ for run in doc["runs"]:
         for r in rows:
             span = r[c["t_end_s"]] - r[c["t_start_s"]]
             if span > 0:
-                # the times are printed to 1e-9 s: a short last row's span is that coarse
-                need(abs(r[c["rate"]] * span - r[c["work"]]) <= 2e-9 * r[c["rate"]] + 1e-6 * r[c["work"]],
+                # the times are printed to nine significant digits ("%.9g"): a short
+                # last row's span is only as exact as the larger time's last digit
+                digit = 10.0 ** (math.floor(math.log10(max(r[c["t_end_s"]], 1e-9))) - 8)
+                need(abs(r[c["rate"]] * span - r[c["work"]]) <= r[c["rate"]] * digit + 1e-6 * r[c["work"]],
                      "%s: rate %r of work %r in %r s" % (name, r[c["rate"]], r[c["work"]], span))
             if r[c["ops"]] == 0:
                 need(r[c["lat_p50_s"]] is None and r[c["lat_max_s"]] is None,
