@@ -47,6 +47,7 @@ struct series_sampler {
 	unsigned nfds;
 	char (*paths)[WORKPATH_MAX];
 	bool file_ok;
+	uint64_t file_cost_ns;		/* what reading them took last */
 	const struct prof_devices *devs;	/* --profile's; NULL without */
 	struct prof_dev_counters dev_prev;
 	bool dev_ok;
