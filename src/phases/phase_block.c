@@ -14,6 +14,7 @@
 #include "phases/bench.h"
 #include "phases/pattern.h"
 #include "phases/pipeline.h"
+#include "phases/steady_watch.h"
 #include "phases/stonewall.h"
 
 enum { ST_READ, ST_WRITE };
@@ -25,7 +26,12 @@ struct seq_ctx {
 	enum phase_id id;
 	const char *path;
 	uint64_t next;
-	uint64_t nchunks;
+	uint64_t nchunks;	/* what the phase does; --steady: the most */
+	uint64_t planned;	/* --steady: what it does at least (unless MAX cuts it) */
+	uint64_t file_chunks;	/* --steady's rewrite and read: start over past this */
+	struct steady_watch *steady;
+	struct steady_cursor *cursor;
+	bool at_most;		/* --steady: the write stopped at the largest file */
 	uint64_t completed;
 	bool fsync_each;
 	bool verify;
@@ -52,14 +58,34 @@ static bool at_cut_point(const struct seq_ctx *c, uint64_t len)
 	return (c->next * len) % mib == 0;
 }
 
+/*
+ * --steady before each chunk: the watch hears of the worker's finished
+ * intervals; past the planned work only the watch (or the largest file)
+ * stops it, at a cut point.
+ */
+static bool seq_steady_go(struct seq_ctx *c, uint64_t len)
+{
+	steady_tick(c->steady, c->cursor, c->s->series);
+	if (c->next >= c->planned)
+		steady_floor_done(c->steady, c->cursor);
+	if (steady_stopped(c->steady) && at_cut_point(c, len))
+		return false;
+	if (c->next == c->nchunks && c->id == PH_PUT_BLOCK)
+		c->at_most = true;
+	return true;
+}
+
 static bool seq_fill(void *arg, struct io_req *r)
 {
 	struct seq_ctx *c = arg;
 
+	if (c->steady && !seq_steady_go(c, r->len))
+		return false;
 	if (c->next == c->nchunks || (at_cut_point(c, r->len) &&
 	    stonewall_stop(c->w->b->stonewall, c->s->start_ns, c->next)))
 		return false;
-	r->chunk = c->next++;
+	/* --steady: the rewrite and the read start over at the file's start */
+	r->chunk = c->file_chunks ? c->next++ % c->file_chunks : c->next++;
 	r->off = r->chunk * r->len;
 	if (c->id == PH_PUT_BLOCK) {
 		r->op = IO_WRITE;
@@ -126,9 +152,13 @@ static int seq_phase(struct worker *w, struct phase_sample *s, enum phase_id id,
 {
 	const struct run_plan *plan = w->b->plan;
 	struct pipeline p;
-	/* block write makes the file; the others find what it made */
-	uint64_t bytes = id == PH_PUT_BLOCK || w->file_bytes > plan->file_bytes ? plan->file_bytes
-									      : w->file_bytes;
+	/*
+	 * block write makes the file; the others find what it made (with
+	 * --steady, what it wrote: it may have grown the file)
+	 */
+	bool steady = plan_steady(plan, id) && w->b->steady;
+	uint64_t bytes = id == PH_PUT_BLOCK || (w->file_bytes > plan->file_bytes && !steady) ?
+			 plan->file_bytes : w->file_bytes;
 	struct seq_ctx c = {
 		.w = w, .s = s, .p = &p, .id = id,
 		.path = id == PH_GET_BLOCK ? w->read_path : w->io_path,
@@ -138,6 +168,17 @@ static int seq_phase(struct worker *w, struct phase_sample *s, enum phase_id id,
 		.versions = w->versions,
 	};
 	bool writes = id != PH_GET_BLOCK;
+
+	if (steady) {
+		c.steady = w->b->steady;
+		c.planned = c.nchunks;
+		if (id == PH_PUT_BLOCK)
+			c.nchunks = plan->steady_file_bytes / plan->chunk;
+		else
+			c.file_chunks = c.nchunks;
+		if (c.nchunks)
+			c.nchunks = c.file_chunks ? UINT64_MAX : c.nchunks;
+	}
 	int ret, cret;
 
 	/* Buffers, ring and open come before the clock, as bonnie++ opens first. */
@@ -148,8 +189,10 @@ static int seq_phase(struct worker *w, struct phase_sample *s, enum phase_id id,
 				      "open %s: the filesystem refuses O_DIRECT", c.path);
 	if (ret)
 		return sample_fail_at(s, id, ret, c.path, NULL, -1, "open %s", c.path);
+	c.cursor = steady_join(c.steady);
 	sample_start(w, s);
 	ret = pipeline_drive(&p, seq_fill, seq_complete, &c);
+	steady_leave(c.steady, c.cursor, s->series, c.at_most);
 	cret = pipeline_finish(&p, writes && !ret, &s->flush_ns);
 	sample_stop(w, s);
 	pipeline_release(&p);
