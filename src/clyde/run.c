@@ -533,6 +533,16 @@ static void fill_steady(struct phase_result *pr, const struct steady_watch *sw,
 									  : workers[i].file_bytes);
 		st->planned_amount /= 1024.0;
 	}
+	st->start_overs = atomic_load(&sw->start_overs);
+	st->start_over_drops = atomic_load(&sw->evictions);
+	if (st->start_overs && p->cache != CACHE_KEEP)
+		snprintf(st->drop_method, sizeof(st->drop_method), "%s",
+			 p->cache == CACHE_SYSTEM ? "sync + drop_caches" : cache_evict_method());
+	if (atomic_load(&sw->evict_err))
+		fprintf(stderr, "clyde: warning: %s: --steady's start-over could not drop the file "
+			"from the page cache (%s): %s; a pass may have read it from memory\n",
+			d->name, p->cache == CACHE_SYSTEM ? "drop_caches" : cache_evict_method(),
+			strerror(-atomic_load(&sw->evict_err)));
 	if (p->quiet)
 		return;
 	if (st->settled)

@@ -122,6 +122,14 @@ struct phase_result {
 		double spread_pct;	/* the last check's, percent; -1 never checked */
 		unsigned checks;
 		double planned_amount;	/* without --steady's extension */
+		/*
+		 * the rewrite's and the read's passes after the first (all
+		 * workers'), how many of them dropped the file's pages first and
+		 * how ("" when none is dropped: --cache=keep, or no pass)
+		 */
+		unsigned start_overs;
+		unsigned start_over_drops;
+		char drop_method[64];
 	} steady;
 	/* Each worker's part; NULL when there is none to show (allocated, see run_result_release). */
 	unsigned nworkers;

@@ -462,6 +462,12 @@ static void json_steady(struct json_writer *w, const struct run_result *r,
 	json_add_uint(w, "checks", st->checks);
 	json_add_double(w, "phase_rate", phase_whole_rate(p));
 	json_add_double(w, "planned_amount", st->planned_amount);
+	json_add_uint(w, "start_overs", st->start_overs);
+	json_add_uint(w, "start_over_drops", st->start_over_drops);
+	if (st->drop_method[0])
+		json_add_str(w, "start_over_drop", st->drop_method);
+	else
+		json_add_null(w, "start_over_drop");
 	json_obj_end(w);
 }
 

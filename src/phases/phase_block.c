@@ -16,6 +16,7 @@
 #include "phases/pipeline.h"
 #include "phases/steady_watch.h"
 #include "phases/stonewall.h"
+#include "sys/cache.h"
 
 enum { ST_READ, ST_WRITE };
 
@@ -32,6 +33,9 @@ struct seq_ctx {
 	struct steady_watch *steady;
 	struct steady_cursor *cursor;
 	bool at_most;		/* --steady: the write stopped at the largest file */
+	bool evict;		/* --steady: drop the file's cache at each start-over */
+	bool start_over;	/* seq_fill stopped for one: drain, evict, go on */
+	uint64_t over_at;	/* the chunk count of the last start-over */
 	uint64_t completed;
 	bool fsync_each;
 	bool verify;
@@ -84,7 +88,15 @@ static bool seq_fill(void *arg, struct io_req *r)
 	if (c->next == c->nchunks || (at_cut_point(c, r->len) &&
 	    stonewall_stop(c->w->b->stonewall, c->s->start_ns, c->next)))
 		return false;
-	/* --steady: the rewrite and the read start over at the file's start */
+	/*
+	 * --steady: the rewrite and the read start over at the file's start,
+	 * after the requests in flight completed and the file's pages were
+	 * dropped (seq_start_over), so the next pass is the device's again
+	 */
+	if (c->evict && c->next && c->next % c->file_chunks == 0 && c->next != c->over_at) {
+		c->start_over = true;
+		return false;
+	}
 	r->chunk = c->file_chunks ? c->next++ % c->file_chunks : c->next++;
 	r->off = r->chunk * r->len;
 	if (c->id == PH_PUT_BLOCK) {
@@ -148,6 +160,27 @@ static int seq_complete(void *arg, struct io_req *r)
 	return 0;
 }
 
+/*
+ * --steady's start-over of the rewrite or the read: nothing of the file is
+ * in flight; drop its pages as the runner does between phases (the
+ * rewrite's dirty pages go to the device first, inside the timing):
+ * --cache=drop and uncached evict the file, system drops the machine's
+ * caches. A failure is counted in the watch (the runner warns), not the
+ * phase's: the runner's drop between phases does the same.
+ */
+static void seq_start_over(struct seq_ctx *c)
+{
+	int ret = 0;
+
+	c->start_over = false;
+	c->over_at = c->next;
+	if (c->w->b->plan->cache == CACHE_SYSTEM)
+		ret = cache_drop_system();
+	else
+		ret = cache_evict_file(c->path);
+	steady_evicted(c->steady, ret);
+}
+
 static int seq_phase(struct worker *w, struct phase_sample *s, enum phase_id id, int flags)
 {
 	const struct run_plan *plan = w->b->plan;
@@ -176,6 +209,8 @@ static int seq_phase(struct worker *w, struct phase_sample *s, enum phase_id id,
 			c.nchunks = plan->steady_file_bytes / plan->chunk;
 		else
 			c.file_chunks = c.nchunks;
+		/* --cache=keep leaves the page cache alone, here as between phases */
+		c.evict = c.file_chunks && plan->cache != CACHE_KEEP;
 		if (c.nchunks)
 			c.nchunks = c.file_chunks ? UINT64_MAX : c.nchunks;
 	}
@@ -192,6 +227,12 @@ static int seq_phase(struct worker *w, struct phase_sample *s, enum phase_id id,
 	c.cursor = steady_join(c.steady);
 	sample_start(w, s);
 	ret = pipeline_drive(&p, seq_fill, seq_complete, &c);
+	while (!ret && c.start_over) {
+		seq_start_over(&c);
+		ret = pipeline_drive(&p, seq_fill, seq_complete, &c);
+	}
+	if (c.file_chunks && c.next)
+		steady_started_over(c.steady, (c.next - 1) / c.file_chunks);
 	steady_leave(c.steady, c.cursor, s->series, c.at_most);
 	cret = pipeline_finish(&p, writes && !ret, &s->flush_ns);
 	sample_stop(w, s);

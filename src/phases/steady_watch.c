@@ -17,6 +17,9 @@ int steady_watch_init(struct steady_watch *sw, const struct steady_spec *spec, u
 	sw->capcur = threads ? threads : 1;
 	sw->spread = -1;
 	atomic_init(&sw->stop, false);
+	atomic_init(&sw->start_overs, 0);
+	atomic_init(&sw->evictions, 0);
+	atomic_init(&sw->evict_err, 0);
 	sw->cur = calloc(sw->capcur, sizeof(*sw->cur));
 	sw->sum = series_new(0, fixed_ns, false);
 	if (!sw->cur || !sw->sum) {
@@ -173,6 +176,24 @@ void steady_publish(struct steady_watch *sw, struct steady_cursor *c, const stru
 	fold(sw, c, s, upto);
 	evaluate(sw);
 	pthread_mutex_unlock(&sw->lock);
+}
+
+void steady_evicted(struct steady_watch *sw, int ret)
+{
+	int none = 0;
+
+	if (!sw)
+		return;
+	if (ret)
+		atomic_compare_exchange_strong(&sw->evict_err, &none, ret);
+	else
+		atomic_fetch_add(&sw->evictions, 1);
+}
+
+void steady_started_over(struct steady_watch *sw, uint64_t n)
+{
+	if (sw && n)
+		atomic_fetch_add(&sw->start_overs, (unsigned)n);
 }
 
 void steady_floor_done(struct steady_watch *sw, struct steady_cursor *c)

@@ -60,6 +60,10 @@ struct steady_watch {
 	uint64_t p99_ns;	/* the window's p99 (0: no operation) */
 	double spread;		/* what the last check measured, percent; -1 none */
 	unsigned checks;
+	/* the rewrite's and the read's passes after the first, all threads' */
+	atomic_uint start_overs;
+	atomic_uint evictions;	/* the file's pages dropped at a start-over */
+	atomic_int evict_err;	/* the first failed drop's -errno; 0 none */
 };
 
 /* For a phase of `threads` recording threads; 0 or -ENOMEM. */
@@ -77,6 +81,11 @@ void steady_floor_done(struct steady_watch *sw, struct steady_cursor *c);
 /* It records nothing more; max_size: because the file can grow no more. */
 void steady_leave(struct steady_watch *sw, struct steady_cursor *c, const struct series *s,
 		  bool max_size);
+
+/* A start-over's drop of the file's pages returned ret (0 or -errno). */
+void steady_evicted(struct steady_watch *sw, int ret);
+/* The thread's rewrite or read started over n times. */
+void steady_started_over(struct steady_watch *sw, uint64_t n);
 
 void steady_publish(struct steady_watch *sw, struct steady_cursor *c, const struct series *s);
 
