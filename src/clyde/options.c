@@ -376,6 +376,12 @@ static int parse_live(struct clyde_options *o, const char *arg, char *err, size_
 	return 0;
 }
 
+/* --steady=METRIC:PCT:SECONDS[:MAX] (lib/steady.c says the grammar). */
+static int parse_steady(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+{
+	return steady_parse(&o->steady, arg, err, errlen);
+}
+
 static int parse_read_other(struct clyde_options *o, const char *arg, char *err, size_t errlen)
 {
 	char *end;
@@ -496,6 +502,16 @@ static const struct option_row rows[] = {
 	  .help = "  --live[=csv]  the running phase on stderr at each interval's end: its %,\n"
 		  "                current and average rate, p99 of the interval, dirty MiB;\n"
 		  "                redrawn on a terminal, else a line each; csv: CSV lines\n" },
+	{ .name = "steady", .arg = required_argument, .parse = parse_steady,
+	  .help = "  --steady=METRIC:PCT:SECONDS[:MAX]  the block write, rewrite, block read\n"
+		  "                and seeks do their planned work, then go on (the write\n"
+		  "                grows the file, the others start over) until the last\n"
+		  "                SECONDS settled: METRIC rate or p99, every interval within\n"
+		  "                PCT% of their mean; rate_slope or p99_slope, the slope\n"
+		  "                under PCT% of the mean per second; at most MAX seconds\n"
+		  "                (default 10 x SECONDS, at least 60); the figure is then\n"
+		  "                the steady window's, and one that never settled is the\n"
+		  "                whole phase's, marked ~ in the table (not under mpirun)\n" },
 	{ .name = "data", .arg = required_argument, .parse = parse_data,
 	  .help = "  --data=zero|random|compressible:P  what the block, seek and file data are:\n"
 		  "                zeros (bonnie++), random (default: honest on compressing\n"
@@ -591,6 +607,7 @@ static const char usage_head[] =
 	"             [--engine=psync|uring|auto] [--iodepth=N] [--seek-updates=PCT]\n"
 	"             [--json FILE|-] [--latency] [--cpu] [--data=zero|random|compressible:P]\n"
 	"             [--interval=MS|off] [--live[=csv]]\n"
+	"             [--steady=METRIC:PCT:SECONDS[:MAX]]\n"
 	"             [--verify] [--ceilings] [--warmup] [--plan]\n"
 	"             [--profile] [--profile-dev=DEV[,DEV...]]\n"
 	"             [--bind=none|core|numa] [--cpus=LIST] [--numa-node=N|device]\n"
@@ -685,6 +702,17 @@ static int check_combination(const struct clyde_options *o, char *err, size_t er
 	if (o->live && o->interval_ms < 0)
 		return options_fail(err, errlen, "--live shows the series' intervals: not with "
 				    "--interval=off");
+	if (o->steady.on && o->stonewall_s > 0)
+		return options_fail(err, errlen, "--steady and --stonewall both say when a phase "
+				    "stops: use one");
+	if (o->steady.on && o->interval_ms < 0)
+		return options_fail(err, errlen, "--steady decides on the time series: not with "
+				    "--interval=off");
+	if (o->steady.on && o->interval_ms > 0 &&
+	    o->steady.window_s * 1000.0 < 2.0 * (double)o->interval_ms)
+		return options_fail(err, errlen, "--steady's SECONDS (%g) must hold at least two "
+				    "--interval=%lld intervals", o->steady.window_s,
+				    (long long)o->interval_ms);
 	if ((o->cleanup_user || o->cleanup_any_ns) && !o->cleanup_dir)
 		return options_fail(err, errlen, "%s needs --cleanup DIR",
 				    o->cleanup_user ? "--cleanup-user" : "--cleanup-any-ns");

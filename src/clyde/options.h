@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include "core/clyde.h"
 #include "core/modes.h"
+#include "lib/steady.h"
 
 struct tree_shape;
 
@@ -71,6 +72,7 @@ struct clyde_options {
 	double stonewall_s;	/* --stonewall; 0 off */
 	int64_t interval_ms;	/* --interval: 0 adaptive (default), -1 off */
 	enum live_mode live;	/* --live */
+	struct steady_spec steady;	/* --steady; .on false without */
 	int read_other;		/* --mpi-read-other; 0 off */
 	const char *cleanup_dir;	/* --cleanup DIR: remove leftovers and exit */
 	const char *cleanup_user;	/* --cleanup-user: also this user's, as this user */

@@ -144,7 +144,34 @@ static uint64_t files_bytes(const struct run_plan *p)
 
 uint64_t plan_space_bytes(const struct run_plan *p)
 {
-	return (p->file_bytes + files_bytes(p)) * p->workers;
+	uint64_t file = p->steady_file_bytes > p->file_bytes ? p->steady_file_bytes : p->file_bytes;
+
+	return (file + files_bytes(p)) * p->workers;
+}
+
+bool plan_steady(const struct run_plan *p, enum phase_id id)
+{
+	return p->steady.on && phase_get(id)->steady;
+}
+
+/*
+ * --steady: the block write may grow each file past -s until it settles,
+ * up to what half the free space holds beside the file tests' files (the
+ * rule of the default size), never less than the planned file; the
+ * free-space check counts it (plan_space_bytes).
+ */
+static void plan_steady_size(struct run_plan *p)
+{
+	uint64_t room = p->free_bytes / 2 / (p->workers ? p->workers : 1), files = files_bytes(p);
+
+	p->steady_file_bytes = p->file_bytes;
+	if (!p->steady.on || !p->file_bytes || !p->run[PH_PUT_BLOCK])
+		return;
+	room = room > files ? (room - files) >> 20 << 20 : 0;
+	/* whole chunks: the write stops on one */
+	room -= room % p->chunk;
+	if (room > p->file_bytes)
+		p->steady_file_bytes = room;
 }
 
 int plan_build(struct run_plan *p, const struct clyde_options *o, char *err, size_t errlen)
@@ -160,7 +187,8 @@ static void plan_boxes(struct run_plan *p, const struct clyde_options *o)
 		const struct phase_def *d = phase_get((enum phase_id)i);
 		const struct family_def *f = phase_family((enum phase_id)i);
 
-		if (d->box_s > 0 && !amount_given(o, f->amount) && f->runs(p))
+		if (d->box_s > 0 && !amount_given(o, f->amount) && f->runs(p) &&
+		    !plan_steady(p, (enum phase_id)i))
 			p->phase_box_s[i] = d->box_s;
 	}
 }
@@ -207,6 +235,7 @@ int plan_build_space(struct run_plan *p, const struct clyde_options *o, uint64_t
 	p->quiet = o->quiet;
 	p->series_ns = o->interval_ms > 0 ? o->interval_ms * 1000000 : o->interval_ms;
 	p->live = o->live;
+	p->steady = o->steady;
 	plan_tree(p, o);
 	/* after every family's amount is known: a box goes only where the family runs */
 	plan_boxes(p, o);
@@ -217,6 +246,7 @@ int plan_build_space(struct run_plan *p, const struct clyde_options *o, uint64_t
 		/* bonnie++'s +++++ rule where the user fixed the amount, as in bonnie++ */
 		p->plus_when_short[i] = amount_given(o, f->amount);
 	}
+	plan_steady_size(p);
 	return 0;
 }
 
@@ -229,6 +259,9 @@ double plan_phase_limit(const struct run_plan *p, enum phase_id id)
 {
 	double box = p->phase_box_s[id];
 	bool walled = p->stonewall_s > 0 && phase_get(id)->can_stonewall;
+
+	if (plan_steady(p, id))
+		return 0;
 
 	if (walled && (box <= 0 || p->stonewall_s < box))
 		return p->stonewall_s;
@@ -307,6 +340,11 @@ static double cost_seconds(struct cost_inputs *in, const struct phase_def *d)
 	const struct calibration *c = in->c;
 	double w = in->write_bps, r = in->read_bps, n = in->files, t;
 
+	/* --steady: at most MAX, and a write's flush after it */
+	if (plan_steady(p, d->id) && (d->cost != COST_BLOCK_WRITE && d->cost != COST_REWRITE))
+		return p->steady.max_s;
+	if (plan_steady(p, d->id))
+		return p->steady.max_s + BOX_FLUSH_S;
 	switch (d->cost) {
 	case COST_PERCHAR_WRITE:
 		if (!p->perchar_bytes)
@@ -556,6 +594,40 @@ static void plan_print_limits(FILE *out, const struct run_plan *p)
 			p->stat_min_s);
 }
 
+/* --steady, as --plan says it: the rule, the phases, their most time and the file's most size. */
+static void plan_print_steady(FILE *out, const struct run_plan *p)
+{
+	const struct steady_spec *sp = &p->steady;
+	char size[32];
+	bool any = false;
+
+	if (!sp->on)
+		return;
+	fprintf(out, "steady (--steady=%s:%g:%g:%g):", steady_metric_name(sp), sp->pct,
+		sp->window_s, sp->max_s);
+	for (int i = 0; i < PH_COUNT; i++) {
+		if (!p->run[i] || !plan_steady(p, (enum phase_id)i))
+			continue;
+		fprintf(out, " %s", phase_csv_name((enum phase_id)i));
+		any = true;
+	}
+	if (!any) {
+		fputs(" no phase that it applies to runs\n", out);
+		return;
+	}
+	fprintf(out, " each do their planned work then go on until the %s %s over the last "
+		"%g s %s %g%% (checked at the series' intervals) and stop there; at most %g s "
+		"each (a write then syncs)", sp->metric == STEADY_P99 ? "p99 latency" : "rate",
+		sp->slope ? "slope" : "of every interval", sp->window_s,
+		sp->slope ? "is under" : "stays within", sp->pct, sp->max_s);
+	if (p->run[PH_PUT_BLOCK]) {
+		size_human(size, sizeof(size), p->steady_file_bytes);
+		fprintf(out, "; the block write may grow each file to %s (half the free space)%s",
+			size, p->steady_file_bytes > p->file_bytes ? "" : ": no more than planned");
+	}
+	fputc('\n', out);
+}
+
 void plan_print(FILE *out, const struct run_plan *p, const struct clyde_options *o)
 {
 	char size[32];
@@ -592,6 +664,7 @@ void plan_print(FILE *out, const struct run_plan *p, const struct clyde_options 
 			fprintf(out, " %s", phase_csv_name((enum phase_id)i));
 	fputc('\n', out);
 	plan_print_limits(out, p);
+	plan_print_steady(out, p);
 	fprintf(out, "runs: %" PRIu32 "%s\n", o->repeats, o->warmup ? " after a warm-up run" : "");
 	fprintf(out, "estimate: %.0f s (calibration %.1f s; each run: I/O phases %.1f s, "
 		"file tests %.1f s, %.1f s around them)\n", p->estimate_seconds, p->estimate_cal_s,

@@ -21,6 +21,7 @@
 #include "phases/bench.h"
 #include "phases/phase_clock.h"
 #include "phases/series_sampler.h"
+#include "phases/steady_watch.h"
 #include "phases/stonewall.h"
 #include "placement/placement.h"
 #include "profile/profile.h"
@@ -215,7 +216,9 @@ static int setup_workers(struct bench *b, struct worker *workers)
 		snprintf(w->files_dir, sizeof(w->files_dir), "%s/files.%u", b->workdir, i);
 		snprintf(w->tree_dir, sizeof(w->tree_dir), "%s/tree.%u", b->workdir, i);
 		snprintf(w->copy_dir, sizeof(w->copy_dir), "%s/tree.%u.copy", b->workdir, i);
-		w->nchunks = p->chunk ? p->file_bytes / p->chunk : 0;
+		/* --steady's block write may grow the file: --verify keeps every chunk's version */
+		w->nchunks = p->chunk ? (p->steady_file_bytes > p->file_bytes ? p->steady_file_bytes
+							: p->file_bytes) / p->chunk : 0;
 		if (p->verify && w->nchunks) {
 			w->versions = calloc(w->nchunks, sizeof(*w->versions));
 			if (!w->versions)
@@ -495,6 +498,66 @@ static void fill_series(struct phase_result *pr, struct phase_sample *total,
 	total->series = NULL;
 }
 
+/*
+ * --steady: how the phase ended, from the watch's decision: the steady
+ * window's rate in the phase's unit (the series' work is bytes for a
+ * phase in KiB), its place, and what the phase would have done without it.
+ */
+static void fill_steady(struct phase_result *pr, const struct steady_watch *sw,
+			const struct run_plan *p, const struct worker *workers,
+			const struct phase_def *d)
+{
+	struct phase_steady *st = &pr->steady;
+	double unit = d->unit == UNIT_KIB ? 1024.0 : 1.0;
+	static const char *const ends[] = {
+		[STEADY_END_NONE] = "ended", [STEADY_END_SETTLED] = "settled",
+		[STEADY_END_MAX_TIME] = "max_time", [STEADY_END_MAX_SIZE] = "max_size",
+	};
+
+	memset(st, 0, sizeof(*st));
+	st->on = true;
+	st->settled = sw->settled;
+	snprintf(st->end, sizeof(st->end), "%s", ends[sw->end]);
+	st->at_s = sw->checks ? (double)sw->at_ns / 1e9 : -1;
+	st->window_s = sw->checks ? (double)sw->window_ns / 1e9 : -1;
+	st->rate = sw->checks && sw->window_ns ? (double)sw->work / unit /
+		   ((double)sw->window_ns / 1e9) : -1;
+	st->p99_s = sw->checks && sw->ops ? (double)sw->p99_ns / 1e9 : -1;
+	st->spread_pct = sw->checks ? sw->spread : -1;
+	st->checks = sw->checks;
+	if (d->unit == UNIT_SEEK) {
+		st->planned_amount = (double)p->seeks * p->workers;
+	} else {
+		for (unsigned i = 0; i < p->workers; i++)
+			st->planned_amount += (double)(d->cut_sets_amount ? p->file_bytes
+									  : workers[i].file_bytes);
+		st->planned_amount /= 1024.0;
+	}
+	st->start_overs = atomic_load(&sw->start_overs);
+	st->start_over_drops = atomic_load(&sw->evictions);
+	if (st->start_overs && p->cache != CACHE_KEEP)
+		snprintf(st->drop_method, sizeof(st->drop_method), "%s",
+			 p->cache == CACHE_SYSTEM ? "sync + drop_caches" : cache_evict_method());
+	if (atomic_load(&sw->evict_err))
+		fprintf(stderr, "clyde: warning: %s: --steady's start-over could not drop the file "
+			"from the page cache (%s): %s; a pass may have read it from memory\n",
+			d->name, p->cache == CACHE_SYSTEM ? "drop_caches" : cache_evict_method(),
+			strerror(-atomic_load(&sw->evict_err)));
+	if (p->quiet)
+		return;
+	if (st->settled)
+		fprintf(stderr, "clyde: note: %s: settled at %.1f s (%s over the last %.1f s within "
+			"%g%%: %.2f%%); its figure is that window's\n", d->name, st->at_s,
+			steady_metric_name(&p->steady), st->window_s, p->steady.pct, st->spread_pct);
+	else
+		fprintf(stderr, "clyde: note: %s: never settled (%s; the last check %s %.2f%%, "
+			"--steady wants under %g%%): its figure is the whole phase's, marked ~\n",
+			d->name, !strcmp(st->end, "max_time") ? "MAX seconds passed" :
+			!strcmp(st->end, "max_size") ? "the file reached its largest size" :
+			"the phase ended", steady_metric_name(&p->steady), st->spread_pct,
+			p->steady.pct);
+}
+
 /* One phase on every worker; 0, or -errno with b->errmsg set. */
 static int run_phase(struct bench *b, struct worker *workers, const struct phase_def *d,
 		     struct run_result *res)
@@ -507,6 +570,7 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 	struct series_sampler sampler;
 	struct series *machine;
 	struct stonewall wall;
+	struct steady_watch watch;
 	int ret;
 
 	ret = phase_sync(b, (*b->sync_count)++, d->id, b->errmsg, sizeof(b->errmsg));
@@ -522,6 +586,19 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 	progress_start(p, d);
 	phase_clock_init(&clock, p->workers, b->profiler);
 	b->clock = &clock;
+	if (plan_steady(p, d->id)) {
+		ret = steady_watch_init(&watch, &p->steady, p->workers *
+					(d->unit == UNIT_SEEK ? p->seekers : 1),
+					p->series_ns > 0 ? (uint64_t)p->series_ns : 0);
+		if (ret) {
+			snprintf(b->errmsg, sizeof(b->errmsg), "%s: --steady: %s", d->name,
+				 strerror(-ret));
+			phase_clock_destroy(&clock);
+			b->clock = NULL;
+			return ret;
+		}
+		b->steady = &watch;
+	}
 	if (stonewalled(p, d)) {
 		stonewall_init(&wall, plan_phase_limit(p, d->id), p->workers);
 		b->stonewall = &wall;
@@ -562,7 +639,10 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 	}
 	fill_phase_result(pr, &total, &clock, p->plus_when_short[d->id]);
 	fill_series(pr, &total, machine, d);
-	if (pr->limit_cut)
+	if (b->steady)
+		fill_steady(pr, b->steady, p, workers, d);
+	/* a limit cut it, or --steady grew it or MAX cut it: the file as written */
+	if (pr->limit_cut || (b->steady && workers[0].file_bytes != p->file_bytes))
 		label_cut(res, workers, d);
 	pr->time_box_s = p->phase_box_s[d->id];
 	pr->estimate_s = p->phase_est_s[d->id];
@@ -592,6 +672,10 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 			 clyde_stop_signal(), d->name);
 	}
 out:
+	if (b->steady) {
+		steady_watch_destroy(b->steady);
+		b->steady = NULL;
+	}
 	free(total.tree);
 	series_free(total.series);
 	series_free(machine);

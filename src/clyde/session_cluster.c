@@ -123,6 +123,11 @@ int check_cluster(const struct session *s, char *err, size_t errlen)
 			 s->opt.read_other, n, n == 1 ? "" : "s", s->opt.read_other);
 		return CLYDE_EXIT_USAGE;
 	}
+	if (cluster_active() && s->opt.steady.on) {
+		snprintf(err, errlen, "--steady: not under mpirun: each rank would settle at its "
+			 "own time (run it on one client)");
+		return CLYDE_EXIT_USAGE;
+	}
 	if (cluster_active() && s->opt.sync != SYNC_NONE) {
 		snprintf(err, errlen, "-y: under mpirun the ranks already start each phase together");
 		return CLYDE_EXIT_USAGE;

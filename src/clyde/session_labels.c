@@ -95,6 +95,7 @@ void fill_result_labels(const struct session *s, uint32_t seed, struct run_resul
 	e->warmup = o->warmup;
 	e->seeks_timed = pl->seeks_timed;
 	e->stonewall_s = pl->stonewall_s;
+	e->steady = pl->steady;
 	e->files_calibrated = pl->files_calibrated;
 	copy_field(e->size_note, sizeof(e->size_note), pl->size_note);
 	copy_field(e->files_note, sizeof(e->files_note), pl->files_note);

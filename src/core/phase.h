@@ -37,6 +37,7 @@ enum phase_flag {
 	PF_READS_OTHER_RANK = 1 << 6,
 	PF_STONEWALL = 1 << 7,
 	PF_CUT_SETS_AMOUNT = 1 << 8,
+	PF_STEADY = 1 << 9,	/* --steady may run it until it settles */
 };
 
 /*
@@ -91,6 +92,7 @@ struct phase_def {
 	 * its family's amount, then say what it made.
 	 */
 	bool cut_sets_amount;
+	bool steady;		/* --steady applies */
 	enum phase_cost cost;	/* how the plan estimates it */
 	/* A default run's time box in seconds when clyde chose the amount; 0: none. */
 	double box_s;

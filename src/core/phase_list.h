@@ -33,11 +33,12 @@
 	      BOX_PERCHAR_S, COST_PERCHAR_WRITE, phase_putc, phase_no_cleanup) \
 	PHASE(PH_PUT_BLOCK, "block write", "put_block", "Block write", "Writing intelligently", \
 	      UNIT_KIB, FAMILY_BLOCK, \
-	      PF_IO_FILE | PF_DATA_WRITE | PF_STONEWALL | PF_CUT_SETS_AMOUNT, \
+	      PF_IO_FILE | PF_DATA_WRITE | PF_STONEWALL | PF_CUT_SETS_AMOUNT | PF_STEADY, \
 	      BOX_WRITE_S, COST_BLOCK_WRITE, phase_put_block, phase_no_cleanup) \
 	PHASE(PH_REWRITE, "rewrite", "rewrite", "Rewrite", "Rewriting", \
 	      UNIT_KIB, FAMILY_BLOCK, \
-	      PF_READS_FILE | PF_IO_FILE | PF_DATA_READ | PF_DATA_WRITE | PF_STONEWALL, \
+	      PF_READS_FILE | PF_IO_FILE | PF_DATA_READ | PF_DATA_WRITE | PF_STONEWALL | \
+	      PF_STEADY, \
 	      BOX_REWRITE_S, COST_REWRITE, phase_rewrite, phase_no_cleanup) \
 	PHASE(PH_GETC, "per-char read", "getc", "Per-char read", "Reading a byte at a time", \
 	      UNIT_KIB, FAMILY_PERCHAR, \
@@ -45,10 +46,11 @@
 	      BOX_PERCHAR_S, COST_PERCHAR_READ, phase_getc, phase_no_cleanup) \
 	PHASE(PH_GET_BLOCK, "block read", "get_block", "Block read", "Reading intelligently", \
 	      UNIT_KIB, FAMILY_BLOCK, \
-	      PF_READS_FILE | PF_IO_FILE | PF_DATA_READ | PF_STONEWALL | PF_READS_OTHER_RANK, \
+	      PF_READS_FILE | PF_IO_FILE | PF_DATA_READ | PF_STONEWALL | PF_READS_OTHER_RANK | \
+	      PF_STEADY, \
 	      BOX_READ_S, COST_BLOCK_READ, phase_get_block, phase_no_cleanup) \
 	PHASE(PH_SEEKS, "random seeks", "seeks", "Random seeks", "Random seeks", \
-	      UNIT_SEEK, FAMILY_SEEK, PF_READS_FILE | PF_IO_FILE, \
+	      UNIT_SEEK, FAMILY_SEEK, PF_READS_FILE | PF_IO_FILE | PF_STEADY, \
 	      0, COST_SEEKS, phase_seeks, phase_no_cleanup) \
 	PHASE(PH_SEQ_CREATE, "sequential create", "seq_create", "Seq create", \
 	      "Create files in sequential order", UNIT_FILE, FAMILY_FILE, PF_CUT_SETS_AMOUNT, \

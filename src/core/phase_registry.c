@@ -23,6 +23,7 @@
 		.reads_other_rank = (flags) & PF_READS_OTHER_RANK, \
 		.can_stonewall = (flags) & PF_STONEWALL, \
 		.cut_sets_amount = (flags) & PF_CUT_SETS_AMOUNT, \
+		.steady = (flags) & PF_STEADY, \
 		.box_s = (box), \
 		.cost = ph_cost, \
 	},

@@ -8,6 +8,7 @@
 
 #include "core/clyde.h"
 #include "core/modes.h"
+#include "lib/steady.h"
 #include "tree/tree.h"
 
 struct clyde_options;
@@ -83,6 +84,14 @@ struct run_plan {
 	/* The series' interval: 0 adaptive, -1 off (--interval=off), else fixed, ns. */
 	int64_t series_ns;
 	enum live_mode live;	/* --live */
+	/*
+	 * --steady (.on false without): the phases it applies to (the
+	 * registry's steady flag) go on until they settle, at most max_s,
+	 * without a time box; the block write may grow each file up to
+	 * steady_file_bytes, which plan_space_bytes counts.
+	 */
+	struct steady_spec steady;
+	uint64_t steady_file_bytes;
 
 	/* Why the sizes are what they are, for the context line and --plan. */
 	char size_note[192];
@@ -184,9 +193,12 @@ uint64_t plan_space_bytes(const struct run_plan *p);
  */
 int plan_calibrate(struct run_plan *p, const struct clyde_options *o, const struct calibration *c);
 
+/* Whether --steady runs the phase until it settles. */
+bool plan_steady(const struct run_plan *p, enum phase_id id);
 /*
  * The seconds a phase stops at: its time box or --stonewall (the
- * sequential I/O phases), the smaller; 0 when it has none.
+ * sequential I/O phases), the smaller; 0 when it has none (a --steady
+ * phase: its MAX stops it).
  */
 double plan_phase_limit(const struct run_plan *p, enum phase_id id);
 

@@ -18,9 +18,16 @@ bool phase_hidden(const struct phase_result *p, bool exact)
 	return p->elapsed < MIN_REPORT_SECONDS && p->plus_when_short && !exact;
 }
 
-double phase_rate(const struct phase_result *p)
+double phase_whole_rate(const struct phase_result *p)
 {
 	return p->elapsed > 0 ? p->amount / p->elapsed : 0;
+}
+
+double phase_rate(const struct phase_result *p)
+{
+	if (p->steady.on && p->steady.settled && p->steady.rate >= 0)
+		return p->steady.rate;
+	return phase_whole_rate(p);
 }
 
 double phase_dead_time(const struct phase_result *p)

@@ -6,6 +6,7 @@
 #include "lib/aggregate.h"
 #include "lib/histogram.h"
 #include "lib/series.h"
+#include "lib/steady.h"
 #include "lib/timeline.h"
 #include "profile/profile.h"
 #include "sys/fsinfo.h"
@@ -105,6 +106,31 @@ struct phase_result {
 	bool limit_cut;		/* the box or --stonewall stopped it before its planned amount */
 	double estimate_s;	/* the plan's estimate of it; 0 none */
 	uint32_t passes;	/* the stat phases: times every file was stat'ed (1 elsewhere) */
+	/*
+	 * --steady: how the phase ended. rate: the steady window's (what the
+	 * table, the CSV and phase_rate give when settled); at_s: the
+	 * window's end, seconds from the phase's start; -1: none.
+	 */
+	struct phase_steady {
+		bool on;
+		bool settled;
+		char end[12];		/* settled, max_time, max_size, ended */
+		double at_s;
+		double window_s;
+		double rate;		/* the phase's unit per second */
+		double p99_s;
+		double spread_pct;	/* the last check's, percent; -1 never checked */
+		unsigned checks;
+		double planned_amount;	/* without --steady's extension */
+		/*
+		 * the rewrite's and the read's passes after the first (all
+		 * workers'), how many of them dropped the file's pages first and
+		 * how ("" when none is dropped: --cache=keep, or no pass)
+		 */
+		unsigned start_overs;
+		unsigned start_over_drops;
+		char drop_method[64];
+	} steady;
 	/* Each worker's part; NULL when there is none to show (allocated, see run_result_release). */
 	unsigned nworkers;
 	struct worker_result *workers;
@@ -187,6 +213,7 @@ struct run_env {
 	char resident_worst_what[96];
 	char cache_outcome[192];	/* "0.0% resident before reads", or the failure */
 	double stonewall_s;	/* --stonewall; 0 off */
+	struct steady_spec steady;	/* --steady; .on false without */
 	/* How clyde chose the counts the user left open. */
 	bool seeks_timed;
 	bool files_calibrated;
@@ -275,7 +302,10 @@ void run_result_release(struct run_result *r);
 bool phase_hidden(const struct phase_result *p, bool exact);
 
 /* Rate (KiB/s, seeks/s or files/s) and CPU percent of a phase. */
+/* The rate the phase reports: --steady's window when it settled, else amount / elapsed. */
 double phase_rate(const struct phase_result *p);
+/* amount / elapsed, the whole phase's. */
+double phase_whole_rate(const struct phase_result *p);
 int phase_cpu_percent(const struct phase_result *p);
 /* Wall minus user time: the "dead" time of the fsbench study. */
 double phase_dead_time(const struct phase_result *p);

@@ -434,6 +434,43 @@ static void json_series(struct json_writer *w, const struct phase_result *p, enu
 	json_obj_end(w);
 }
 
+/*
+ * --steady: whether and when the phase settled, the steady window's
+ * figures and the whole phase's rate ("rate" above is the window's when
+ * it settled).
+ */
+static void json_steady(struct json_writer *w, const struct run_result *r,
+			const struct phase_result *p)
+{
+	const struct phase_steady *st = &p->steady;
+	const struct steady_spec *sp = &r->env.steady;
+
+	json_obj_begin(w, "steady");
+	json_add_str(w, "metric", steady_metric_name(sp));
+	json_add_double(w, "pct", sp->pct);
+	json_add_double(w, "window_s", sp->window_s);
+	json_add_double(w, "max_s", sp->max_s);
+	json_add_bool(w, "settled", st->settled);
+	json_add_str(w, "end", st->end);
+	json_known_or_null(w, "settled_at_s", st->settled, st->at_s);
+	json_known_or_null(w, "window_start_s", st->settled, st->at_s - st->window_s);
+	json_known_or_null(w, "steady_rate", st->settled, st->rate);
+	json_known_or_null(w, "steady_p99_s", st->settled && st->p99_s >= 0, st->p99_s);
+	json_known_or_null(w, "last_check_at_s", st->checks > 0, st->at_s);
+	json_known_or_null(w, "last_window_rate", st->checks > 0, st->rate);
+	json_known_or_null(w, "spread_pct", st->checks > 0 && st->spread_pct >= 0, st->spread_pct);
+	json_add_uint(w, "checks", st->checks);
+	json_add_double(w, "phase_rate", phase_whole_rate(p));
+	json_add_double(w, "planned_amount", st->planned_amount);
+	json_add_uint(w, "start_overs", st->start_overs);
+	json_add_uint(w, "start_over_drops", st->start_over_drops);
+	if (st->drop_method[0])
+		json_add_str(w, "start_over_drop", st->drop_method);
+	else
+		json_add_null(w, "start_over_drop");
+	json_obj_end(w);
+}
+
 void json_phase(struct json_writer *w, const struct run_result *r, enum phase_id id)
 {
 	const struct phase_result *p = &r->phase[id];
@@ -504,6 +541,8 @@ void json_phase(struct json_writer *w, const struct run_result *r, enum phase_id
 		json_cluster_phase(w, r->cluster, id);
 	if (ceiling > 0)
 		json_add_double(w, "ceiling_fraction", phase_rate(p) / ceiling);
+	if (p->steady.on)
+		json_steady(w, r, p);
 	json_series(w, p, id);
 	json_obj_end(w);
 }

@@ -29,7 +29,9 @@ static void rate_cell(FILE *out, const struct phase_result *p, enum phase_id id,
 		format_kib_rate(buf, sizeof(buf), phase_rate(p));
 	else
 		format_count5(buf, sizeof(buf), phase_rate(p), phase_get(id)->unit == UNIT_SEEK);
-	fprintf(out, " %5s %3d", buf, phase_cpu_percent(p));
+	/* --steady: a figure that never settled is marked where the cell's space was */
+	fprintf(out, " %5s%c%3d", buf, p->steady.on && !p->steady.settled ? '~' : ' ',
+		phase_cpu_percent(p));
 }
 
 static void latency_row(FILE *out, const struct run_result *r, enum phase_id first)

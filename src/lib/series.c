@@ -196,11 +196,12 @@ void series_machine_add(struct series *s, uint64_t when_ns, const struct series_
 		s->used = (unsigned)idx + 1;
 }
 
-int series_merge(struct series *into, const struct series *from)
+int series_merge_range(struct series *into, const struct series *from, unsigned first,
+		       unsigned end)
 {
 	while (into->width_ns < from->width_ns)
 		series_coarsen(into);
-	for (unsigned i = 0; i < from->used && i < from->cap; i++) {
+	for (unsigned i = first; i < end && i < from->used && i < from->cap; i++) {
 		uint64_t at = from->origin_ns + (uint64_t)i * from->width_ns;
 		uint64_t idx = index_of(into, at);
 		bool empty = !from->slot[i].ops && !from->slot[i].work &&
@@ -222,6 +223,15 @@ int series_merge(struct series *into, const struct series *from)
 		if (into->used <= idx)
 			into->used = (unsigned)idx + 1;
 	}
+	return 0;
+}
+
+int series_merge(struct series *into, const struct series *from)
+{
+	int ret = series_merge_range(into, from, 0, from->used);
+
+	if (ret)
+		return ret;
 	/* a thread's recording, not the sampler's machine side */
 	if (!from->mach) {
 		size_t rb = from->record_bytes > from->peak_bytes ? from->record_bytes

@@ -153,6 +153,9 @@ void series_coarsen(struct series *s);
 
 /* Add from into into (widths may differ: the coarser wins); -ENOMEM. */
 int series_merge(struct series *into, const struct series *from);
+/* Only from's slots [first, end), their work, latencies and machine side; -ENOMEM. */
+int series_merge_range(struct series *into, const struct series *from, unsigned first,
+		       unsigned end);
 
 /*
  * The phase ended at end_ns: the slots become exactly the rows that tile

@@ -24,6 +24,7 @@ struct phase_clock;
 struct prof_sampler;
 struct series_sampler;
 struct stonewall;
+struct steady_watch;
 struct place_plan;
 
 /* One run's settings, shared read-only by every worker. */
@@ -39,6 +40,7 @@ struct bench {
 	const struct tree *tree;	/* --tree: the generated tree; NULL without */
 	struct stonewall *stonewall;	/* the running phase's --stonewall; NULL without */
 	struct series_live *live;	/* --live: one per worker, the running phase's; NULL without */
+	struct steady_watch *steady;	/* the running phase's --steady; NULL without */
 	/* --mpi-read-other: the private directory of the rank whose files the read phases read */
 	char read_dir[WORKDIR_MAX];
 	char errmsg[1024];	/* why bench_run failed */

@@ -14,7 +14,9 @@
 #include "phases/bench.h"
 #include "phases/pattern.h"
 #include "phases/pipeline.h"
+#include "phases/steady_watch.h"
 #include "phases/stonewall.h"
+#include "sys/cache.h"
 
 enum { ST_READ, ST_WRITE };
 
@@ -25,7 +27,15 @@ struct seq_ctx {
 	enum phase_id id;
 	const char *path;
 	uint64_t next;
-	uint64_t nchunks;
+	uint64_t nchunks;	/* what the phase does; --steady: the most */
+	uint64_t planned;	/* --steady: what it does at least (unless MAX cuts it) */
+	uint64_t file_chunks;	/* --steady's rewrite and read: start over past this */
+	struct steady_watch *steady;
+	struct steady_cursor *cursor;
+	bool at_most;		/* --steady: the write stopped at the largest file */
+	bool evict;		/* --steady: drop the file's cache at each start-over */
+	bool start_over;	/* seq_fill stopped for one: drain, evict, go on */
+	uint64_t over_at;	/* the chunk count of the last start-over */
 	uint64_t completed;
 	bool fsync_each;
 	bool verify;
@@ -52,14 +62,42 @@ static bool at_cut_point(const struct seq_ctx *c, uint64_t len)
 	return (c->next * len) % mib == 0;
 }
 
+/*
+ * --steady before each chunk: the watch hears of the worker's finished
+ * intervals; past the planned work only the watch (or the largest file)
+ * stops it, at a cut point.
+ */
+static bool seq_steady_go(struct seq_ctx *c, uint64_t len)
+{
+	steady_tick(c->steady, c->cursor, c->s->series);
+	if (c->next >= c->planned)
+		steady_floor_done(c->steady, c->cursor);
+	if (steady_stopped(c->steady) && at_cut_point(c, len))
+		return false;
+	if (c->next == c->nchunks && c->id == PH_PUT_BLOCK)
+		c->at_most = true;
+	return true;
+}
+
 static bool seq_fill(void *arg, struct io_req *r)
 {
 	struct seq_ctx *c = arg;
 
+	if (c->steady && !seq_steady_go(c, r->len))
+		return false;
 	if (c->next == c->nchunks || (at_cut_point(c, r->len) &&
 	    stonewall_stop(c->w->b->stonewall, c->s->start_ns, c->next)))
 		return false;
-	r->chunk = c->next++;
+	/*
+	 * --steady: the rewrite and the read start over at the file's start,
+	 * after the requests in flight completed and the file's pages were
+	 * dropped (seq_start_over), so the next pass is the device's again
+	 */
+	if (c->evict && c->next && c->next % c->file_chunks == 0 && c->next != c->over_at) {
+		c->start_over = true;
+		return false;
+	}
+	r->chunk = c->file_chunks ? c->next++ % c->file_chunks : c->next++;
 	r->off = r->chunk * r->len;
 	if (c->id == PH_PUT_BLOCK) {
 		r->op = IO_WRITE;
@@ -122,13 +160,38 @@ static int seq_complete(void *arg, struct io_req *r)
 	return 0;
 }
 
+/*
+ * --steady's start-over of the rewrite or the read: nothing of the file is
+ * in flight; drop its pages as the runner does between phases (the
+ * rewrite's dirty pages go to the device first, inside the timing):
+ * --cache=drop and uncached evict the file, system drops the machine's
+ * caches. A failure is counted in the watch (the runner warns), not the
+ * phase's: the runner's drop between phases does the same.
+ */
+static void seq_start_over(struct seq_ctx *c)
+{
+	int ret = 0;
+
+	c->start_over = false;
+	c->over_at = c->next;
+	if (c->w->b->plan->cache == CACHE_SYSTEM)
+		ret = cache_drop_system();
+	else
+		ret = cache_evict_file(c->path);
+	steady_evicted(c->steady, ret);
+}
+
 static int seq_phase(struct worker *w, struct phase_sample *s, enum phase_id id, int flags)
 {
 	const struct run_plan *plan = w->b->plan;
 	struct pipeline p;
-	/* block write makes the file; the others find what it made */
-	uint64_t bytes = id == PH_PUT_BLOCK || w->file_bytes > plan->file_bytes ? plan->file_bytes
-									      : w->file_bytes;
+	/*
+	 * block write makes the file; the others find what it made (with
+	 * --steady, what it wrote: it may have grown the file)
+	 */
+	bool steady = plan_steady(plan, id) && w->b->steady;
+	uint64_t bytes = id == PH_PUT_BLOCK || (w->file_bytes > plan->file_bytes && !steady) ?
+			 plan->file_bytes : w->file_bytes;
 	struct seq_ctx c = {
 		.w = w, .s = s, .p = &p, .id = id,
 		.path = id == PH_GET_BLOCK ? w->read_path : w->io_path,
@@ -138,6 +201,19 @@ static int seq_phase(struct worker *w, struct phase_sample *s, enum phase_id id,
 		.versions = w->versions,
 	};
 	bool writes = id != PH_GET_BLOCK;
+
+	if (steady) {
+		c.steady = w->b->steady;
+		c.planned = c.nchunks;
+		if (id == PH_PUT_BLOCK)
+			c.nchunks = plan->steady_file_bytes / plan->chunk;
+		else
+			c.file_chunks = c.nchunks;
+		/* --cache=keep leaves the page cache alone, here as between phases */
+		c.evict = c.file_chunks && plan->cache != CACHE_KEEP;
+		if (c.nchunks)
+			c.nchunks = c.file_chunks ? UINT64_MAX : c.nchunks;
+	}
 	int ret, cret;
 
 	/* Buffers, ring and open come before the clock, as bonnie++ opens first. */
@@ -148,8 +224,16 @@ static int seq_phase(struct worker *w, struct phase_sample *s, enum phase_id id,
 				      "open %s: the filesystem refuses O_DIRECT", c.path);
 	if (ret)
 		return sample_fail_at(s, id, ret, c.path, NULL, -1, "open %s", c.path);
+	c.cursor = steady_join(c.steady);
 	sample_start(w, s);
 	ret = pipeline_drive(&p, seq_fill, seq_complete, &c);
+	while (!ret && c.start_over) {
+		seq_start_over(&c);
+		ret = pipeline_drive(&p, seq_fill, seq_complete, &c);
+	}
+	if (c.file_chunks && c.next)
+		steady_started_over(c.steady, (c.next - 1) / c.file_chunks);
+	steady_leave(c.steady, c.cursor, s->series, c.at_most);
 	cret = pipeline_finish(&p, writes && !ret, &s->flush_ns);
 	sample_stop(w, s);
 	pipeline_release(&p);

@@ -24,6 +24,7 @@
 #include "phases/phase_clock.h"
 #include "phases/pattern.h"
 #include "phases/pipeline.h"
+#include "phases/steady_watch.h"
 
 
 /* r->state bits: this seek writes back; it holds its chunk (--verify). */
@@ -51,6 +52,8 @@ struct seek_pool {
 	 * write of the same chunk may see it half written.
 	 */
 	atomic_uchar *busy;
+	/* --steady: the tickets past total are drawn until the watch stops them */
+	struct steady_watch *steady;
 };
 
 struct seeker {
@@ -59,6 +62,7 @@ struct seeker {
 	struct phase_sample sample;
 	struct pipeline *p;
 	uint64_t done;
+	struct steady_cursor *cursor;	/* --steady; NULL without */
 };
 
 /* The chunk of ticket t: a function of the seed, so runs with -z repeat. */
@@ -76,10 +80,17 @@ static bool seek_fill(void *arg, struct io_req *r)
 	struct seek_pool *pool = sk->pool;
 	uint64_t t;
 
+	if (pool->steady) {
+		steady_tick(pool->steady, sk->cursor, sk->sample.series);
+		if (steady_stopped(pool->steady))
+			return false;
+	}
 	if (pool->timed && atomic_load(&pool->over))
 		return false;
 	t = atomic_fetch_add(&pool->next, 1);
-	if (t >= pool->total) {
+	if (t >= pool->total && pool->steady) {
+		steady_floor_done(pool->steady, sk->cursor);
+	} else if (t >= pool->total) {
 		if (!pool->timed || now_ns() >= pool->deadline_ns) {
 			atomic_store(&pool->over, true);
 			return false;
@@ -197,6 +208,7 @@ static void *seeker_main(void *arg)
 	sk->sample.start_ns = now_ns();
 	sample_series_begin(&sk->sample, b->plan, sk->pool->t0);
 	sk->sample.sampler = b->clock->sampler;
+	sk->cursor = steady_join(sk->pool->steady);
 	sk->sample.cpu_first = seeker_cpu(sk);
 	cpu0 = thread_cpu_seconds();
 	ret = pipeline_open_file(&p, path, io_open_flags(b, O_RDWR));
@@ -206,6 +218,7 @@ static void *seeker_main(void *arg)
 	}
 	sk->p = &p;
 	ret = pipeline_drive(&p, seek_fill, seek_complete, sk);
+	steady_leave(sk->pool->steady, sk->cursor, sk->sample.series, false);
 	if (ret)
 		sample_fail_at(&sk->sample, PH_SEEKS, ret, path, NULL, -1, "%s", path);
 	/* The updates reach the device inside the timing, as in bonnie++. */
@@ -215,6 +228,7 @@ static void *seeker_main(void *arg)
 	if (cret)
 		sample_fail_at(&sk->sample, PH_SEEKS, cret, path, NULL, -1, "fsync/close %s", path);
 out:
+	steady_leave(sk->pool->steady, sk->cursor, sk->sample.series, false);
 	sk->sample.cpu_s = thread_cpu_seconds() - cpu0;
 	pipeline_release(&p);
 	sk->sample.amount = (double)sk->done;
@@ -226,11 +240,18 @@ int phase_seeks(struct worker *w, struct phase_sample *s)
 {
 	const struct run_plan *plan = w->b->plan;
 	unsigned n = plan->seekers, started = 0;
+	bool steady = plan_steady(plan, PH_SEEKS) && w->b->steady;
 	struct seek_pool pool = {
 		.total = plan->seeks,
-		.timed = plan->seeks_timed,
-		/* what the writes left: --stonewall may have cut them */
-		.nchunks = (w->file_bytes < plan->file_bytes ? w->file_bytes : plan->file_bytes) /
+		/* --steady: the count is the least, and the watch says when to stop */
+		.timed = plan->seeks_timed && !steady,
+		.steady = steady ? w->b->steady : NULL,
+		/*
+		 * what the writes left: --stonewall may have cut them, --steady
+		 * may have grown them
+		 */
+		.nchunks = (w->file_bytes < plan->file_bytes || steady ? w->file_bytes
+								       : plan->file_bytes) /
 			   plan->chunk,
 		.seed = ((uint64_t)w->b->seed << 32) ^ w->index,
 		.update_pct = plan->seek_updates,

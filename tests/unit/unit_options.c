@@ -104,6 +104,21 @@ int main(void)
 	CHECK(parse(&o, "--interval=off", (char *)NULL) == 0 && o.interval_ms == -1, "--interval=off");
 	CHECK(parse(&o, "--interval=3600000", (char *)NULL) == 0 && o.interval_ms == 3600000,
 	      "--interval at its top");
+	/* --steady: off by default; the spec through the option row, MAX's default */
+	CHECK(parse(&o, (char *)NULL) == 0 && !o.steady.on, "--steady: off by default");
+	CHECK(parse(&o, "--steady=rate_slope:5:2:30", (char *)NULL) == 0 && o.steady.on &&
+	      o.steady.metric == STEADY_RATE && o.steady.slope && o.steady.pct == 5 &&
+	      o.steady.window_s == 2 && o.steady.max_s == 30, "--steady=rate_slope:5:2:30: %s", err);
+	CHECK(parse(&o, "--steady", "p99:10:1", (char *)NULL) == 0 && o.steady.on &&
+	      o.steady.metric == STEADY_P99 && !o.steady.slope && o.steady.max_s == 60,
+	      "--steady p99:10:1, MAX 60 by default: %s", err);
+	CHECK(parse(&o, "--steady=rate:20:10", (char *)NULL) == 0 && o.steady.max_s == 100,
+	      "--steady's MAX: 10 windows past 60 s");
+	CHECK(parse(&o, "--steady=rate:20:0.2", "--interval=100", (char *)NULL) == 0 &&
+	      o.steady.window_s == 0.2 && o.interval_ms == 100,
+	      "--steady's SECONDS holds exactly two --interval intervals: %s", err);
+	CHECK(parse(&o, "--steady=rate:20:1", "--live", (char *)NULL) == 0 && o.steady.on &&
+	      o.live == LIVE_TEXT, "--steady with --live: %s", err);
 	CHECK(parse(&o, "--engine=auto", "--iodepth=1024", (char *)NULL) == 0 &&
 	      !strcmp(o.engine, "auto") && o.iodepth == 1024, "auto at the top depth");
 	CHECK(parse(&o, "--help", (char *)NULL) == 0 && o.help, "--help");
@@ -153,6 +168,15 @@ int main(void)
 		"--interval=99");
 	REJECTS("--interval: '1s' is not off or a number of milliseconds from 100 to 3600000",
 		"--interval=1s");
+	REJECTS("--steady=bw:20:1: the metric 'bw' is not rate, p99, rate_slope or p99_slope",
+		"--steady=bw:20:1");
+	REJECTS("option '--steady' needs an argument", "--steady");
+	REJECTS("--steady and --stonewall both say when a phase stops", "--steady=rate:20:1",
+		"--stonewall=3");
+	REJECTS("--steady decides on the time series: not with --interval=off",
+		"--interval=off", "--steady=rate:20:1");
+	REJECTS("--steady's SECONDS (0.5) must hold at least two --interval=500 intervals",
+		"--steady=rate:20:0.5", "--interval=500");
 	REJECTS("--json: the file name is empty", "--json=");
 	REJECTS("--perchar: 'x' must be syscall or stdio", "--perchar=x");
 	REJECTS("-r: RAM size 'lots' must be a whole number of MiB", "-r", "lots");
