@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,14 +54,15 @@ static void to_record(const struct phase_result *pr, double offset_s, double fir
 
 /* Rank 0's phase becomes the aggregate of every rank's. */
 static void apply(struct phase_result *pr, const struct cluster_phase *cp, unsigned n,
-		  struct histogram *merged)
+		  struct histogram *merged, struct series *series)
 {
 	const struct aggregate *a = &cp->agg;
 	uint64_t min_ns = UINT64_MAX, max_ns = 0;
 
 	pr->t_start = a->first_start;
 	pr->t_end = a->last_end;
-	pr->elapsed = a->last_end - a->first_start;
+	/* in whole nanoseconds, as alone: the merged series' rows end there */
+	pr->elapsed = (double)cluster_span_ns(a->first_start, a->last_end) / 1e9;
 	pr->cpu_window = pr->elapsed;
 	pr->amount = a->amount;
 	pr->cpu_user = a->cpu_user;
@@ -95,12 +97,9 @@ static void apply(struct phase_result *pr, const struct cluster_phase *cp, unsig
 	pr->latency_count = merged->count;
 	for (int q = 0; q < LAT_QUANTILES; q++)
 		pr->latency_q[q] = aggregate_quantile(merged, latency_quantiles[q]);
-	/*
-	 * Nor would rank 0's series: its work would not add up to the ranks'
-	 * amount. The ranks' series are not sent to rank 0 yet: null.
-	 */
+	/* every rank's series on rank 0's clock (cluster_series), not rank 0's own */
 	series_free(pr->series);
-	pr->series = NULL;
+	pr->series = series;
 	/* the workers of rank 0 alone would mislead: every rank's part is in cluster */
 	free(pr->workers);
 	pr->workers = NULL;
@@ -150,7 +149,7 @@ int cluster_combine(struct run_result *res, double offset_s)
 	unsigned n = (unsigned)cluster_size();
 	bool root = cluster_rank() == 0;
 	struct rank_result mine[PH_COUNT], *all = NULL;
-	double first_end[PH_COUNT];
+	double first_end[PH_COUNT], span[2 * PH_COUNT];
 	struct cluster_run *c = NULL;
 	static struct histogram sum;
 	int ret;
@@ -158,7 +157,16 @@ int cluster_combine(struct run_result *res, double offset_s)
 	/* when the first rank ended each phase, in rank 0's clock */
 	for (int i = 0; i < PH_COUNT; i++)
 		first_end[i] = res->phase[i].ran ? res->phase[i].t_end - offset_s : HUGE_VAL;
+	/* the aggregate's first start and (negated) last end, on every rank for the series' grid */
+	for (int i = 0; i < PH_COUNT; i++) {
+		const struct phase_result *pr = &res->phase[i];
+
+		span[i] = pr->ran ? pr->t_start - offset_s : HUGE_VAL;
+		span[PH_COUNT + i] = pr->ran ? -(pr->t_end - offset_s) : HUGE_VAL;
+	}
 	ret = cluster_min_f64(first_end, PH_COUNT);
+	if (!ret)
+		ret = cluster_min_f64(span, 2 * PH_COUNT);
 	if (ret)
 		return ret;
 	for (int i = 0; i < PH_COUNT; i++)
@@ -177,6 +185,7 @@ int cluster_combine(struct run_result *res, double offset_s)
 	for (int i = 0; i < PH_COUNT; i++) {
 		static const struct histogram empty;
 		const struct histogram *h = res->phase[i].hist ? res->phase[i].hist : &empty;
+		struct series *series = NULL;
 		struct cluster_phase *cp;
 		int r;
 
@@ -186,11 +195,24 @@ int cluster_combine(struct run_result *res, double offset_s)
 			r = cluster_sum_u64(&h->count, &sum.count, 1);
 		if (r && !ret)
 			ret = r;
-		if (ret || !root || !res->phase[i].ran)
+		if (!r) {
+			r = cluster_series(&res->phase[i], offset_s, span[i], -span[PH_COUNT + i],
+					   &series);
+			/* a series lost to memory is said, as alone; the run goes on */
+			if (r == -ENOMEM && root && res->phase[i].ran)
+				fprintf(stderr, "clyde: warning: %s: no time series: %s\n",
+					phase_get((enum phase_id)i)->name, strerror(-r));
+			else if (r && !ret)
+				ret = r;
+		}
+		if (ret || !root || !res->phase[i].ran) {
+			series_free(series);
 			continue;
+		}
 		cp = &c->phase[i];
 		cp->rank = calloc(n, sizeof(*cp->rank));
 		if (!cp->rank) {
+			series_free(series);
 			ret = -ENOMEM;
 			continue;
 		}
@@ -200,6 +222,7 @@ int cluster_combine(struct run_result *res, double offset_s)
 			struct rank_phase *rp = calloc(n, sizeof(*rp));
 
 			if (!rp) {
+				series_free(series);
 				ret = -ENOMEM;
 				continue;
 			}
@@ -208,10 +231,12 @@ int cluster_combine(struct run_result *res, double offset_s)
 			r = aggregate_phase(rp, n, &cp->agg);
 			free(rp);
 		}
-		if (r)
+		if (r) {
+			series_free(series);
 			ret = r;
-		else
-			apply(&res->phase[i], cp, n, &sum);
+		} else {
+			apply(&res->phase[i], cp, n, &sum, series);
+		}
 	}
 	free(all);
 	if (!root)

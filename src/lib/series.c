@@ -21,6 +21,31 @@ static unsigned max_slots(bool machine)
 			  (sizeof(struct series_slot) + (machine ? sizeof(struct series_machine) : 0)));
 }
 
+unsigned series_max_rows(bool fixed, bool machine)
+{
+	return fixed ? max_slots(machine) : SERIES_SLOTS;
+}
+
+struct series *series_grid(uint64_t width_ns, unsigned rows, uint64_t span_ns, bool fixed)
+{
+	struct series *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->width_ns = width_ns;
+	s->fixed = fixed;
+	s->cap = s->used = rows ? rows : 1;
+	s->slot = calloc(s->cap, sizeof(*s->slot));
+	s->mach = calloc(s->cap, sizeof(*s->mach));
+	if (!s->slot || !s->mach) {
+		series_free(s);
+		return NULL;
+	}
+	s->peak_bytes = series_bytes(s->cap, true);
+	s->end_ns = span_ns;
+	return s;
+}
+
 static void machine_clear(struct series_machine *m, unsigned n)
 {
 	memset(m, 0, n * sizeof(*m));

@@ -171,6 +171,16 @@ void series_row_span(const struct series *s, unsigned i, double *t0, double *t1)
 /* A quantile (0..1) of a slot's latencies, ns: its bucket's upper edge, at most the slot's max. */
 uint64_t series_slot_quantile(const struct series_slot *sl, double q);
 
+/* The most rows of a closed series: SERIES_SLOTS adaptive, fixed what SERIES_MAX_BYTES holds. */
+unsigned series_max_rows(bool fixed, bool machine);
+
+/*
+ * A closed series of rows empty slots width_ns wide from origin 0, the
+ * last ending at span_ns, with the machine side: the grid that several
+ * series are re-binned onto (the ranks' under mpirun). NULL: out of memory.
+ */
+struct series *series_grid(uint64_t width_ns, unsigned rows, uint64_t span_ns, bool fixed);
+
 /* The memory a series of cap slots holds. */
 size_t series_bytes(unsigned cap, bool machine);
 

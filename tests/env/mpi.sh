@@ -10,7 +10,9 @@
 #     stdout, rank 0's context alone on stderr, JSON with every rank;
 #     the phases' intervals overlap; amounts, CPU and latency counts add
 #     up; the aggregate rate is the total over first start to last end;
-#     every rank's directory removed.
+#     every rank's directory removed; the phases' time series merged on
+#     rank 0's clock pass tests/cli/series_check.py (and 3b: a fixed
+#     --interval on 2 ranks).
 #  3. -c 2 in each of 2 ranks with --mpi-read-other=1, --stonewall and
 #     --verify: concurrency 4, each rank reads the other's file (seen in
 #     /proc while paused), equal amounts after the wear-out, no mismatch.
@@ -25,6 +27,7 @@ need_mpi
 	skip "not an MPI build (configure found no Open MPI, or --with-mpi=no)"
 need_python3 "to read the JSON"
 need_root
+CHECKER=$(dirname "$TESTLIB")/cli/series_check.py
 
 scratch_dir
 W=$SCRATCH
@@ -125,6 +128,17 @@ need(csv[3] == "4", "csv concurrency in JSON")
 print("\n".join(bad) if bad else "json ok")
 PY
 expect_eq "4 ranks: the JSON adds up" "$(cat "$W/py2")" "json ok"
+# the ranks' series merged on rank 0's clock: tiling the aggregate's elapsed,
+# the work adding up to the aggregate's amount, every rank's operations and CPU
+python3 "$CHECKER" "$W/j2.json" adaptive >"$W/series2" 2>&1
+expect_eq "4 ranks: the merged series add up (series_check.py)" "$?" 0
+grep PROBLEM "$W/series2" | head -n 5
+expect_match "4 ranks: every phase has its series" "$(head -n 1 "$W/series2")" \
+	'^checked: putc put_block rewrite getc get_block seeks seq_create seq_stat seq_del ran_create ran_stat ran_del$'
+expect_eq "4 ranks: a series of several rows with operations in two of them" "$(python3 -c '
+import json, sys
+ph = json.load(open(sys.argv[1]))["runs"][0]["phases"].values()
+print(any(len([r for r in p["series"]["rows"] if r[3]]) >= 2 for p in ph if p["ran"]))' "$W/j2.json")" True
 if [ -n "${CLYDE_REPORT:-}" ] && [ -x "$CLYDE_REPORT" ]; then
 	"$CLYDE_REPORT" "$W/j2.json" >"$W/rep2" 2>"$W/rep2.err"
 	expect_eq "4 ranks: clyde-report reads the document" "$?" 0
@@ -188,6 +202,17 @@ print("\n".join(bad) if bad else "json ok")
 PY
 expect_eq "read other: the JSON" "$(cat "$W/py3")" "json ok"
 expect_empty_dir "read other: every rank's directory removed" "$T"
+
+# 3b. a fixed --interval on 2 ranks: every row but the last that wide
+mpi_run -np 2 "$CLYDE" -d "$T" -s 32:8k:2000 -n 2 -f --interval=100 --json "$W/j3b.json" \
+	>"$W/out3b" 2>"$W/err3b"
+rc=$?
+expect_eq "fixed interval, 2 ranks: exit 0" "$rc" 0
+[ "$rc" = 0 ] || cat "$W/err3b"
+python3 "$CHECKER" "$W/j3b.json" fixed 0.1 >"$W/series3b" 2>&1
+expect_eq "fixed interval, 2 ranks: the merged series add up (series_check.py)" "$?" 0
+grep PROBLEM "$W/series3b" | head -n 5
+expect_empty_dir "fixed interval: every rank's directory removed" "$T"
 
 # 4. rank 2 cannot start: its directory does not exist
 mpi_run -np 2 "$CLYDE" -d "$T" -s 8 -n 0 -f : -np 1 "$CLYDE" -d "$T/missing" -s 8 -n 0 -f : \
