@@ -1,0 +1,215 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# clyde's time series (clyde-result/8) held to a truth the kernel or
+# faultfs enforces. Prints one "CHECK ok TEXT" or "CHECK FAIL TEXT" line
+# per check (tests/env/truth_lib.sh counts them) and lines of figures;
+# exits 0 unless it cannot read the document.
+#
+#   series_truth.py throttle DOC PHASE RATE
+#       a device held to RATE KiB/s: in the fixed intervals (250 ms or
+#       more) that start after the first second and are full width, the
+#       median rate is RATE +-10% and 90% of them are within +-20%
+#   series_truth.py cliff DOC LIMIT RATE
+#       the block write into a page cache of LIMIT KiB (vm.dirty_bytes)
+#       over a device written back at RATE KiB/s: the first interval
+#       fast, then (after the first second, until the writes end) the rate
+#       RATE +-15% and each whole second of it +-30%, the dirty and
+#       writeback pages near LIMIT, and the file's fsync at the end as long
+#       as what was left takes to reach the device
+#   series_truth.py range DOC PHASE CHUNK DELAY START END [START END]...
+#       a sequential phase whose operations of CHUNK KiB over [START, END)
+#       KiB each took DELAY s more: the intervals inside a range at most
+#       what one operation per DELAY allows, each range lasting at least
+#       its operations' delays, the intervals outside every range above 3
+#       times that
+#   series_truth.py steady DOC PHASE settled RATE | never MAX
+#       --steady: the phase settled before MAX, its steady rate (its figure)
+#       RATE +-10%; or it never settled, went on for MAX seconds, its last
+#       window's spread over PCT, its figure the whole phase's
+import json
+import statistics
+import sys
+
+MIB = 1024.0
+
+
+def check(cond, text):
+    print("CHECK %s %s" % ("ok" if cond else "FAIL", text))
+    return cond
+
+
+def rows_of(doc, phase):
+    """The phase's rows as dicts by column name, and the series."""
+    p = doc["runs"][0]["phases"][phase]
+    s = p["series"]
+    c = s["columns"]
+    return p, s, [dict(zip(c, r)) for r in s["rows"]]
+
+
+def mib(kib):
+    return "%.1f" % (kib / MIB)
+
+
+def throttle(doc, phase, rate):
+    p, s, rows = rows_of(doc, phase)
+    if not check(s["interval_fixed"] and s["interval_s"] >= 0.25,
+                 "%s: fixed intervals of 250 ms or more (%s s, fixed %s)"
+                 % (phase, s["interval_s"], s["interval_fixed"])):
+        return
+    w = s["interval_s"]
+    full = [r for r in rows
+            if r["t_start_s"] >= 1.0 - 1e-9 and r["t_end_s"] - r["t_start_s"] >= w - 1e-6]
+    rates = [r["rate"] for r in full]
+    print("%s: %d intervals of %g s after the first second, MiB/s: %s"
+          % (phase, len(rates), w, " ".join(mib(x) for x in rates)))
+    if not check(len(rates) >= 4, "%s: at least 4 full intervals after the first second (%d)"
+                 % (phase, len(rates))):
+        return
+    med = statistics.median(rates)
+    check(abs(med - rate) <= 0.10 * rate, "%s: median %s MiB/s within 10%% of %s"
+          % (phase, mib(med), mib(rate)))
+    near = sum(1 for x in rates if abs(x - rate) <= 0.20 * rate)
+    check(near >= 0.9 * len(rates), "%s: %d of %d intervals within 20%% of %s MiB/s (90%% due)"
+          % (phase, near, len(rates), mib(rate)))
+
+
+def cliff(doc, limit, rate):
+    p, s, rows = rows_of(doc, "put_block")
+    if not check(rows and s["dirty_source"] is not None,
+                 "put_block: a series with the dirty pages measured (%s)" % s["dirty_source"]):
+        return
+    print("put_block: %d intervals; MiB/s, then dirty+writeback MiB:" % len(rows))
+    print("  " + " ".join(mib(r["rate"]) for r in rows))
+    print("  " + " ".join(mib((r["dirty_kib"] or 0) + (r["writeback_kib"] or 0)) for r in rows))
+    first = rows[0]
+    check(first["rate"] >= 3 * rate, "the fast part: the first interval at %s MiB/s, 3 x %s or more"
+          % (mib(first["rate"]), mib(rate)))
+    last = max(i for i, r in enumerate(rows) if r["work"] > 0)
+    win = [r for r in rows[:last] if r["t_start_s"] >= 1.0 - 1e-9]
+    span = sum(r["t_end_s"] - r["t_start_s"] for r in win)
+    if not check(span >= 1.5, "a throttled part of 1.5 s or more after the first second (%.2f s)"
+                 % span):
+        return
+    wr = sum(r["work"] for r in win) / span
+    check(abs(wr - rate) <= 0.15 * rate, "the drop: %s MiB/s from %.2f to %.2f s, within 15%% of %s"
+          % (mib(wr), win[0]["t_start_s"], win[-1]["t_end_s"], mib(rate)))
+    secs = []
+    t = win[0]["t_start_s"]
+    while t + 1.0 <= win[-1]["t_end_s"] + 1e-9:
+        inside = [r for r in win if r["t_start_s"] >= t - 1e-9 and r["t_end_s"] <= t + 1.0 + 1e-9]
+        secs.append(sum(r["work"] for r in inside) /
+                    sum(r["t_end_s"] - r["t_start_s"] for r in inside))
+        t += 1.0
+    check(secs and all(abs(x - rate) <= 0.30 * rate for x in secs),
+          "every whole second of it within 30%% (MiB/s: %s)" % " ".join(mib(x) for x in secs))
+    d = [(r["dirty_kib"] or 0) + (r["writeback_kib"] or 0) for r in win]
+    med = statistics.median(d)
+    # the kernel's limit (balance_dirty_pages) is on dirty + writeback
+    check(0.75 * limit <= med <= 1.05 * limit,
+          "dirty+writeback near the limit: median %s MiB, 75%% to 105%% of %s"
+          % (mib(med), mib(limit)))
+    check(min(d) >= 0.5 * limit and max(d) <= 1.15 * limit,
+          "dirty+writeback between 50%% and 115%% of the limit throughout (%s to %s MiB)"
+          % (mib(min(d)), mib(max(d))))
+    check(max(r["dirty_kib"] for r in win) <= 1.05 * limit,
+          "the dirty column at most the limit (%s MiB)" % mib(max(r["dirty_kib"] for r in win)))
+    # after the last write, the phase's fsync waits for what is left
+    left = (rows[last]["dirty_kib"] or 0) + (rows[last]["writeback_kib"] or 0)
+    tail = p["elapsed_s"] - rows[last]["t_end_s"]
+    check(0.6 * left / rate <= tail <= 1.5 * left / rate + 0.2,
+          "the fsync's %.2f s: what was left (%s MiB) at the device's rate (%.2f s)"
+          % (tail, mib(left), left / rate))
+    end = rows[-1]
+    if end["file_dirty_kib"] is not None:
+        check(end["file_dirty_kib"] == 0 and end["file_writeback_kib"] == 0,
+              "the file clean at the phase's end (cachestat: %s dirty, %s writeback KiB)"
+              % (end["file_dirty_kib"], end["file_writeback_kib"]))
+        mid = [r["file_dirty_kib"] + r["file_writeback_kib"] for r in win]
+        check(statistics.median(mid) >= 0.5 * limit,
+              "the file's own dirty+writeback pages the most of it (median %s MiB)"
+              % mib(statistics.median(mid)))
+
+
+def offsets(rows):
+    at = 0.0
+    for r in rows:
+        yield at, at + r["work"], r
+        at += r["work"]
+
+
+def delayed_ranges(doc, phase, chunk, delay, ranges):
+    p, s, rows = rows_of(doc, phase)
+    slow = chunk / delay
+    rows = [(a, b, r["t_end_s"] - r["t_start_s"], r["rate"]) for a, b, r in offsets(rows)]
+    outside = [x for a, b, w, x in rows
+               if w >= 0.05 and all(b <= lo or a >= hi for lo, hi in ranges)]
+    for lo, hi in ranges:
+        inside = [(w, x) for a, b, w, x in rows if a >= lo and b <= hi]
+        span = sum(w for a, b, w, x in rows if a < hi and b > lo or a == b and lo <= a < hi)
+        print("%s: inside %s..%s MiB, MiB/s: %s" % (
+            phase, mib(lo), mib(hi), " ".join(mib(x) for _, x in inside)))
+        if check(len(inside) >= 3, "%s: 3 or more intervals inside %s..%s MiB (%d)"
+                 % (phase, mib(lo), mib(hi), len(inside))):
+            over = [(w, x) for w, x in inside if x > (w / delay + 1) * chunk / w]
+            check(not over, "%s: inside it, every interval at most one %g KiB operation per "
+                  "%g s and one more%s" % (phase, chunk, delay, "; over: %s" % over if over else ""))
+        need = (hi - lo) / chunk * delay
+        check(span >= need, "%s: the intervals over it last %.2f s, at least its %d "
+              "operations' %.2f s" % (phase, span, (hi - lo) / chunk, need))
+    print("%s: outside, MiB/s: %s" % (phase, " ".join(mib(x) for x in outside)))
+    if check(len(outside) >= 2, "%s: 2 or more intervals outside the delays (%d)"
+             % (phase, len(outside))):
+        low = [x for x in outside if x < 3 * slow]
+        check(not low, "%s: outside them, every interval above 3 x %s MiB/s%s"
+              % (phase, mib(slow), "; below: %s" % " ".join(mib(x) for x in low) if low else ""))
+
+
+def steady(doc, phase, what, figure):
+    p, s, rows = rows_of(doc, phase)
+    st = p.get("steady")
+    if not check(isinstance(st, dict), "%s: a steady object" % phase):
+        return
+    print("%s: %s" % (phase, json.dumps(st)))
+    if what == "settled":
+        check(st["settled"] is True and st["end"] == "settled",
+              "%s: settled (at %s s, end %s)" % (phase, st.get("settled_at_s"), st["end"]))
+        sr = st.get("steady_rate")
+        check(sr is not None and abs(sr - figure) <= 0.10 * figure,
+              "%s: steady rate %s within 10%% of %s" % (phase, sr, figure))
+        check(sr is not None and abs(p["rate"] - sr) <= 1e-6 * sr,
+              "%s: the phase's rate is the steady window's (%s, %s)" % (phase, p["rate"], sr))
+        check(st["settled_at_s"] is not None and st["settled_at_s"] <= st["max_s"],
+              "%s: settled before MAX (%s s of %s)" % (phase, st["settled_at_s"], st["max_s"]))
+    else:
+        check(st["settled"] is False and st["end"] == "max_time",
+              "%s: never settled, MAX passed (end %s)" % (phase, st["end"]))
+        check(figure * 0.95 <= p["elapsed_s"] <= figure + 3,
+              "%s: went on for MAX seconds (%.2f s of %g)" % (phase, p["elapsed_s"], figure))
+        check(st["settled_at_s"] is None and st["steady_rate"] is None,
+              "%s: no settling time nor steady rate" % phase)
+        check(st["spread_pct"] is not None and st["spread_pct"] > st["pct"],
+              "%s: the last window's spread %s%% over PCT %s%%" % (phase, st["spread_pct"], st["pct"]))
+        whole = p["amount"] / p["elapsed_s"]
+        check(abs(p["rate"] - whole) <= 1e-6 * whole,
+              "%s: its rate the whole phase's (%s, %s)" % (phase, p["rate"], whole))
+
+
+def main(argv):
+    mode, doc = argv[1], json.load(open(argv[2]))
+    schema = doc.get("schema", "")
+    check(schema.startswith("clyde-result/") and int(schema.split("/")[1]) >= 8,
+          "schema %s: with series" % schema)
+    if mode == "throttle":
+        throttle(doc, argv[3], float(argv[4]))
+    elif mode == "cliff":
+        cliff(doc, float(argv[3]), float(argv[4]))
+    elif mode == "range":
+        v = [float(x) for x in argv[4:]]
+        delayed_ranges(doc, argv[3], v[0], v[1], list(zip(v[2::2], v[3::2])))
+    elif mode == "steady":
+        steady(doc, argv[3], argv[4], float(argv[5]))
+    else:
+        sys.exit("series_truth.py: no mode %s" % mode)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
