@@ -77,9 +77,15 @@ def cliff(doc, limit, rate):
     if not check(rows and s["dirty_source"] is not None,
                  "put_block: a series with the dirty pages measured (%s)" % s["dirty_source"]):
         return
-    print("put_block: %d intervals; MiB/s, then dirty+writeback MiB:" % len(rows))
+    def pages(r):
+        """dirty + writeback KiB at the interval's end; None: not read (a stall's interval)"""
+        if r["dirty_kib"] is None or r["writeback_kib"] is None:
+            return None
+        return r["dirty_kib"] + r["writeback_kib"]
+
+    print("put_block: %d intervals; MiB/s, then dirty+writeback MiB (- not read):" % len(rows))
     print("  " + " ".join(mib(r["rate"]) for r in rows))
-    print("  " + " ".join(mib((r["dirty_kib"] or 0) + (r["writeback_kib"] or 0)) for r in rows))
+    print("  " + " ".join("-" if pages(r) is None else mib(pages(r)) for r in rows))
     first = rows[0]
     check(first["rate"] >= 3 * rate, "the fast part: the first interval at %s MiB/s, 3 x %s or more"
           % (mib(first["rate"]), mib(rate)))
@@ -101,7 +107,10 @@ def cliff(doc, limit, rate):
         t += 1.0
     check(secs and all(abs(x - rate) <= 0.30 * rate for x in secs),
           "every whole second of it within 30%% (MiB/s: %s)" % " ".join(mib(x) for x in secs))
-    d = [(r["dirty_kib"] or 0) + (r["writeback_kib"] or 0) for r in win]
+    d = [pages(r) for r in win if pages(r) is not None]
+    if not check(len(d) >= len(win) / 2, "the pages read in most of its intervals (%d of %d)"
+                 % (len(d), len(win))):
+        return
     med = statistics.median(d)
     # the kernel's limit (balance_dirty_pages) is on dirty + writeback
     check(0.75 * limit <= med <= 1.05 * limit,
@@ -110,23 +119,26 @@ def cliff(doc, limit, rate):
     check(min(d) >= 0.5 * limit and max(d) <= 1.15 * limit,
           "dirty+writeback between 50%% and 115%% of the limit throughout (%s to %s MiB)"
           % (mib(min(d)), mib(max(d))))
-    check(max(r["dirty_kib"] for r in win) <= 1.05 * limit,
-          "the dirty column at most the limit (%s MiB)" % mib(max(r["dirty_kib"] for r in win)))
-    # after the last write, the phase's fsync waits for what is left
-    left = (rows[last]["dirty_kib"] or 0) + (rows[last]["writeback_kib"] or 0)
-    tail = p["elapsed_s"] - rows[last]["t_end_s"]
+    dirty = max(r["dirty_kib"] for r in win if r["dirty_kib"] is not None)
+    check(dirty <= 1.05 * limit, "the dirty column at most the limit (%s MiB)" % mib(dirty))
+    # after the last reading in the writes, the phase's fsync waits for what
+    # was left then and what was written after it
+    j = max(i for i in range(last + 1) if pages(rows[i]) is not None)
+    left = pages(rows[j]) + sum(r["work"] for r in rows[j + 1:last + 1])
+    tail = p["elapsed_s"] - rows[j]["t_end_s"]
     check(0.6 * left / rate <= tail <= 1.5 * left / rate + 0.2,
-          "the fsync's %.2f s: what was left (%s MiB) at the device's rate (%.2f s)"
-          % (tail, mib(left), left / rate))
+          "the %.2f s from %.2f s to the end (the fsync): what was left (%s MiB) at the "
+          "device's rate (%.2f s)" % (tail, rows[j]["t_end_s"], mib(left), left / rate))
     end = rows[-1]
     if end["file_dirty_kib"] is not None:
         check(end["file_dirty_kib"] == 0 and end["file_writeback_kib"] == 0,
               "the file clean at the phase's end (cachestat: %s dirty, %s writeback KiB)"
               % (end["file_dirty_kib"], end["file_writeback_kib"]))
-        mid = [r["file_dirty_kib"] + r["file_writeback_kib"] for r in win]
-        check(statistics.median(mid) >= 0.5 * limit,
+        mid = [r["file_dirty_kib"] + r["file_writeback_kib"] for r in win
+               if r["file_dirty_kib"] is not None and r["file_writeback_kib"] is not None]
+        check(mid and statistics.median(mid) >= 0.5 * limit,
               "the file's own dirty+writeback pages the most of it (median %s MiB)"
-              % mib(statistics.median(mid)))
+              % (mib(statistics.median(mid)) if mid else None))
 
 
 def offsets(rows):
