@@ -38,9 +38,12 @@ def check(cond, text):
 
 
 def rows_of(doc, phase):
-    """The phase's rows as dicts by column name, and the series."""
+    """The phase, its series and its rows as dicts by column name; None
+    (a failed check) when the phase has no series."""
     p = doc["runs"][0]["phases"][phase]
     s = p["series"]
+    if not check(p["ran"] and isinstance(s, dict), "%s: ran, with a series" % phase):
+        return None
     c = s["columns"]
     return p, s, [dict(zip(c, r)) for r in s["rows"]]
 
@@ -50,7 +53,10 @@ def mib(kib):
 
 
 def throttle(doc, phase, rate):
-    p, s, rows = rows_of(doc, phase)
+    got = rows_of(doc, phase)
+    if not got:
+        return
+    p, s, rows = got
     if not check(s["interval_fixed"] and s["interval_s"] >= 0.25,
                  "%s: fixed intervals of 250 ms or more (%s s, fixed %s)"
                  % (phase, s["interval_s"], s["interval_fixed"])):
@@ -73,7 +79,10 @@ def throttle(doc, phase, rate):
 
 
 def cliff(doc, limit, rate):
-    p, s, rows = rows_of(doc, "put_block")
+    got = rows_of(doc, "put_block")
+    if not got:
+        return
+    p, s, rows = got
     if not check(rows and s["dirty_source"] is not None,
                  "put_block: a series with the dirty pages measured (%s)" % s["dirty_source"]):
         return
@@ -149,7 +158,10 @@ def offsets(rows):
 
 
 def delayed_ranges(doc, phase, chunk, delay, ranges):
-    p, s, rows = rows_of(doc, phase)
+    got = rows_of(doc, phase)
+    if not got:
+        return
+    p, s, rows = got
     slow = chunk / delay
     rows = [(a, b, r["t_end_s"] - r["t_start_s"], r["rate"]) for a, b, r in offsets(rows)]
     outside = [x for a, b, w, x in rows
@@ -176,7 +188,10 @@ def delayed_ranges(doc, phase, chunk, delay, ranges):
 
 
 def steady(doc, phase, what, figure):
-    p, s, rows = rows_of(doc, phase)
+    got = rows_of(doc, phase)
+    if not got:
+        return
+    p, s, rows = got
     st = p.get("steady")
     if not check(isinstance(st, dict), "%s: a steady object" % phase):
         return
