@@ -52,9 +52,10 @@ static int files_read(const struct series_sampler *ss, struct sys_dirty *sum)
 /*
  * cachestat(2) walks every cached page of the range: about 1 ms for a
  * 200 MiB file on a tmpfs (6 us on ext4's large folios). Inside a phase
- * the test files are read only while that costs at most 1/FILE_COST_SHARE
- * of an interval, as the last read took; the phase's last reading, after
- * its end, always.
+ * a read of the test files is followed by as many intervals without one
+ * as keep their cost at 1/FILE_COST_SHARE of the time (none where it is
+ * cheap), so one slow read, preempted say, pauses them rather than ends
+ * them; the phase's last reading, after its end, always reads them.
  */
 #define FILE_COST_SHARE 200
 
@@ -80,7 +81,7 @@ static void take(struct series_sampler *ss, uint64_t when_ns, const struct cpu_s
 		m.dirty_kib = d.dirty_kib;
 		m.writeback_kib = d.writeback_kib;
 	}
-	if (ss->file_ok && (last || ss->file_cost_ns * FILE_COST_SHARE <= ss->machine->width_ns)) {
+	if (ss->file_ok && (last || !ss->file_rest)) {
 		uint64_t t0 = now_ns();
 
 		if (!files_read(ss, &d)) {
@@ -88,6 +89,9 @@ static void take(struct series_sampler *ss, uint64_t when_ns, const struct cpu_s
 			m.file_writeback_kib = d.writeback_kib;
 		}
 		ss->file_cost_ns = now_ns() - t0;
+		ss->file_rest = ss->file_cost_ns * FILE_COST_SHARE / ss->machine->width_ns;
+	} else if (ss->file_rest) {
+		ss->file_rest--;
 	}
 	if (ss->dev_ok && !dev_read(ss->devs, &dev)) {
 		m.dev_read_bytes = (int64_t)(dev.rd_bytes - ss->dev_prev.rd_bytes);

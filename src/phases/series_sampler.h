@@ -48,6 +48,7 @@ struct series_sampler {
 	char (*paths)[WORKPATH_MAX];
 	bool file_ok;
 	uint64_t file_cost_ns;		/* what reading them took last */
+	uint64_t file_rest;		/* readings to take without them before the next */
 	const struct prof_devices *devs;	/* --profile's; NULL without */
 	struct prof_dev_counters dev_prev;
 	bool dev_ok;
