@@ -28,9 +28,9 @@ struct perchar_io {
  * The stream is the worker's own: the _unlocked calls are what a
  * single-threaded bonnie++ gets from putc and getc. The locked ones cost
  * a lock per byte as soon as the process has a second thread (glibc then
- * takes the stream's lock on every call), which -c, the seekers or the
- * series' sampler would otherwise add to the figure: five times slower
- * per byte on a tmpfs.
+ * takes the stream's lock on every call), which -c or the seekers
+ * would otherwise add to the figure: five times slower per byte on a
+ * tmpfs.
  */
 static int putc_byte(struct perchar_io *io, unsigned char c)
 {
