@@ -221,6 +221,37 @@ void series_machine_add(struct series *s, uint64_t when_ns, const struct series_
 		s->used = (unsigned)idx + 1;
 }
 
+void series_machine_fill(struct series *s, uint64_t end_ns, const struct series_machine *g)
+{
+	struct series_machine *m;
+	uint64_t idx;
+
+	if (!s->mach || end_ns <= s->origin_ns || (end_ns - s->origin_ns) % s->width_ns)
+		return;
+	idx = (end_ns - s->origin_ns) / s->width_ns - 1;
+	if (idx >= s->cap)
+		return;
+	m = &s->mach[idx];
+	if (!m->set) {
+		*m = (struct series_machine){
+			.set = true,
+			.dirty_kib = -1, .writeback_kib = -1,
+			.file_dirty_kib = -1, .file_writeback_kib = -1,
+			.dev_read_bytes = -1, .dev_write_bytes = -1,
+		};
+		if (s->used <= idx)
+			s->used = (unsigned)idx + 1;
+	}
+	if (m->dirty_kib < 0 && m->writeback_kib < 0) {
+		m->dirty_kib = g->dirty_kib;
+		m->writeback_kib = g->writeback_kib;
+	}
+	if (m->file_dirty_kib < 0 && m->file_writeback_kib < 0) {
+		m->file_dirty_kib = g->file_dirty_kib;
+		m->file_writeback_kib = g->file_writeback_kib;
+	}
+}
+
 int series_merge_range(struct series *into, const struct series *from, unsigned first,
 		       unsigned end)
 {

@@ -147,6 +147,13 @@ uint64_t series_sketch_quantile(const uint32_t sketch[SERIES_BUCKETS], double q)
 
 /* The machine's sample taken at when_ns: into the slot that ends there. */
 void series_machine_add(struct series *s, uint64_t when_ns, const struct series_machine *m);
+/*
+ * Gauges read at end_ns, which must be a slot's end: the dirty, writeback
+ * and file columns that slot lacks (-1) are taken from g; its CPU and
+ * device bytes are left as they are. Nothing when end_ns is not a slot's
+ * end of the series as it stands, or lies past its slots.
+ */
+void series_machine_fill(struct series *s, uint64_t end_ns, const struct series_machine *g);
 
 /* Double the width: pairs of slots become one. */
 void series_coarsen(struct series *s);

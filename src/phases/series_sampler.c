@@ -7,6 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/phase.h"
@@ -122,6 +127,200 @@ static void open_sources(struct series_sampler *ss)
 	ss->dev_ok = ss->devs && !dev_read(ss->devs, &ss->dev_prev);
 }
 
+/*
+ * The stall reader: a child process, forked before the clock starts, that
+ * reads the gauges (the machine's dirty and writeback pages, the test
+ * files') at every interval's end whether or not anything completes, into
+ * a shared board the parent reads once the child is gone. It fills the
+ * gauges of the intervals the workers' readings missed, a stall's (the
+ * block write's closing fsync, a journal commit). A process, not a
+ * thread: it shares neither the file table nor the memory map, so the
+ * workers' system calls cost what they did (see series_sampler.h).
+ */
+struct stall_reading {
+	uint64_t end_ns;
+	struct sys_dirty machine;
+	struct sys_dirty files;
+};
+
+struct stall_board {
+	uint64_t t0;			/* written by the parent through the pipe, kept here */
+	unsigned n;
+	struct stall_reading r[SERIES_SLOTS];
+};
+
+static void sleep_until(uint64_t when_ns)
+{
+	uint64_t now;
+
+	while ((now = now_ns()) < when_ns) {
+		struct timespec ts = {
+			.tv_sec = (time_t)((when_ns - now) / 1000000000u),
+			.tv_nsec = (long)((when_ns - now) % 1000000000u),
+		};
+
+		nanosleep(&ts, NULL);
+	}
+}
+
+static bool fd_needed(const struct series_sampler *ss, int go_fd, int fd)
+{
+	if (fd == go_fd || (ss->dirty_ok && fd == ss->dirty.fd))
+		return true;
+	for (unsigned i = 0; ss->file_ok && i < ss->nfds; i++)
+		if (fd == ss->fds[i])
+			return true;
+	return false;
+}
+
+/*
+ * The child closes every descriptor but what it reads (and stdio's three):
+ * the workers' files, the ring and the MPI sockets are not its to hold.
+ */
+static void keep_only_sources(const struct series_sampler *ss, int go_fd)
+{
+	int top = go_fd;
+
+	if (ss->dirty_ok && ss->dirty.fd > top)
+		top = ss->dirty.fd;
+	for (unsigned i = 0; ss->file_ok && i < ss->nfds; i++)
+		if (ss->fds[i] > top)
+			top = ss->fds[i];
+	for (int fd = 3; fd < top; fd++)
+		if (!fd_needed(ss, go_fd, fd))
+			close(fd);
+	closefrom(top + 1);
+}
+
+/* The child's life: wait for t0, then read at each interval's end until killed. */
+static void __attribute__((noreturn)) stall_reader_main(struct series_sampler *ss, int go_fd,
+							 pid_t parent)
+{
+	struct stall_board *board = ss->board;
+	uint64_t width = ss->fixed_ns ? ss->fixed_ns : SERIES_MIN_NS, k = 1, rest = 0;
+
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	keep_only_sources(ss, go_fd);
+	if (read(go_fd, &board->t0, sizeof(board->t0)) != (ssize_t)sizeof(board->t0))
+		_exit(0);
+	for (;;) {
+		struct stall_reading *r;
+		uint64_t end = board->t0 + k * width;
+
+		sleep_until(end);
+		if (getppid() != parent)
+			_exit(0);
+		if (board->n == SERIES_SLOTS) {
+			/* as the series does: twice the width, the later of each pair */
+			for (unsigned i = 0; i < SERIES_SLOTS / 2; i++)
+				board->r[i] = board->r[2 * i + 1];
+			board->n = SERIES_SLOTS / 2;
+			width *= 2;
+			k = board->n + 1;
+			continue;
+		}
+		r = &board->r[board->n];
+		r->end_ns = end;
+		if (!ss->dirty_ok || sys_dirty_read(&ss->dirty, &r->machine))
+			r->machine.dirty_kib = r->machine.writeback_kib = -1;
+		r->files.dirty_kib = r->files.writeback_kib = -1;
+		if (ss->file_ok && !rest) {
+			uint64_t t0 = now_ns();
+
+			if (files_read(ss, &r->files))
+				r->files.dirty_kib = r->files.writeback_kib = -1;
+			rest = (now_ns() - t0) * FILE_COST_SHARE / width;
+		} else if (rest) {
+			rest--;
+		}
+		board->n++;
+		k++;
+	}
+}
+
+/* Fork the stall reader once the sources are open; without one the stalls stay unread. */
+static void stall_reader_start(struct series_sampler *ss)
+{
+	pid_t parent = getpid();
+	int go[2];
+
+	ss->reader = -1;
+	if (!ss->dirty_ok && !ss->file_ok)
+		return;
+	ss->board = mmap(NULL, sizeof(*ss->board), PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANON, -1, 0);
+	if (ss->board == MAP_FAILED)
+		goto out_none;
+	if (pipe(go))
+		goto out_unmap;
+	ss->reader = fork();
+	if (ss->reader == 0) {
+		close(go[1]);
+		stall_reader_main(ss, go[0], parent);
+	}
+	close(go[0]);
+	if (ss->reader < 0) {
+		close(go[1]);
+		goto out_unmap;
+	}
+	ss->reader_go = go[1];
+	return;
+
+out_unmap:
+	munmap(ss->board, sizeof(*ss->board));
+out_none:
+	ss->board = NULL;
+	ss->reader = -1;
+}
+
+/*
+ * The reader stopped (killed: it holds nothing to clean) and reaped; its
+ * CPU, 0 without one. Its readings stay on the board.
+ */
+static struct cpu_sample stall_reader_stop(struct series_sampler *ss)
+{
+	struct cpu_sample used = { 0, 0 };
+	struct rusage ru;
+	int status;
+
+	if (ss->reader_go >= 0)
+		close(ss->reader_go);
+	ss->reader_go = -1;
+	if (ss->reader <= 0)
+		return used;
+	kill(ss->reader, SIGKILL);
+	while (wait4(ss->reader, &status, 0, &ru) < 0)
+		if (errno != EINTR)
+			return used;
+	ss->reader = -1;
+	used.user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+	used.sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	return used;
+}
+
+/* The reader's gauges into the intervals up to end_ns that have none. */
+static void stall_fill(struct series_sampler *ss, uint64_t end_ns)
+{
+	if (!ss->board)
+		return;
+	for (unsigned i = 0; i < ss->board->n && i < SERIES_SLOTS; i++) {
+		const struct stall_reading *r = &ss->board->r[i];
+		struct series_machine g = {
+			.dirty_kib = r->machine.dirty_kib,
+			.writeback_kib = r->machine.writeback_kib,
+			.file_dirty_kib = r->files.dirty_kib,
+			.file_writeback_kib = r->files.writeback_kib,
+		};
+
+		if (r->end_ns < end_ns)
+			series_machine_fill(ss->machine, r->end_ns, &g);
+	}
+	munmap(ss->board, sizeof(*ss->board));
+	ss->board = NULL;
+}
+
 /* "1.25 ms": a latency for the live line. */
 static void latency_text(char *buf, size_t len, uint64_t ns)
 {
@@ -229,6 +428,7 @@ void series_sampler_prepare(struct series_sampler *ss)
 		return;
 	c0 = thread_cpu_seconds();
 	open_sources(ss);
+	stall_reader_start(ss);
 	ss->cpu_s += thread_cpu_seconds() - c0;
 }
 
@@ -238,6 +438,8 @@ void series_sampler_begin(struct series_sampler *ss, uint64_t t0, const struct c
 		return;
 	ss->t0 = ss->last_ns = ss->shown_t = t0;
 	ss->cpu_prev = *cpu0;
+	if (ss->reader_go >= 0 && write(ss->reader_go, &t0, sizeof(t0)) != (ssize_t)sizeof(t0))
+		stall_reader_stop(ss);
 	series_start(ss->machine, t0);
 	ss->open = true;
 }
@@ -272,6 +474,8 @@ int series_sampler_start(struct series_sampler *ss, const struct bench *b,
 
 	memset(ss, 0, sizeof(*ss));
 	ss->dirty.fd = -1;
+	ss->reader = -1;
+	ss->reader_go = -1;
 	if (p->series_ns < 0)
 		return 0;
 	ss->fixed_ns = p->series_ns > 0 ? (uint64_t)p->series_ns : 0;
@@ -327,22 +531,32 @@ static void dev_names(const struct prof_devices *devs, char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "", devs->name[i]);
 }
 
-struct series *series_sampler_stop(struct series_sampler *ss, const struct phase_clock *c,
+struct series *series_sampler_stop(struct series_sampler *ss, struct phase_clock *c,
 				   uint64_t end_ns)
 {
 	struct series *m = ss->machine;
+	struct cpu_sample reader;
 	double c0;
 
 	if (!ss->on)
 		return NULL;
 	pthread_mutex_lock(&ss->lock);
-	/* the last interval ends with the phase: its CPU is the clock's own end sample */
 	c0 = thread_cpu_seconds();
+	/* the reader's CPU is clyde's: the phase's and its last interval's */
+	reader = stall_reader_stop(ss);
+	ss->cpu_s += reader.user + reader.sys;
+	/* the last interval ends with the phase: its CPU is the clock's own end sample */
 	if (ss->open && c->stopped == c->workers) {
+		c->cpu1.user += reader.user;
+		c->cpu1.sys += reader.sys;
 		take(ss, c->t1, &c->cpu1, true);
+		stall_fill(ss, c->t1);
 		if (ss->live)
 			live_show(ss, end_ns > ss->t0 ? end_ns : c->t1, true);
 	}
+	if (ss->board)
+		munmap(ss->board, sizeof(*ss->board));
+	ss->board = NULL;
 	ss->cpu_s += thread_cpu_seconds() - c0;
 	pthread_mutex_unlock(&ss->lock);
 	m->sampler_cpu_s = ss->cpu_s;

@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "lib/series.h"
 #include "lib/timing.h"
@@ -13,6 +14,7 @@
 #include "core/modes.h"
 
 struct phase_clock;
+struct stall_board;
 
 /*
  * The machine's side of a phase's series: at each interval's end the
@@ -66,6 +68,10 @@ struct series_sampler {
 	uint64_t shown_work;
 	uint32_t shown_sketch[SERIES_BUCKETS];
 	int shown_len;
+	/* the stall reader: a child process and the board it writes */
+	pid_t reader;			/* -1: none */
+	int reader_go;			/* the pipe that sends it t0; -1 */
+	struct stall_board *board;	/* shared; NULL: none */
 };
 
 /*
@@ -82,12 +88,13 @@ void series_sampler_prepare(struct series_sampler *ss);
 void series_sampler_begin(struct series_sampler *ss, uint64_t t0, const struct cpu_sample *cpu0);
 /* series_sampler_tick (declared in bench.h, which sample_latency calls it from). */
 /*
- * After the workers: the last interval's reading at the clock's close (its
- * CPU: the clock's own end sample), the live line's last at the phase's
- * end, end_ns. Returns the machine series (the caller frees it), NULL
+ * After the workers: the stall reader stopped (its CPU added to clock's
+ * end sample), the last interval's reading at the clock's close (its CPU:
+ * that end sample), the reader's gauges into the intervals that lack them,
+ * the live line's last at the phase's end, end_ns. Returns the machine series (the caller frees it), NULL
  * when there is none.
  */
-struct series *series_sampler_stop(struct series_sampler *ss, const struct phase_clock *clock,
+struct series *series_sampler_stop(struct series_sampler *ss, struct phase_clock *clock,
 				   uint64_t end_ns);
 
 #endif

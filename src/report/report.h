@@ -307,6 +307,14 @@ double report_series_rate(const struct report_series *se, double from, double to
 bool report_series_stall(const struct report_series *se, struct report_stall *st);
 /* The rate in the first, middle and last tenth of the series' time. */
 void report_series_tenths(const struct report_series *se, double rate[3]);
+/*
+ * Calls fn for each run of configuration k with a series of phase ph,
+ * phase by phase in the phase table's order, runs in the order read; j:
+ * the run's number in its configuration (from 1). The series tables'
+ * order, the text's and the page's.
+ */
+void report_series_each(const struct report_set *s, size_t k,
+			void (*fn)(void *arg, size_t i, unsigned j, enum phase_id ph), void *arg);
 /* Frees every series of run r. */
 void report_run_free_series(struct report_run *r);
 

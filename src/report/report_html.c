@@ -350,10 +350,19 @@ static void series_rate_cell(FILE *out, double v, const struct report_display *d
 	fprintf(out, "<td class=\"num\">%s</td>", buf);
 }
 
-/* Run i's row (number j in configuration k) of phase ph's time series. */
-static void series_table_row(FILE *out, const struct report_set *s, size_t k, size_t i, unsigned j,
-			     enum phase_id ph)
+struct series_rows {
+	FILE *out;
+	const struct report_set *s;
+	size_t k;
+};
+
+/* Run i's row (number j in the configuration) of phase ph's time series. */
+static void series_table_row(void *arg, size_t i, unsigned j, enum phase_id ph)
 {
+	const struct series_rows *rows = arg;
+	FILE *out = rows->out;
+	const struct report_set *s = rows->s;
+	size_t k = rows->k;
 	const struct report_series *se = s->runs[i].series[ph];
 	struct report_display d;
 	struct report_stall st;
@@ -408,17 +417,9 @@ static int series_section(FILE *out, const struct report_set *s)
 	      "<th>Longest stall<span class=\"unit\">s</span></th><th>Began at<span class=\"unit\">s</span></th></tr>\n",
 	      out);
 	for (size_t k = 0; k < s->nconfigs; k++) {
-		for (int ph = 0; ph < PH_COUNT; ph++) {
-			unsigned j = 0;
+		struct series_rows rows = { .out = out, .s = s, .k = k };
 
-			for (size_t i = s->configs[k].first_run; i < s->nruns; i++) {
-				if (!report_run_of(s, k, i))
-					continue;
-				j++;
-				if (s->runs[i].series[ph])
-					series_table_row(out, s, k, i, j, (enum phase_id)ph);
-			}
-		}
+		report_series_each(s, k, series_table_row, &rows);
 	}
 	fputs("</table>\n<div class=\"charts\">\n", out);
 	if (report_svg_series_element(out, s))

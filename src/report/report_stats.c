@@ -493,6 +493,22 @@ bool report_series_stall(const struct report_series *se, struct report_stall *st
 	return st->intervals > 0;
 }
 
+void report_series_each(const struct report_set *s, size_t k,
+			void (*fn)(void *arg, size_t i, unsigned j, enum phase_id ph), void *arg)
+{
+	for (int ph = 0; ph < PH_COUNT; ph++) {
+		unsigned j = 0;
+
+		for (size_t i = s->configs[k].first_run; i < s->nruns; i++) {
+			if (!report_run_of(s, k, i))
+				continue;
+			j++;
+			if (s->runs[i].series[ph])
+				fn(arg, i, j, (enum phase_id)ph);
+		}
+	}
+}
+
 bool report_series_shown(const struct report_set *s)
 {
 	if (s->series_mode == REPORT_SERIES_OFF)

@@ -573,44 +573,27 @@ static bool series_row(row_t row, const struct report_set *s, size_t i, unsigned
 	return true;
 }
 
-/* Calls fn on every row of the series section, configuration by configuration. */
-static void series_walk(const struct report_set *s, size_t k,
-			void (*fn)(void *arg, row_t row), void *arg)
-{
-	row_t row;
-
-	for (int ph = 0; ph < PH_COUNT; ph++) {
-		unsigned j = 0;
-
-		for (size_t i = s->configs[k].first_run; i < s->nruns; i++) {
-			if (!report_run_of(s, k, i))
-				continue;
-			j++;
-			if (series_row(row, s, i, j, (enum phase_id)ph))
-				fn(arg, row);
-		}
-	}
-}
-
-static void series_widen(void *arg, row_t row)
-{
-	struct table *t = arg;
-
-	for (unsigned i = 0; i < t->ncols; i++)
-		if (strlen(row[i]) > t->width[i])
-			t->width[i] = strlen(row[i]);
-}
-
 struct series_out {
-	FILE *out;
-	const struct table *t;
+	FILE *out;			/* NULL: widen the table's columns only */
+	struct table *t;
+	const struct report_set *s;
 };
 
-static void series_print(void *arg, row_t row)
+/* One row of the series section: its columns widened, or printed. */
+static void series_each_row(void *arg, size_t i, unsigned j, enum phase_id ph)
 {
 	struct series_out *so = arg;
+	row_t row;
 
-	print_row(so->out, so->t, row);
+	if (!series_row(row, so->s, i, j, ph))
+		return;
+	if (so->out) {
+		print_row(so->out, so->t, row);
+		return;
+	}
+	for (unsigned c = 0; c < so->t->ncols; c++)
+		if (strlen(row[c]) > so->t->width[c])
+			so->t->width[c] = strlen(row[c]);
 }
 
 static unsigned series_runs(const struct report_set *s, size_t k)
@@ -626,14 +609,15 @@ static unsigned series_runs(const struct report_set *s, size_t k)
 static void print_series(FILE *out, const struct report_set *s)
 {
 	struct table t = { .cols = series_cols, .ncols = SERIES_NCOLS };
-	struct series_out so = { .out = out, .t = &t };
+	struct series_out so = { .out = NULL, .t = &t, .s = s };
 
 	if (!report_series_shown(s))
 		return;
 	for (unsigned i = 0; i < t.ncols; i++)
 		t.width[i] = strlen(t.cols[i].head);
 	for (size_t k = 0; k < s->nconfigs; k++)
-		series_walk(s, k, series_widen, &t);
+		report_series_each(s, k, series_each_row, &so);
+	so.out = out;
 	fputs("\nOver time (the runs' time series): the rate in the first, middle and last tenth of\n"
 	      "  each phase's time, never ratios; Run: the run's number in its configuration, in the\n"
 	      "  order read; Intervals: the series' rows. Stall s: the longest run of intervals in\n"
@@ -648,7 +632,7 @@ static void print_series(FILE *out, const struct report_set *s)
 		fprintf(out, "\n[%zu] %s: %u of %u run%s with a series\n", k + 1, c->key, n, c->runs,
 			c->runs == 1 ? "" : "s");
 		print_heads(out, &t);
-		series_walk(s, k, series_print, &so);
+		report_series_each(s, k, series_each_row, &so);
 	}
 }
 

@@ -57,6 +57,46 @@ run off off "" -d "$MNT" -s 8 -r 4 -n 1 --interval=off
 # this machine's own filesystem (page cache, write-back), a small -s
 run disk adaptive "" -d "$W" -s 8 -r 4 -n 1
 
+# the stall reader: a child clyde during a phase that holds only what it
+# reads (stdio, /proc/meminfo, the test file, its pipe: not the worker's
+# descriptors, nor the ring), is gone when the phase ends, and goes by
+# itself when clyde is killed (SIGKILL leaves it no one to stop it)
+for end in resume kill; do
+	rm -f "$W/resume"
+	CLYDE_TEST_PAUSE=get_block CLYDE_TEST_RESUME=$W/resume \
+		"$CLYDE" -d "$MNT" -s 16 -n 0 -f -q --json "$W/reader.json" \
+		>"$W/reader.out" 2>"$W/reader.err" &
+	cpid=$!
+	if ! wait_pause "$W/reader.err"; then
+		fail "stall reader ($end): clyde did not pause in the block read"
+		kill $cpid
+		wait $cpid
+		continue
+	fi
+	kids=$(pgrep -P $cpid -x clyde)
+	expect_eq "stall reader ($end): one child clyde in the block read" "$(echo $kids | wc -w)" 1
+	held=$(ls -l "/proc/$kids/fd" 2>/dev/null | sed -n 's/.* -> //p' |
+		grep -v -e '^/proc/meminfo$' -e '^pipe:' -e '/io\.0$' | sort -u)
+	# stdin, stdout and stderr: /dev/null and the two files of this shell
+	expect_eq "stall reader ($end): holds nothing but stdio, meminfo, the file and its pipe" \
+		"$(printf '%s\n' "$held" | grep -v -e '^/dev/null$' -e "^$W/reader\.\(out\|err\)\$")" ""
+	if [ "$end" = resume ]; then
+		touch "$W/resume"
+		wait $cpid
+		expect_eq "stall reader: clyde exit status" "$?" 0
+	else
+		kill -9 $cpid
+		wait $cpid 2>/dev/null
+	fi
+	n=0
+	while kill -0 "$kids" 2>/dev/null && [ $n -lt 50 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	kill -0 "$kids" 2>/dev/null && fail "stall reader ($end): still there 5 s after clyde" || ok
+	[ -d "$MNT" ] && find "$MNT" -mindepth 1 -delete
+done
+
 # what --interval refuses
 for bad in 50 0 abc 3600001 ''; do
 	"$CLYDE" -d "$MNT" --interval="$bad" >/dev/null 2>"$W/bad.err"

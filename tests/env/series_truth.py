@@ -14,7 +14,8 @@
 #       fast, then (after the first second, until the writes end) the rate
 #       RATE +-15% and each whole second of it +-30%, the dirty and
 #       writeback pages near LIMIT, and the file's fsync at the end as long
-#       as what was left takes to reach the device
+#       as what was left takes to reach the device, its intervals (no
+#       completion in them) with their pages read, falling at RATE +-30%
 #   series_truth.py range DOC PHASE CHUNK DELAY START END [START END]...
 #       a sequential phase whose operations of CHUNK KiB over [START, END)
 #       KiB each took DELAY s more: the intervals inside a range at most
@@ -138,6 +139,21 @@ def cliff(doc, limit, rate):
     check(0.6 * left / rate <= tail <= 1.5 * left / rate + 0.2,
           "the %.2f s from %.2f s to the end (the fsync): what was left (%s MiB) at the "
           "device's rate (%.2f s)" % (tail, rows[j]["t_end_s"], mib(left), left / rate))
+    # the fsync's intervals complete nothing: the stall reader's gauges, at
+    # every interval's end, show what is left draining at the device's rate
+    drain = rows[last + 1:-1]
+    if check(drain and all(pages(r) is not None for r in drain),
+             "the fsync's %d intervals without a completion have their pages read" % len(drain)):
+        seq = [pages(rows[last])] + [pages(r) for r in drain] if pages(rows[last]) is not None \
+            else [pages(r) for r in drain]
+        check(all(b <= a + 2 * MIB for a, b in zip(seq, seq[1:])),
+              "the pages fall through the fsync (MiB: %s)" % " ".join(mib(x) for x in seq))
+        if len(drain) >= 3:
+            t = drain[-1]["t_end_s"] - drain[0]["t_end_s"]
+            fell = (pages(drain[0]) - pages(drain[-1])) / t
+            check(abs(fell - rate) <= 0.30 * rate,
+                  "they fall at the device's rate: %s MiB/s from %.2f to %.2f s, within 30%% of %s"
+                  % (mib(fell), drain[0]["t_end_s"], drain[-1]["t_end_s"], mib(rate)))
     end = rows[-1]
     if end["file_dirty_kib"] is not None:
         check(end["file_dirty_kib"] == 0 and end["file_writeback_kib"] == 0,
