@@ -145,9 +145,15 @@ struct stall_reading {
 
 struct stall_board {
 	uint64_t t0;			/* written by the parent through the pipe, kept here */
+	unsigned cap;			/* the series' most rows: past them, the width doubles */
 	unsigned n;
-	struct stall_reading r[SERIES_SLOTS];
+	struct stall_reading r[];
 };
+
+static size_t board_bytes(unsigned cap)
+{
+	return sizeof(struct stall_board) + (size_t)cap * sizeof(struct stall_reading);
+}
 
 static void sleep_until(uint64_t when_ns)
 {
@@ -174,8 +180,10 @@ static bool fd_needed(const struct series_sampler *ss, int go_fd, int fd)
 }
 
 /*
- * The child closes every descriptor but what it reads (and stdio's three):
- * the workers' files, the ring and the MPI sockets are not its to hold.
+ * The child closes every descriptor but what it reads: the workers'
+ * files, the ring and the MPI sockets are not its to hold, nor stdio
+ * (it writes nothing; a pipe that a caller reads to its end is not held
+ * open by a reader whose parent was killed).
  */
 static void keep_only_sources(const struct series_sampler *ss, int go_fd)
 {
@@ -186,7 +194,7 @@ static void keep_only_sources(const struct series_sampler *ss, int go_fd)
 	for (unsigned i = 0; ss->file_ok && i < ss->nfds; i++)
 		if (ss->fds[i] > top)
 			top = ss->fds[i];
-	for (int fd = 3; fd < top; fd++)
+	for (int fd = 0; fd < top; fd++)
 		if (!fd_needed(ss, go_fd, fd))
 			close(fd);
 	closefrom(top + 1);
@@ -212,11 +220,11 @@ static void __attribute__((noreturn)) stall_reader_main(struct series_sampler *s
 		sleep_until(end);
 		if (getppid() != parent)
 			_exit(0);
-		if (board->n == SERIES_SLOTS) {
+		if (board->n == board->cap) {
 			/* as the series does: twice the width, the later of each pair */
-			for (unsigned i = 0; i < SERIES_SLOTS / 2; i++)
+			for (unsigned i = 0; i < board->cap / 2; i++)
 				board->r[i] = board->r[2 * i + 1];
-			board->n = SERIES_SLOTS / 2;
+			board->n = board->cap / 2;
 			width *= 2;
 			k = board->n + 1;
 			continue;
@@ -249,10 +257,12 @@ static void stall_reader_start(struct series_sampler *ss)
 	ss->reader = -1;
 	if (!ss->dirty_ok && !ss->file_ok)
 		return;
-	ss->board = mmap(NULL, sizeof(*ss->board), PROT_READ | PROT_WRITE,
+	ss->board_cap = series_max_rows(ss->fixed_ns > 0, true);
+	ss->board = mmap(NULL, board_bytes(ss->board_cap), PROT_READ | PROT_WRITE,
 			 MAP_SHARED | MAP_ANON, -1, 0);
 	if (ss->board == MAP_FAILED)
 		goto out_none;
+	ss->board->cap = ss->board_cap;
 	if (pipe(go))
 		goto out_unmap;
 	ss->reader = fork();
@@ -269,7 +279,7 @@ static void stall_reader_start(struct series_sampler *ss)
 	return;
 
 out_unmap:
-	munmap(ss->board, sizeof(*ss->board));
+	munmap(ss->board, board_bytes(ss->board_cap));
 out_none:
 	ss->board = NULL;
 	ss->reader = -1;
@@ -305,7 +315,7 @@ static void stall_fill(struct series_sampler *ss, uint64_t end_ns)
 {
 	if (!ss->board)
 		return;
-	for (unsigned i = 0; i < ss->board->n && i < SERIES_SLOTS; i++) {
+	for (unsigned i = 0; i < ss->board->n && i < ss->board_cap; i++) {
 		const struct stall_reading *r = &ss->board->r[i];
 		struct series_machine g = {
 			.dirty_kib = r->machine.dirty_kib,
@@ -317,7 +327,7 @@ static void stall_fill(struct series_sampler *ss, uint64_t end_ns)
 		if (r->end_ns < end_ns)
 			series_machine_fill(ss->machine, r->end_ns, &g);
 	}
-	munmap(ss->board, sizeof(*ss->board));
+	munmap(ss->board, board_bytes(ss->board_cap));
 	ss->board = NULL;
 }
 
@@ -555,7 +565,7 @@ struct series *series_sampler_stop(struct series_sampler *ss, struct phase_clock
 			live_show(ss, end_ns > ss->t0 ? end_ns : c->t1, true);
 	}
 	if (ss->board)
-		munmap(ss->board, sizeof(*ss->board));
+		munmap(ss->board, board_bytes(ss->board_cap));
 	ss->board = NULL;
 	ss->cpu_s += thread_cpu_seconds() - c0;
 	pthread_mutex_unlock(&ss->lock);

@@ -72,6 +72,7 @@ struct series_sampler {
 	pid_t reader;			/* -1: none */
 	int reader_go;			/* the pipe that sends it t0; -1 */
 	struct stall_board *board;	/* shared; NULL: none */
+	unsigned board_cap;		/* its readings' room */
 };
 
 /*
