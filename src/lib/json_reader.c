@@ -53,7 +53,7 @@ static struct json_node *json_new(struct json_parser *jp, enum json_type type)
 {
 	struct json_node *n;
 
-	if (jp->nodes >= JSON_READ_MAX_NODES)
+	if (jp->nodes >= jp->max_nodes)
 		return json_fail(jp, "too many values");
 	n = calloc(1, sizeof(*n));
 	if (!n) {
@@ -369,6 +369,8 @@ struct json_node *json_parse(struct json_parser *jp, const char *p, size_t len, 
 	jp->p = p;
 	jp->end = p + len;
 	jp->line = line;
+	jp->max_nodes = len / JSON_READ_BYTES_PER_NODE > JSON_READ_MAX_NODES ?
+			len / JSON_READ_BYTES_PER_NODE : JSON_READ_MAX_NODES;
 	return json_value(jp);
 }
 

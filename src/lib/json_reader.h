@@ -39,6 +39,7 @@ struct json_parser {
 	unsigned line;		/* p's line, counted from json_parse's line */
 	unsigned depth;
 	size_t nodes;
+	size_t max_nodes;	/* json_parse's bound for this input */
 	const char *why;	/* the first error */
 	unsigned why_line;
 	bool oom;		/* the error was running out of memory */
@@ -46,8 +47,17 @@ struct json_parser {
 
 /* Deep enough for any clyde document; bounded so that "[[[[..." cannot exhaust the stack. */
 #define JSON_READ_MAX_DEPTH	64u
-/* A clyde document of 1000 runs has about 100 000 nodes. */
+/*
+ * The values one document may hold: JSON_READ_MAX_NODES, or one per
+ * JSON_READ_BYTES_PER_NODE bytes of the input where that is more. A clyde
+ * document's time series take 8 to 12 bytes a value, so -x 20 with the
+ * default intervals (about 2.5 million values in 20 MB) is read; a node
+ * is about 70 bytes with malloc's, so the tree stays under 9 times the
+ * input, and a run of two-byte values ("0,0,0,...") is refused rather
+ * than made 35 times larger.
+ */
 #define JSON_READ_MAX_NODES	(1u << 21)
+#define JSON_READ_BYTES_PER_NODE	8u
 
 /*
  * The value at the start of [p, p + len) (after any white space), whose

@@ -260,6 +260,57 @@ static void documents_in_a_row(void)
 	json_free(b);
 }
 
+/* An array of n copies of value (with its comma), e.g. "12345678," . */
+static char *array_of(size_t n, const char *value, size_t *len)
+{
+	size_t vl = strlen(value);
+	char *text = malloc(n * vl + 2), *q = text;
+
+	if (!text)
+		return NULL;
+	*q++ = '[';
+	for (size_t i = 0; i < n; i++, q += vl)
+		memcpy(q, value, vl);
+	q[-1] = ']';
+	*q = '\0';
+	*len = (size_t)(q - text);
+	return text;
+}
+
+/*
+ * The count bound grows with the input: past JSON_READ_MAX_NODES, values
+ * of a series' size (9 bytes) are read; as many two-byte ones, in a
+ * shorter input, are refused.
+ */
+static void many_values(void)
+{
+	size_t n = JSON_READ_MAX_NODES + JSON_READ_MAX_NODES / 8, len = 0;
+	struct json_parser jp;
+	struct json_node *doc;
+	char *text = array_of(n, "12345678,", &len);
+	size_t count = 0;
+
+	CHECK(text != NULL, "%zu values in memory", n);
+	if (!text)
+		return;
+	doc = json_parse(&jp, text, len, 1);
+	for (const struct json_node *c = doc ? doc->child : NULL; c; c = c->next)
+		count++;
+	CHECK(doc && count == n, "%zu nine-byte values read (%zu bytes): %zu (%s)", n, len, count,
+	      jp.why ? jp.why : "no error");
+	json_free(doc);
+	free(text);
+	text = array_of(n, "0,", &len);
+	if (!text)
+		return;
+	doc = json_parse(&jp, text, len, 1);
+	CHECK(!doc && jp.why && !strcmp(jp.why, "too many values") && !jp.oom,
+	      "%zu two-byte values (%zu bytes): refused, too many values (%s)", n, len,
+	      jp.why ? jp.why : "read");
+	json_free(doc);
+	free(text);
+}
+
 int main(void)
 {
 	document();
@@ -269,5 +320,6 @@ int main(void)
 	nesting();
 	malformed();
 	documents_in_a_row();
+	many_values();
 	return unit_verdict("unit_json_reader");
 }
