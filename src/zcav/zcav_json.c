@@ -95,6 +95,7 @@ static void target(struct json_writer *w, const struct zcav_opts *o, const struc
 		json_arr_begin(w, "mean");
 		for (size_t b = 0; b < sw->pass[0].nblocks; b++) {
 			json_obj_begin(w, NULL);
+			json_add_uint(w, "offset", sw->pass[0].block[b].offset);
 			json_add_fixed(w, "offset_gib", (double)sw->pass[0].block[b].offset /
 				       (1024.0 * MIB), 6);
 			json_add_double(w, "seconds", sw->mean[b]);
