@@ -126,6 +126,11 @@ struct zcav_sweep {
 	FILE *log;
 };
 
+/* The engine --engine names, able to run at --iodepth here: 0, or -errno with why in desc. */
+struct engine_ops;
+int zcav_engine_pick(const struct zcav_opts *o, const struct engine_ops **ops, char *desc,
+		     size_t len);
+
 /* Measures one target; the text goes to sw->log as it comes. 0 or -errno (said on stderr). */
 int zcav_sweep_run(const struct zcav_opts *o, struct zcav_sweep *sw);
 void zcav_sweep_free(struct zcav_sweep *sw);

@@ -117,6 +117,7 @@ static int write_json(const struct zcav_opts *o, const struct zcav_sweep *sw)
 int main(int argc, char **argv)
 {
 	static struct zcav_sweep sw[ZCAV_MAX_TARGETS];
+	const struct engine_ops *engine;
 	struct zcav_opts o;
 	char err[256];
 	int ret, measured;
@@ -127,6 +128,10 @@ int main(int argc, char **argv)
 	if (signals_install()) {
 		fputs("clyde-zcav: cannot install the signal handlers\n", stderr);
 		return ZCAV_EXIT_IO;
+	}
+	if (zcav_engine_pick(&o, &engine, err, sizeof(err))) {
+		fprintf(stderr, "clyde-zcav: %s\n", err);
+		return ZCAV_EXIT_USAGE;
 	}
 	ret = zcav_guard(&o, stderr);
 	if (ret)

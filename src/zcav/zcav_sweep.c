@@ -39,8 +39,7 @@ struct sweeper {
 	struct histogram *hist;
 };
 
-/* The engine --engine names, able to run at --iodepth here; 0 or -errno with why said. */
-static int pick_engine(const struct zcav_opts *o, const struct engine_ops **ops, char *desc,
+int zcav_engine_pick(const struct zcav_opts *o, const struct engine_ops **ops, char *desc,
 		       size_t len)
 {
 	const struct engine_ops *e;
@@ -381,7 +380,7 @@ int zcav_sweep_run(const struct zcav_opts *o, struct zcav_sweep *sw)
 	int ret;
 
 	if (strcmp(sw->t->path, "-")) {
-		ret = pick_engine(o, &ops, sw->engine_desc, sizeof(sw->engine_desc));
+		ret = zcav_engine_pick(o, &ops, sw->engine_desc, sizeof(sw->engine_desc));
 		if (ret) {
 			fprintf(stderr, "clyde-zcav: %s: %s\n", sw->t->path, sw->engine_desc);
 			goto out;
