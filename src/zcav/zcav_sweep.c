@@ -178,7 +178,7 @@ static int engine_block(struct sweeper *s, uint64_t off, uint64_t len)
 	}
 	while (!ret && s->nfree < s->depth)
 		ret = reap(s, s->depth - s->nfree, &short_io);
-	if (!ret && s->o->write && !s->o->buffered && fdatasync(s->fd))
+	if (!ret && s->o->write && !s->o->buffered && fsync(s->fd))
 		ret = -errno;
 	return ret ? ret : short_io;
 }
