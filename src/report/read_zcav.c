@@ -148,6 +148,22 @@ static bool ends(const char *p, size_t n, const char *text)
 	return n >= len && !memcmp(p + n - len, text, len);
 }
 
+/* "#loops: N"'s N: digits to the line's end, 1 to 100000. */
+static bool loops_count(const char *p, size_t n, unsigned *loops)
+{
+	unsigned v = 0;
+
+	if (!n || n > 6)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return false;
+		v = v * 10 + (unsigned)(p[i] - '0');
+	}
+	*loops = v;
+	return v > 0;
+}
+
 /* The sweep under way, made when there is none: labelled from the input and what came before. */
 static struct report_sweep *current(struct reader *rd, unsigned line)
 {
@@ -204,7 +220,7 @@ int read_zcav_line(struct reader *rd, const char *p, size_t n, unsigned line)
 		rd->zcav_passes++;
 		return ret ? ret : 1;
 	}
-	if (starts(p, n, "#loops: ") && sscanf(p + 8, "%u", &loops) == 1) {
+	if (starts(p, n, "#loops: ") && loops_count(p + 8, n - 8, &loops)) {
 		ret = finish(rd);
 		rd->zcav_loops = loops;
 		return ret ? ret : 1;
