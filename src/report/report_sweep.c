@@ -79,8 +79,16 @@ static int sweep_stat(const struct report_sweep *sw, struct sweep_stat *st)
 
 static int sweep_text(FILE *out, const struct report_set *s)
 {
+	int width = 5;
+
+	for (size_t i = 0; i < s->nsweeps; i++) {
+		size_t n = strlen(s->sweeps[i].label);
+
+		if ((int)n > width)
+			width = n > 120 ? 120 : (int)n;
+	}
 	fputs("Position sweeps (zcav): MiB/s by block\n", out);
-	fprintf(out, "%-4s %-44s %7s %7s %9s %9s %9s\n", "", "sweep", "blocks", "++++", "min",
+	fprintf(out, "%-4s %-*s %7s %7s %9s %9s %9s\n", "", width, "sweep", "blocks", "++++", "min",
 		"median", "max");
 	for (size_t i = 0; i < s->nsweeps; i++) {
 		const struct report_sweep *sw = &s->sweeps[i];
@@ -91,7 +99,8 @@ static int sweep_text(FILE *out, const struct report_set *s)
 			return -ENOMEM;
 
 		snprintf(idx, sizeof(idx), "[%zu]", i + 1);
-		fprintf(out, "%-4s %-44.44s %7zu %7zu", idx, sw->label, sw->n, sw->n - st.rated);
+		fprintf(out, "%-4s %-*.*s %7zu %7zu", idx, width, width, sw->label, sw->n,
+			sw->n - st.rated);
 		if (st.rated)
 			fprintf(out, " %9.1f %9.1f %9.1f\n", st.min, st.median, st.max);
 		else
