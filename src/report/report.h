@@ -339,8 +339,7 @@ int report_text(FILE *out, const struct report_set *s);
  * The position sweeps (report_sweep.c). The outputs clyde-report writes:
  * the runs' text, SVG and page as before, with the sweeps' table, chart
  * (every sweep's rate by position, overlaid) and section; when there are
- * sweeps and no runs, theirs alone. The SVG of runs and sweeps together
- * has the runs' charts only (the page has both). 0 or -EIO.
+ * sweeps and no runs, theirs alone. 0 or -EIO.
  */
 int report_out_text(FILE *out, const struct report_set *s);
 int report_out_svg(FILE *out, const struct report_set *s);

@@ -110,12 +110,22 @@ static int sweep_text(FILE *out, const struct report_set *s)
 	return ferror(out) ? -EIO : 0;
 }
 
+static size_t sweep_keys(const struct report_set *s)
+{
+	return s->nsweeps < 2 * SW_KEY_ROWS ? s->nsweeps : 2 * SW_KEY_ROWS;
+}
+
+static int sweep_svg_height(const struct report_set *s)
+{
+	return SW_BOTTOM + 56 + (int)((sweep_keys(s) + 1) / 2) * 16 + 2 * SW_MARGIN;
+}
+
 /* The chart's <svg> element: every sweep's rated points as one line, overlaid. */
 static int sweep_svg_element(FILE *out, const struct report_set *s)
 {
-	size_t keys = s->nsweeps < 2 * SW_KEY_ROWS ? s->nsweeps : 2 * SW_KEY_ROWS;
+	size_t keys = sweep_keys(s);
 	double xmax = 0, ymax = 0, right = SW_W - SW_RIGHT;
-	int height = SW_BOTTOM + 56 + (int)((keys + 1) / 2) * 16 + 2 * SW_MARGIN;
+	int height = sweep_svg_height(s);
 	size_t unrated = 0;
 	struct scale x, y;
 
@@ -287,8 +297,61 @@ int report_out_text(FILE *out, const struct report_set *s)
 	return ret;
 }
 
+/* An attribute's whole number in the first tag of svg ("height" of "<svg ... height=\"N\">"); 0: none. */
+static int tag_number(const char *svg, const char *attr)
+{
+	const char *tag = strstr(svg, "<svg "), *end, *at;
+	char key[32];
+
+	if (!tag || !(end = strchr(tag, '>')))
+		return 0;
+	snprintf(key, sizeof(key), " %s=\"", attr);
+	at = strstr(tag, key);
+	return at && at < end ? atoi(at + strlen(key)) : 0;
+}
+
+/* Runs and sweeps: the runs' SVG, then the sweeps' chart under it, in one document. */
+static int svg_both(FILE *out, const struct report_set *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	const char *body;
+	int ret, width, height;
+
+	if (!mem)
+		return -ENOMEM;
+	ret = report_svg(mem, s);
+	if (fclose(mem) && !ret)
+		ret = -ENOMEM;
+	if (ret)
+		goto out_buf;
+	body = strstr(buf, "<svg ");
+	width = tag_number(buf, "width");
+	height = tag_number(buf, "height");
+	if (!body || !width || !height) {
+		ret = -EIO;
+		goto out_buf;
+	}
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n", out);
+	width = width > SW_W ? width : SW_W;
+	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\">\n",
+		width, height + sweep_svg_height(s), width, height + sweep_svg_height(s));
+	fputs(body, out);
+	fprintf(out, "<g transform=\"translate(0,%d)\">\n", height);
+	ret = sweep_svg_element(out, s);
+	fputs("</g>\n</svg>\n", out);
+	if (!ret && (ferror(out) || fflush(out) == EOF))
+		ret = -EIO;
+out_buf:
+	free(buf);
+	return ret;
+}
+
 int report_out_svg(FILE *out, const struct report_set *s)
 {
+	if (s->nruns && s->nsweeps)
+		return svg_both(out, s);
 	if (s->nruns)
 		return report_svg(out, s);
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n", out);

@@ -6,7 +6,8 @@
 # real zcav output (bonnie++'s, on a file here), clyde-zcav/1 JSON with
 # a bad block; checked in the text's table (blocks, ++++, min, median,
 # max), the SVG's lines (one per sweep, a point per block with a rate)
-# and the page; runs and sweeps together; nothing to report, exit 3.
+# and the page; runs and sweeps together, in the text, the page and one
+# SVG; nothing to report, exit 3.
 . "$TESTLIB"
 need_built "$REPORT"
 scratch_dir
@@ -83,11 +84,18 @@ expect_eq "clyde-zcav JSON: pass 1 and the means, pass 2 skipped" \
 
 # runs and sweeps together: both in the text and the page
 G=${REPORT_GOLDEN:-$(dirname "$TESTLIB")/data/report_golden}
-"$REPORT" "$G/bonnie-2.00a.csv" "$W/disk.zcav" --html "$W/both.html" >"$W/both.txt" 2>"$W/both.err"
+"$REPORT" "$G/bonnie-2.00a.csv" "$W/disk.zcav" --html "$W/both.html" --svg "$W/both.svg" \
+	>"$W/both.txt" 2>"$W/both.err"
 expect_eq "runs and sweeps: exit status" "$?" 0
 expect_file_has "runs and sweeps: the runs" "$W/both.txt" "clyde-report: "
 expect_file_has "runs and sweeps: the sweeps" "$W/both.txt" "Position sweeps (zcav)"
 expect_file_has "runs and sweeps: the page's section" "$W/both.html" "<h2>Rate by position</h2>"
+expect_file_has "runs and sweeps: the SVG's bar charts" "$W/both.svg" "charts per phase and measure"
+expect_eq "runs and sweeps: the SVG's sweep" "$(grep -c '<path class="sweep"' "$W/both.svg")" 1
+expect_eq "runs and sweeps: one SVG document" "$(grep -c '<?xml' "$W/both.svg")" 1
+if command -v xmllint >/dev/null 2>&1; then
+	check "runs and sweeps: the SVG is well-formed XML" xmllint --noout "$W/both.svg"
+fi
 # only near misses: nothing to report
 "$REPORT" "$W/near.txt" >"$W/n.txt" 2>"$W/n.err"
 expect_eq "near misses alone: nothing to report (3)" "$?" 3
