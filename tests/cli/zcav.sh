@@ -6,7 +6,8 @@
 # once; a file too small for one block (exit 2); the hint naming a block
 # size when every line came out a comment; --json with every block; -w
 # refused without --force (exit 3, the file as it was), and with it the
-# file zeroed at its size; --help and clyde-zcav(1) naming the same options.
+# file zeroed at its size; -u as root; --help and clyde-zcav(1) naming the
+# same options; clyde-report reading what it wrote.
 . "$TESTLIB"
 . "$(dirname "$TESTLIB")/env/zcav_lib.sh"
 need_python3 "to read the JSON"
@@ -103,6 +104,21 @@ check "-w without --force: the file untouched" cmp -s "$W/a" "$W/a.orig"
 expect_eq "-w --force: exit status" "$?" 0
 expect_eq "-w --force: the file's size kept" "$(wc -c <"$W/a" | tr -d ' ')" $((12 * 1048576))
 check "-w --force: every byte zero" cmp -s -n $((12 * 1048576)) "$W/a" /dev/zero
+
+# -u: the file opened as that user (root's file, mode 600: refused to nobody)
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	head -c 1048576 /dev/zero >"$W/mine"
+	chmod 600 "$W/mine"
+	chmod 755 "$W"
+	"$ZCAV" $DIRECT -u nobody -b 1 "$W/mine" >"$W/o" 2>"$W/e"
+	expect_eq "-u nobody on root's file: exit status 2" "$?" 2
+	expect_file_has "-u nobody on root's file: refused to nobody" "$W/e" "Permission denied"
+	chmod 644 "$W/mine"
+	"$ZCAV" $DIRECT -u nobody -b 1 "$W/mine" >"$W/o" 2>"$W/e"
+	expect_eq "-u nobody on a file it may read: exit status" "$?" 0
+	"$ZCAV" -u no-such-user-here -b 1 "$W/mine" >"$W/o" 2>"$W/e"
+	expect_eq "-u with no such user: exit status 1" "$?" 1
+fi
 
 # --help and the man page: the same options
 if [ -f "$MAN" ]; then
