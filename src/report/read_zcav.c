@@ -260,7 +260,8 @@ static int json_blocks(struct reader *rd, const struct json_node *arr, const cha
 		if (json_get_number(b, "offset", 0, 9.0e18, true, &off) ||
 		    json_get_known(b, "mib_s", 0, 1e12, &rate) ||
 		    json_get_number(b, "seconds", 0, 1e9, false, &sec)) {
-			reader_malformed(rd, b->line, "a clyde-zcav block without offset, mib_s or seconds");
+			reader_malformed(rd, b->line,
+					 "a clyde-zcav block without offset, mib_s or seconds");
 			sweep_free(&sw);
 			return 0;
 		}
@@ -288,10 +289,12 @@ int read_zcav_json(struct reader *rd, const struct json_node *doc, unsigned line
 		char name[128] = "?", label[192];
 		unsigned npasses = 0;
 
-		if (path && path->type == JSON_STRING && reader_printable(path->string, strlen(path->string)))
+		if (path && path->type == JSON_STRING &&
+		    reader_printable(path->string, strlen(path->string)))
 			snprintf(name, sizeof(name), "%.127s", path->string);
 		if (!passes || passes->type != JSON_ARRAY) {
-			reader_malformed(rd, t->line, "a clyde-zcav target without a \"passes\" array");
+			reader_malformed(rd, t->line,
+					 "a clyde-zcav target without a \"passes\" array");
 			continue;
 		}
 		for (const struct json_node *p = passes->child; p && !ret; p = p->next) {
@@ -299,7 +302,8 @@ int read_zcav_json(struct reader *rd, const struct json_node *doc, unsigned line
 
 			npasses++;
 			if (!blocks || blocks->type != JSON_ARRAY) {
-				reader_malformed(rd, p->line, "a clyde-zcav pass without a \"blocks\" array");
+				reader_malformed(rd, p->line,
+						 "a clyde-zcav pass without a \"blocks\" array");
 				continue;
 			}
 			snprintf(label, sizeof(label), "%s, pass %u", name, npasses);

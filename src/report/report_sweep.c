@@ -297,7 +297,7 @@ int report_out_text(FILE *out, const struct report_set *s)
 	return ret;
 }
 
-/* An attribute's whole number in the first tag of svg ("height" of "<svg ... height=\"N\">"); 0: none. */
+/* An attribute's whole number in svg's first <svg> tag ("height"); 0: none. */
 static int tag_number(const char *svg, const char *attr)
 {
 	const char *tag = strstr(svg, "<svg "), *end, *at;

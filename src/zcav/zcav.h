@@ -115,6 +115,7 @@ struct zcav_sweep {
 	const struct zcav_target *t;
 	struct zcav_identity id;
 	uint64_t size;			/* bytes; 0 for a stream */
+	bool sized;			/* no block past size: a regular file, a sized device */
 	char engine[16];
 	char engine_desc[96];		/* what the engine said it set up */
 	bool direct;

@@ -86,7 +86,9 @@ out_pipe:
 /* blkid's KEY=value lines: the keys that name a signature, as "TYPE=ext4, LABEL=x". */
 static void blkid_words(const char *out, char *sig, size_t len)
 {
-	static const char *const keys[] = { "TYPE=", "PTTYPE=", "LABEL=", "UUID=", "PTUUID=", "USAGE=" };
+	static const char *const keys[] = {
+		"TYPE=", "PTTYPE=", "LABEL=", "UUID=", "PTUUID=", "USAGE=",
+	};
 	size_t used = 0;
 
 	sig[0] = '\0';
@@ -153,8 +155,8 @@ static int in_use(const char *path, const struct stat *st, char *what, size_t le
 
 	what[0] = '\0';
 	if ((S_ISBLK(st->st_mode) || S_ISCHR(st->st_mode)) && !zcav_dev_checks_known()) {
-		snprintf(what, len, "a device on a system where clyde-zcav cannot tell whether it is"
-			 " mounted, swap or held");
+		snprintf(what, len, "a device on a system where clyde-zcav cannot tell whether"
+			 " it is mounted, swap or held");
 		return 1;
 	}
 	r = zcav_dev_mounted(st, what, len);

@@ -99,7 +99,8 @@ static void target(struct json_writer *w, const struct zcav_opts *o, const struc
 			json_add_fixed(w, "offset_gib", (double)sw->pass[0].block[b].offset /
 				       (1024.0 * MIB), 6);
 			json_add_double(w, "seconds", sw->mean[b]);
-			json_add_double(w, "mib_s", sw->mean[b] > 0 ? o->block_mib / sw->mean[b] : NAN);
+			json_add_double(w, "mib_s",
+					sw->mean[b] > 0 ? o->block_mib / sw->mean[b] : NAN);
 			json_obj_end(w);
 		}
 		json_arr_end(w);

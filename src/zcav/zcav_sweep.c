@@ -147,7 +147,7 @@ static int reap(struct sweeper *s, unsigned min, bool *short_io)
 	return 0;
 }
 
-/* Moves [off, off + len) through the engine; 0, 1 when it ended short (the target's end), -errno. */
+/* [off, off + len) through the engine: 0, 1 when it ended short (the target's end), -errno. */
 static int engine_block(struct sweeper *s, uint64_t off, uint64_t len)
 {
 	bool short_io = false;
@@ -172,7 +172,7 @@ static int engine_block(struct sweeper *s, uint64_t off, uint64_t len)
 			ret = s->eng.ops->submit(&s->eng, batch, n);
 		if (!ret && s->nfree < s->depth)
 			ret = reap(s, 1, &short_io);
-		/* zcav's rule for a write through the cache: each chunk on the device before the next */
+		/* zcav's rule for a write through the cache: each chunk synced before the next */
 		if (!ret && s->o->write && s->o->buffered && fsync(s->fd))
 			ret = -errno;
 	}
@@ -245,8 +245,8 @@ static int first_pass(struct sweeper *s, struct zcav_pass *p)
 
 		if (clyde_stop_requested())
 			return -EINTR;
-		/* a known size: no block past it (a regular file being written would grow) */
-		if (s->sw->size && b.offset + bbytes > s->sw->size)
+		/* no block past a known size: a file being written would grow, even an empty one */
+		if (s->sw->sized && b.offset + bbytes > s->sw->size)
 			break;
 		ret = time_block(s, &b);
 		if (ret < 0)
@@ -353,10 +353,12 @@ static int open_target(struct sweeper *s, const struct engine_ops *ops)
 	zcav_identity_read(&sw->id, &st);
 	if (S_ISREG(st.st_mode)) {
 		sw->size = (uint64_t)st.st_size;
+		sw->sized = true;
 	} else {
 		off_t end = lseek(s->fd, 0, SEEK_END);
 
 		sw->size = end > 0 ? (uint64_t)end : 0;
+		sw->sized = end > 0;
 	}
 	sw->direct = !s->o->buffered;
 	snprintf(sw->engine, sizeof(sw->engine), "%s", ops->name);

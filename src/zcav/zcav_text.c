@@ -68,7 +68,8 @@ void zcav_text_means(FILE *log, const struct zcav_opts *o, const struct zcav_swe
 	fprintf(log, "#loops: %u\n", o->passes);
 	zcav_text_header(log);
 	for (size_t b = 0; sw->mean && b < sw->pass[0].nblocks; b++)
-		zcav_text_block(log, gib_of(sw->pass[0].block[b].offset), sw->mean[b], o->block_mib);
+		zcav_text_block(log, gib_of(sw->pass[0].block[b].offset), sw->mean[b],
+				o->block_mib);
 }
 
 /* The rate of the sweep's blocks, median, MiB/s; 0 when none took any time. */
@@ -108,7 +109,7 @@ void zcav_text_hint(FILE *err, const struct zcav_opts *o, const struct zcav_swee
 			return;
 	}
 	rate = median_rate(sw);
-	/* a power of two that takes about two seconds at the median rate: well over zcav's second */
+	/* a power of two taking about two seconds at the median rate: well over zcav's one */
 	while ((double)want < 2 * rate && want < (1u << 20))
 		want *= 2;
 	fprintf(err, "clyde-zcav: %s: every block took under a second, so each line came out a"
