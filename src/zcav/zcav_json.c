@@ -133,6 +133,7 @@ int zcav_json_write(FILE *out, const struct zcav_opts *o, const struct zcav_swee
 	json_add_uint(&w, "skip", o->skip);
 	json_add_bool(&w, "write", o->write);
 	json_add_bool(&w, "buffered", o->buffered);
+	json_add_str(&w, "engine", o->engine);
 	json_add_uint(&w, "iodepth", o->iodepth);
 	json_obj_end(&w);
 	json_arr_begin(&w, "targets");

@@ -51,8 +51,9 @@ void zcav_usage(FILE *out)
 	      "      --force       allow -w, also over a filesystem or partition signature\n"
 	      "      --buffered    read through the page cache, as zcav does (default:\n"
 	      "                    O_DIRECT, so that a second pass measures the device)\n"
-	      "      --engine E    psync (default), uring (io_uring, where built), auto\n"
-	      "      --iodepth N   requests in flight (default 1; above 1 needs uring)\n"
+	      "      --engine E    psync, uring (io_uring, where built), or auto (default:\n"
+	      "                    psync at depth 1, uring above)\n"
+	      "      --iodepth N   requests in flight within a block (default 1)\n"
 	      "      --json FILE   every block's rate, latency percentiles and the device's\n"
 	      "                    identity as JSON (clyde-zcav/1)\n"
 	      "  -h, --help        this text\n"
@@ -178,7 +179,7 @@ static void defaults(struct zcav_opts *o)
 	o->chunk_mib = ZCAV_CHUNK_MIB;
 	o->passes = 1;
 	o->skip = 1;
-	o->engine = "psync";
+	o->engine = "auto";
 	o->iodepth = 1;
 }
 

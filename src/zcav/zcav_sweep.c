@@ -45,16 +45,11 @@ int zcav_engine_pick(const struct zcav_opts *o, const struct engine_ops **ops, c
 	const struct engine_ops *e;
 	int ret;
 
-	if (!strcmp(o->engine, "auto")) {
-		e = engine_find("uring");
-		if (o->iodepth > 1 && e && !engine_probe(e, o->iodepth, desc, len)) {
-			*ops = e;
-			return 0;
-		}
-		e = engine_find("psync");
-	} else {
+	/* auto: one request at a time needs no ring; more in flight need a queued engine */
+	if (!strcmp(o->engine, "auto"))
+		e = engine_find(o->iodepth > 1 ? "uring" : "psync");
+	else
 		e = engine_find(o->engine);
-	}
 	if (!e) {
 		char names[64];
 
@@ -68,8 +63,13 @@ int zcav_engine_pick(const struct zcav_opts *o, const struct engine_ops **ops, c
 		return -EINVAL;
 	}
 	ret = engine_probe(e, o->iodepth, desc, len);
-	if (ret)
+	if (ret) {
+		char why[96];
+
+		snprintf(why, sizeof(why), "%s", desc);
+		snprintf(desc, len, "engine %s at depth %u: %s", e->name, o->iodepth, why);
 		return ret;
+	}
 	*ops = e;
 	return 0;
 }

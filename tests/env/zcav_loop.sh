@@ -106,6 +106,19 @@ print("ok")
 EOF
 if [ "$(tail -n 1 "$W/py.out")" = ok ]; then ok; else fail "--json:"; sed 's/^/    /' "$W/py.out"; fi
 
+# --iodepth above 1: io_uring where built (auto), the same blocks
+"$ZCAV" -b 4 --iodepth 8 --json "$W/u.json" "$LOOP" >"$W/c.out" 2>"$W/c.err"
+rc=$?
+if grep -q "not built" "$W/c.err"; then
+	expect_eq "--iodepth 8 without io_uring built: a usage error" "$rc" 1
+else
+	expect_eq "--iodepth 8: exit status" "$rc" 0
+	expect_match "--iodepth 8: says io_uring at depth 8" "$(cat "$W/c.err")" "engine uring .*depth 8"
+	expect_eq "--iodepth 8: 16 blocks, uring in the JSON" \
+		"$(python3 -c 'import json, sys; t = json.load(open(sys.argv[1]))["targets"][0]; print(t["engine"], len(t["passes"][0]["blocks"]))' "$W/u.json")" \
+		"uring 16"
+fi
+
 # -w: never without --force
 first_mib() { dd if="$LOOP" bs=1M count=1 iflag=direct status=none | od -An -tx1 | tr -d ' \n*' | tr -d 0; }
 "$ZCAV" -w -b 8 "$LOOP" >"$W/c.out" 2>"$W/c.err"
