@@ -247,7 +247,7 @@ static int file_loops(const struct stat *st, char *what, size_t whatlen)
 
 int zcav_dev_holders(const char *path, const struct stat *st, char *what, size_t whatlen)
 {
-	char dir[96], disk[128], holders[160], names[256], text[400];
+	char dir[96], disk[128], holders[160], names[256], text[512];
 	int fd;
 
 	if (S_ISREG(st->st_mode))

@@ -144,7 +144,7 @@ static int signature(const char *path, char *sig, size_t len)
 	for (char *p = out; *p; p++)
 		if (*p == '\n')
 			*p = ';';
-	snprintf(sig, len, "%s (wipefs -n: type, offset)", out);
+	snprintf(sig, len, "%.400s (wipefs -n: type, offset)", out);
 	return 1;
 }
 
