@@ -56,6 +56,7 @@ void report_run_free_series(struct report_run *r)
 
 void report_set_free(struct report_set *s)
 {
+	report_sweeps_free(s);
 	for (size_t i = 0; i < s->nruns; i++)
 		report_run_free_series(&s->runs[i]);
 	for (size_t i = 0; i < s->nconfigs; i++)
@@ -121,6 +122,8 @@ bool reader_copy_param(char *dst, size_t len, const char *p, size_t n)
 /* A line that does not start a JSON document: text around a table (no comma) or CSV. */
 static int read_line(struct reader *rd, const char *p, size_t n, unsigned line)
 {
+	int ret;
+
 	while (n && (p[n - 1] == '\r' || p[n - 1] == ' ' || p[n - 1] == '\t'))
 		n--;
 	if (!n)
@@ -133,6 +136,9 @@ static int read_line(struct reader *rd, const char *p, size_t n, unsigned line)
 			return 0;
 		}
 	}
+	ret = read_zcav_line(rd, p, n, line);
+	if (ret)
+		return ret < 0 ? ret : 0;
 	if (!memchr(p, ',', n)) {
 		rd->set->text_lines++;
 		return 0;
@@ -171,6 +177,8 @@ int report_read_buffer(struct report_set *s, const char *buf, size_t len,
 		pos += n + (nl ? 1 : 0);
 		line++;
 	}
+	if (!ret)
+		ret = read_zcav_end(&rd);
 	if (rd.unprinted)
 		fprintf(errs, "%s: %u more malformed lines not shown\n", source, rd.unprinted);
 	return ret;

@@ -21,6 +21,9 @@ struct reader {
 	FILE *errs;
 	unsigned messages;	/* printed */
 	unsigned unprinted;	/* over REPORT_MAX_MESSAGES */
+	/* zcav's text (read_zcav.c): the sweep being read, and a "#loops: N" before its header */
+	struct report_sweep *zcav;
+	unsigned zcav_loops, zcav_passes;
 };
 
 /* A line or document skipped: counted, and printed as "source:line: why: skipped". */
@@ -41,5 +44,15 @@ int read_csv_line(struct reader *rd, const char *p, size_t n, unsigned line);
  */
 int read_json_document(struct reader *rd, const char *p, size_t len, unsigned line,
 		       size_t *used, unsigned *lines);
+
+/*
+ * read_zcav.c: a line of zcav's text (n bytes, no newline): 1 when it was
+ * one (read), 0 when not, -ENOMEM. read_zcav_end at the input's end.
+ * read_zcav_json: a clyde-zcav/1 document; 0 or -ENOMEM.
+ */
+struct json_node;
+int read_zcav_line(struct reader *rd, const char *p, size_t n, unsigned line);
+int read_zcav_end(struct reader *rd);
+int read_zcav_json(struct reader *rd, const struct json_node *doc, unsigned line);
 
 #endif

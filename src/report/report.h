@@ -143,9 +143,31 @@ enum report_series_mode {
 	REPORT_SERIES_ONLY,	/* as ON, and the SVG and the page chart the series alone */
 };
 
+/*
+ * A position sweep (read_zcav.c): zcav's text or clyde-zcav's JSON, one
+ * pass over a target, or the mean of its passes, as points by position.
+ * A block under a second in zcav's text has no rate (its "++++").
+ */
+struct report_sweep_point {
+	double offset_gib;
+	double mib_s;		/* NAN: zcav's "++++" */
+	double seconds;
+};
+
+struct report_sweep {
+	char source[256];
+	unsigned line;		/* where it starts */
+	char label[192];	/* "/dev/loop0, pass 2", "sda.zcav, mean of 3 passes" */
+	const char *origin;	/* "zcav text", "clyde-zcav JSON" */
+	size_t n, cap;
+	struct report_sweep_point *pt;
+};
+
 struct report_set {
 	struct report_run *runs;
 	size_t nruns, cap;
+	struct report_sweep *sweeps;	/* read_zcav.c; freed with the set */
+	size_t nsweeps, sweeps_cap;
 	struct report_config *configs;
 	size_t nconfigs;
 	int baseline;		/* index into configs, or -1 */
@@ -320,5 +342,18 @@ void report_run_free_series(struct report_run *r);
 
 /* The aligned text table (report_text.c): 0, or -errno (-EIO) when writing failed. */
 int report_text(FILE *out, const struct report_set *s);
+
+/*
+ * The position sweeps (report_sweep.c). The outputs clyde-report writes:
+ * the runs' text, SVG and page as before, with the sweeps' table, chart
+ * (every sweep's rate by position, overlaid) and section; when there are
+ * sweeps and no runs, theirs alone. 0 or -EIO.
+ */
+int report_out_text(FILE *out, const struct report_set *s);
+int report_out_svg(FILE *out, const struct report_set *s);
+int report_out_html(FILE *out, const struct report_set *s);
+/* The page's section of the sweeps (nothing when there are none), for report_html. */
+int report_sweep_section(FILE *out, const struct report_set *s);
+void report_sweeps_free(struct report_set *s);
 
 #endif

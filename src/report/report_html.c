@@ -518,6 +518,8 @@ int report_html(FILE *out, const struct report_set *s)
 		fputs("</div>\n", out);
 	}
 	r = series_section(out, s);
+	if (!r)
+		r = report_sweep_section(out, s);
 	if (r)
 		return r;
 	fputs("<p class=\"foot\">Written by clyde-report.</p>\n</body>\n</html>\n", out);

@@ -206,7 +206,7 @@ int main(int argc, char **argv)
 		unreadable |= !read_input(&s, argv[i]);
 	if (s.errors)
 		fprintf(stderr, "clyde-report: %u malformed line%s skipped\n", s.errors, s.errors == 1 ? "" : "s");
-	if (!s.nruns) {
+	if (!s.nruns && !s.nsweeps) {
 		fputs("clyde-report: no runs to report\n", stderr);
 		ret = unreadable ? REPORT_EXIT_INPUT : REPORT_EXIT_EMPTY;
 		goto out;
@@ -222,11 +222,11 @@ int main(int argc, char **argv)
 		if (ret)
 			goto out;
 	}
-	unwritten |= !write_output(o.output, "the text", &s, report_text);
+	unwritten |= !write_output(o.output, "the text", &s, report_out_text);
 	if (o.svg)
-		unwritten |= !write_output(o.svg, "the SVG charts", &s, report_svg);
+		unwritten |= !write_output(o.svg, "the SVG charts", &s, report_out_svg);
 	if (o.html)
-		unwritten |= !write_output(o.html, "the HTML page", &s, report_html);
+		unwritten |= !write_output(o.html, "the HTML page", &s, report_out_html);
 	ret = unwritten ? REPORT_EXIT_OUTPUT : unreadable ? REPORT_EXIT_INPUT : REPORT_EXIT_OK;
 out:
 	report_set_free(&s);

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * clyde-zcav's command line: zcav's options with their meanings (sizes
+ * in MiB, -l naming the log of the file after it), and clyde's own long
+ * options. Bad input is said, naming the option, and is a usage error.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/size.h"
+#include "zcav/zcav.h"
+
+enum { OPT_FORCE = 256, OPT_JSON, OPT_BUFFERED, OPT_ENGINE, OPT_IODEPTH };
+
+static const struct option long_opts[] = {
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "buffered", no_argument, NULL, OPT_BUFFERED },
+	{ "engine", required_argument, NULL, OPT_ENGINE },
+	{ "iodepth", required_argument, NULL, OPT_IODEPTH },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+void zcav_usage(FILE *out)
+{
+	fputs("Usage: clyde-zcav [-b block[:chunk]] [-c count] [-r [first]:last] [-s skip]\n"
+	      "                  [-u user[:group]] [-g group] [-w --force] [--buffered]\n"
+	      "                  [--engine psync|uring|auto] [--iodepth N] [--json FILE]\n"
+	      "                  [-l log] [-f] file [-l log [-f] file]...\n"
+	      "Reads a disk, partition or file from start to end, block by block, and prints\n"
+	      "each block's position and rate in bonnie++ zcav's format (gnuplot-ready).\n"
+	      "  -b block[:chunk]  block size, MiB, and the size of each request, MiB\n"
+	      "                    (default 512:1)\n"
+	      "  -c count          passes over the target (default 1, at most 100); above 1\n"
+	      "                    each block's time is the mean of its middle third\n"
+	      "  -r [first]:last   only MiB first to last (default all)\n"
+	      "  -s skip           read every skip-th block only (2 to 20)\n"
+	      "  -u user[:group]   run as this user (and group); -g group: the group\n"
+	      "  -l log            write the next file's output there (default stdout)\n"
+	      "  -f file           the file, device or partition to read (\"-\": stdin);\n"
+	      "                    several -l/-f pairs are measured at the same time\n"
+	      "  -w                write zeros instead of reading: destroys the data; needs\n"
+	      "                    --force, and is refused on a mounted device, swap, or a\n"
+	      "                    device another holds\n"
+	      "      --force       allow -w, also over a filesystem or partition signature\n"
+	      "      --buffered    read through the page cache, as zcav does (default:\n"
+	      "                    O_DIRECT, so that a second pass measures the device)\n"
+	      "      --engine E    psync, uring (io_uring, where built), or auto (default:\n"
+	      "                    psync at depth 1, uring above)\n"
+	      "      --iodepth N   requests in flight within a block (default 1)\n"
+	      "      --json FILE   every block's rate, latency percentiles and the device's\n"
+	      "                    identity as JSON (clyde-zcav/1)\n"
+	      "  -h, --help        this text\n"
+	      "  -V, --version     the version\n"
+	      "Exit status: 0 ok, 1 usage, 2 a file could not be opened, read or written,\n"
+	      "3 -w refused, 4 --json could not be written. See clyde-zcav(1).\n", out);
+}
+
+/* A whole number in [min, max] for option opt; false with the complaint said. */
+static bool number_arg(const char *opt, const char *text, uint64_t min, uint64_t max,
+		       uint64_t *out)
+{
+	int64_t v;
+
+	if (int_parse(text, &v) || v < 0 || (uint64_t)v < min || (uint64_t)v > max) {
+		fprintf(stderr, "clyde-zcav: %s %s: not a whole number from %llu to %llu\n", opt,
+			text, (unsigned long long)min, (unsigned long long)max);
+		return false;
+	}
+	*out = (uint64_t)v;
+	return true;
+}
+
+/* "a:b" into its two parts (b NULL when there is no colon); buf holds the copy. */
+static void split_colon(char *buf, size_t len, const char *text, const char **a, const char **b)
+{
+	char *colon;
+
+	snprintf(buf, len, "%s", text);
+	colon = strchr(buf, ':');
+	*a = buf;
+	*b = NULL;
+	if (colon) {
+		*colon = '\0';
+		*b = colon + 1;
+	}
+}
+
+static bool parse_block(struct zcav_opts *o, const char *text)
+{
+	char buf[64];
+	const char *a, *b;
+	uint64_t block, chunk = ZCAV_CHUNK_MIB;
+
+	split_colon(buf, sizeof(buf), text, &a, &b);
+	if (!number_arg("-b", a, 1, 1u << 20, &block) ||
+	    (b && !number_arg("-b (chunk)", b, 1, 1u << 20, &chunk)))
+		return false;
+	if (chunk > block) {
+		fprintf(stderr, "clyde-zcav: -b %s: the chunk is larger than the block\n", text);
+		return false;
+	}
+	o->block_mib = (unsigned)block;
+	o->chunk_mib = (unsigned)chunk;
+	return true;
+}
+
+static bool parse_range(struct zcav_opts *o, const char *text)
+{
+	char buf[64];
+	const char *a, *b;
+	uint64_t first = 0, last;
+
+	split_colon(buf, sizeof(buf), text, &a, &b);
+	if (!b) {
+		b = a;
+		a = "";
+	}
+	if ((a[0] && !number_arg("-r (first)", a, 1, UINT64_MAX >> 21, &first)) ||
+	    !number_arg("-r (last)", b, 1, UINT64_MAX >> 21, &last))
+		return false;
+	if (first >= last) {
+		fprintf(stderr, "clyde-zcav: -r %s: first is not before last\n", text);
+		return false;
+	}
+	o->first_mib = first;
+	o->last_mib = last;
+	return true;
+}
+
+/* -u user[:group] */
+static bool parse_user(struct zcav_opts *o, char *text)
+{
+	char *colon = strchr(text, ':');
+
+	if (o->user) {
+		fputs("clyde-zcav: -u given twice\n", stderr);
+		return false;
+	}
+	if (colon) {
+		if (o->group) {
+			fputs("clyde-zcav: -u user:group and -g both name a group\n", stderr);
+			return false;
+		}
+		*colon = '\0';
+		o->group = colon + 1;
+	}
+	o->user = text;
+	return true;
+}
+
+static bool add_target(struct zcav_opts *o, const char *path, const char **log)
+{
+	if (o->ntargets == ZCAV_MAX_TARGETS) {
+		fprintf(stderr, "clyde-zcav: more than %u files\n", ZCAV_MAX_TARGETS);
+		return false;
+	}
+	if (!path[0]) {
+		fputs("clyde-zcav: an empty file name\n", stderr);
+		return false;
+	}
+	o->target[o->ntargets].path = path;
+	o->target[o->ntargets].log = *log;
+	o->ntargets++;
+	*log = "-";
+	return true;
+}
+
+static void defaults(struct zcav_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->block_mib = ZCAV_BLOCK_MIB;
+	o->chunk_mib = ZCAV_CHUNK_MIB;
+	o->passes = 1;
+	o->skip = 1;
+	o->engine = "auto";
+	o->iodepth = 1;
+}
+
+/* The checks across options, once all are read. */
+static bool consistent(const struct zcav_opts *o, const char *log)
+{
+	unsigned stdin_targets = 0;
+
+	if (!o->ntargets) {
+		fputs("clyde-zcav: no file to read (give one, or - for standard input)\n", stderr);
+		return false;
+	}
+	if (strcmp(log, "-")) {
+		fprintf(stderr, "clyde-zcav: -l %s: no file after it\n", log);
+		return false;
+	}
+	for (unsigned i = 0; i < o->ntargets; i++)
+		stdin_targets += !strcmp(o->target[i].path, "-");
+	if (stdin_targets > 1) {
+		fputs("clyde-zcav: standard input (-) given more than once\n", stderr);
+		return false;
+	}
+	if (stdin_targets && (o->write || o->skip > 1 || o->first_mib)) {
+		fputs("clyde-zcav: standard input (-) cannot be written, skipped in (-s) or started"
+		      " later (-r first:last)\n", stderr);
+		return false;
+	}
+	if (o->force && !o->write) {
+		fputs("clyde-zcav: --force is for -w only\n", stderr);
+		return false;
+	}
+	return true;
+}
+
+int zcav_options_parse(struct zcav_opts *o, int argc, char **argv)
+{
+	const char *log = "-";
+	uint64_t v;
+	int c;
+
+	defaults(o);
+	/* the leading '-': a file name without -f comes as option 1, in its place among the -l */
+	while ((c = getopt_long(argc, argv, "-b:c:f:g:l:r:s:u:whV", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			if (!parse_block(o, optarg))
+				return ZCAV_EXIT_USAGE;
+			break;
+		case 'c':
+			if (!number_arg("-c", optarg, 1, ZCAV_MAX_PASSES, &v))
+				return ZCAV_EXIT_USAGE;
+			o->passes = (unsigned)v;
+			break;
+		case 'r':
+			if (!parse_range(o, optarg))
+				return ZCAV_EXIT_USAGE;
+			break;
+		case 's':
+			if (!number_arg("-s", optarg, 2, 20, &v))
+				return ZCAV_EXIT_USAGE;
+			o->skip = (unsigned)v;
+			break;
+		case 'u':
+			if (!parse_user(o, optarg))
+				return ZCAV_EXIT_USAGE;
+			break;
+		case 'g':
+			if (o->group) {
+				fputs("clyde-zcav: a group given twice (-g, -u user:group)\n", stderr);
+				return ZCAV_EXIT_USAGE;
+			}
+			o->group = optarg;
+			break;
+		case 'l':
+			log = optarg;
+			break;
+		case 'f':
+		case 1:
+			if (!add_target(o, optarg, &log))
+				return ZCAV_EXIT_USAGE;
+			break;
+		case 'w':
+			o->write = true;
+			break;
+		case OPT_FORCE:
+			o->force = true;
+			break;
+		case OPT_BUFFERED:
+			o->buffered = true;
+			break;
+		case OPT_ENGINE:
+			o->engine = optarg;
+			break;
+		case OPT_IODEPTH:
+			if (!number_arg("--iodepth", optarg, 1, 1024, &v))
+				return ZCAV_EXIT_USAGE;
+			o->iodepth = (unsigned)v;
+			break;
+		case OPT_JSON:
+			o->json = optarg;
+			break;
+		case 'h':
+			zcav_usage(stdout);
+			return -1;
+		case 'V':
+			printf("clyde-zcav %s\n", PACKAGE_VERSION);
+			return -1;
+		default:
+			zcav_usage(stderr);
+			return ZCAV_EXIT_USAGE;
+		}
+	}
+	/* POSIX getopt (no leading '-' extension) leaves the names after the options */
+	for (int i = optind; i < argc; i++)
+		if (!add_target(o, argv[i], &log))
+			return ZCAV_EXIT_USAGE;
+	return consistent(o, log) ? 0 : ZCAV_EXIT_USAGE;
+}

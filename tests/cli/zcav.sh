@@ -1,0 +1,138 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# clyde-zcav on regular files, as any user runs it: bad options refused
+# with what is wrong (exit 1); zcav's lines (tests/env/zcav_lib.sh checks
+# their shapes) for a file, standard input and -l/-f pairs measured at
+# once; a file too small for one block (exit 2); the hint naming a block
+# size when every line came out a comment; --json with every block; -w
+# refused without --force (exit 3, the file as it was), and with it the
+# file zeroed at its size; -u as root; --help and clyde-zcav(1) naming the
+# same options; clyde-report reading what it wrote.
+. "$TESTLIB"
+. "$(dirname "$TESTLIB")/env/zcav_lib.sh"
+need_python3 "to read the JSON"
+scratch_dir
+W=$SCRATCH
+MAN=$(dirname "$TESTLIB")/../man/clyde-zcav.1
+
+# bad input: exit 1 and the option named
+bad() {
+	want=$1
+	shift
+	"$ZCAV" "$@" >"$W/o" 2>"$W/e"
+	expect_eq "clyde-zcav $*: exit status" "$?" 1
+	expect_file_has "clyde-zcav $*: says why" "$W/e" "$want"
+}
+bad "no file to read"
+bad "chunk is larger than the block" -b 4:8 x
+bad "-c 0: not a whole number from 1 to 100" -c 0 x
+bad "-s 1: not a whole number from 2 to 20" -s 1 x
+bad "first is not before last" -r 10:5 x
+bad "--force is for -w only" --force x
+bad "-l $W/log: no file after it" x -l "$W/log"
+bad "no engine nope" --engine nope x
+bad "needs a queued engine" --iodepth 4 --engine psync x
+"$ZCAV" -b 1 "$W/none" >"$W/o" 2>"$W/e"
+expect_eq "a file that is not there: exit status 2" "$?" 2
+expect_file_has "a file that is not there: named" "$W/e" "$W/none: No such file or directory"
+
+head -c $((12 * 1048576)) /dev/urandom >"$W/a"
+cp "$W/a" "$W/a.orig"
+DIRECT=""
+"$ZCAV" -b 1 "$W/a" >"$W/o" 2>"$W/e"
+rc=$?
+if [ $rc = 2 ] && grep -q "O_DIRECT refused" "$W/e"; then
+	echo "note: O_DIRECT refused on $W's file system: --buffered"
+	DIRECT=--buffered
+	"$ZCAV" $DIRECT -b 1 "$W/a" >"$W/o" 2>"$W/e"
+	rc=$?
+fi
+expect_eq "-b 1 on a 12 MiB file: exit status" "$rc" 0
+check "-b 1: every line one of zcav's" zcav_lines "$W/o"
+expect_eq "-b 1: 12 blocks at 0..11 MiB" "$(zcav_offsets "$W/o" | tr '\n' ' ')" \
+	"0.00 0.00 0.00 0.00 0.00 0.00 0.01 0.01 0.01 0.01 0.01 0.01 "
+expect_file_has "-b 1: the pass's line" "$W/o" "# Read 12 megs in "
+expect_file_has "-b 1: zcav's line per pass on stderr" "$W/e" "# Finished loop 1, on device $W/a at "
+# every block under a second on a small file: the hint names a size and says there is too little
+if [ "$(gnuplot_points "$W/o" | wc -l)" = 0 ]; then
+	expect_file_has "every line a comment: the hint" "$W/e" "every block took under a second"
+	expect_match "the hint names a block size" "$(cat "$W/e")" "-b [0-9]+ would give numbers"
+fi
+# standard input
+"$ZCAV" -b 2 - <"$W/a" >"$W/o" 2>"$W/e"
+expect_eq "standard input: exit status" "$?" 0
+expect_eq "standard input: 6 blocks" "$(zcav_offsets "$W/o" | wc -l | tr -d ' ')" 6
+# two -l/-f pairs at once, each into its log
+head -c $((4 * 1048576)) /dev/urandom >"$W/b"
+"$ZCAV" $DIRECT -b 1 -l "$W/a.log" -f "$W/a" -l "$W/b.log" "$W/b" >"$W/o" 2>"$W/e"
+expect_eq "two -l/-f pairs: exit status" "$?" 0
+expect_eq "two -l/-f pairs: nothing on stdout" "$(wc -c <"$W/o" | tr -d ' ')" 0
+expect_eq "two -l/-f pairs: 12 blocks in the first log" "$(zcav_offsets "$W/a.log" | wc -l | tr -d ' ')" 12
+expect_eq "two -l/-f pairs: 4 blocks in the second" "$(zcav_offsets "$W/b.log" | wc -l | tr -d ' ')" 4
+# too small for one block
+"$ZCAV" $DIRECT -b 16 "$W/b" >"$W/o" 2>"$W/e"
+expect_eq "a file smaller than a block: exit status 2" "$?" 2
+expect_file_has "a file smaller than a block: says so" "$W/e" "too small: not one block of 16 MiB"
+
+# --json, two passes
+"$ZCAV" $DIRECT -b 2 -c 2 --json "$W/j.json" "$W/a" >"$W/o" 2>"$W/e"
+expect_eq "--json -c 2: exit status" "$?" 0
+expect_eq "-c 2: #loops and the header after the passes" "$(grep -c '^#loops: 2$' "$W/o")" 1
+python3 - "$W/j.json" >"$W/py.out" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = d["targets"][0]
+assert d["schema"] == "clyde-zcav/1" and d["options"]["passes"] == 2, d["options"]
+assert t["identity"]["kind"] == "regular file" and t["size"] == 12 << 20, t
+assert len(t["passes"]) == 2 and len(t["mean"]) == 6, t
+for p in t["passes"]:
+    assert [b["offset"] for b in p["blocks"]] == [k << 21 for k in range(6)], p
+    for b in p["blocks"]:
+        assert b["bytes"] == 2 << 20 and b["seconds"] > 0, b
+for m, a, b in zip(t["mean"], t["passes"][0]["blocks"], t["passes"][1]["blocks"]):
+    assert abs(m["seconds"] - (a["seconds"] + b["seconds"]) / 2) < 1e-9, (m, a, b)
+print("ok")
+PY
+if [ "$(tail -n 1 "$W/py.out")" = ok ]; then ok; else fail "--json:"; sed 's/^/    /' "$W/py.out"; fi
+
+# -w: refused without --force, the file as it was; with it, zeros at the file's size
+"$ZCAV" $DIRECT -w -b 1 "$W/a" >"$W/o" 2>"$W/e"
+expect_eq "-w without --force: exit status 3" "$?" 3
+expect_file_has "-w without --force: says so" "$W/e" "refused without --force"
+check "-w without --force: the file untouched" cmp -s "$W/a" "$W/a.orig"
+"$ZCAV" $DIRECT -w --force -b 1 "$W/a" >"$W/o" 2>"$W/e"
+expect_eq "-w --force: exit status" "$?" 0
+expect_eq "-w --force: the file's size kept" "$(wc -c <"$W/a" | tr -d ' ')" $((12 * 1048576))
+check "-w --force: every byte zero" cmp -s -n $((12 * 1048576)) "$W/a" /dev/zero
+
+# -u: the file opened as that user (root's file, mode 600: refused to nobody)
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	head -c 1048576 /dev/zero >"$W/mine"
+	chmod 600 "$W/mine"
+	chmod 755 "$W"
+	"$ZCAV" $DIRECT -u nobody -b 1 "$W/mine" >"$W/o" 2>"$W/e"
+	expect_eq "-u nobody on root's file: exit status 2" "$?" 2
+	expect_file_has "-u nobody on root's file: refused to nobody" "$W/e" "Permission denied"
+	chmod 644 "$W/mine"
+	"$ZCAV" $DIRECT -u nobody -b 1 "$W/mine" >"$W/o" 2>"$W/e"
+	expect_eq "-u nobody on a file it may read: exit status" "$?" 0
+	"$ZCAV" -u no-such-user-here -b 1 "$W/mine" >"$W/o" 2>"$W/e"
+	expect_eq "-u with no such user: exit status 1" "$?" 1
+fi
+
+# --help and the man page: the same options
+if [ -f "$MAN" ]; then
+	for opt in $("$ZCAV" --help | grep -oE '(^| )--?[a-z][a-z-]*' | sort -u); do
+		grep -q -- "$(printf '%s' "$opt" | sed 's/-/\\\\-/g')" "$MAN" && ok ||
+			fail "--help's $opt is not in clyde-zcav(1)"
+	done
+fi
+
+# clyde-report reads what clyde-zcav wrote: the text and the JSON, one sweep each (and the mean)
+"$REPORT" "$W/a.log" "$W/j.json" --svg "$W/r.svg" --html "$W/r.html" >"$W/r.txt" 2>"$W/r.err"
+expect_eq "clyde-report on clyde-zcav's text and JSON: exit status" "$?" 0
+expect_eq "clyde-report: 4 sweeps (a log, two passes and their mean)" \
+	"$(grep -c '^\[[0-9]\]' "$W/r.txt")" 4
+expect_eq "clyde-report's SVG: a line per sweep" "$(grep -c '<path class="sweep"' "$W/r.svg")" 4
+expect_file_has "clyde-report's page: the section" "$W/r.html" "<h2>Rate by position</h2>"
+done_testing
