@@ -24,6 +24,7 @@ below() {
 	formats)	echo "lib sys placement profile tree core cluster" ;;
 	clyde)		echo "lib sys placement profile tree engines core cluster phases formats" ;;
 	report)		echo "lib core" ;;
+	getc_putc)	echo "lib sys" ;;
 	*)		echo "?" ;;
 	esac
 }
