@@ -519,6 +519,9 @@ int report_html(FILE *out, const struct report_set *s)
 	r = series_section(out, s);
 	if (r)
 		return r;
+	r = report_getc_html(out, s);
+	if (r)
+		return r;
 	fputs("<p class=\"foot\">Written by clyde-report.</p>\n</body>\n</html>\n", out);
 	if (ferror(out) || fflush(out) == EOF)
 		return -EIO;
