@@ -3,7 +3,8 @@
 # clyde-getc-putc as a user runs it, in a scratch directory: its options
 # and refusals with their exit status, the table and CSV line in
 # getc_putc's shape, the JSON with every method, the ++++++ rule against
-# the JSON's own times, nothing left behind, and a SIGINT that stops it.
+# the JSON's own times, clyde-report reading the run's CSV line and JSON,
+# nothing left behind, and a SIGINT that stops it.
 . "$TESTLIB"
 GP=${CLYDE_GETC_PUTC:-$(dirname "$CLYDE")/clyde-getc-putc}
 need_built "$GP" "clyde-getc-putc"
@@ -109,6 +110,28 @@ for col in write read putcNT getcNT putc getc putcU getcU; do
 	fi
 	i=$((i + 1))
 done
+
+# clyde-report reads the CSV line and the JSON of that run: one machine, two
+# records that agree cell by cell (the JSON's unrounded, within one KiB/s)
+if [ -x "$REPORT" ]; then
+	"$REPORT" "$W/out" "$W/big.json" >"$W/rep" 2>"$W/rep.err"
+	expect_eq "clyde-report on the run: exit status" "$?" 0
+	rep=$(grep '^box ' "$W/rep" | head -n 1 | tr -s ' ')
+	expect_eq "clyde-report: two records of box" "$(echo "$rep" | cut -d' ' -f2)" 2
+	i=1
+	for col in write read putcNT getcNT putc getc putcU getcU; do
+		cell=$(csv_field "$line" $i)
+		got=$(echo "$rep" | cut -d' ' -f$((i + 2)))
+		if [ "$cell" = "++++++" ]; then
+			expect_eq "clyde-report: $col hidden as the CSV's" "$got" "+"
+		else
+			d=$((got - cell))
+			[ "${d#-}" -le 1 ] && ok || fail "clyde-report: $col $got, the CSV's $cell"
+		fi
+		i=$((i + 1))
+	done
+	expect_file_has "clyde-report: the CPU of the JSON record" "$W/rep" "CPU ms per MiB"
+fi
 
 # SIGINT stops a run, with status 5, and removes its file
 "$GP" -d "$D" -s 256m -q >/dev/null 2>"$W/int.err" &
