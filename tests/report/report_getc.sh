@@ -82,6 +82,13 @@ expect_file_has "the page's section" "$W/b.html" "<h2>One byte at a time (getc_p
 expect_file_has "the page's rates" "$W/b.html" '<td>vm</td><td class="num">4</td><td class="num">1150</td>'
 expect_file_has "the page's CPU" "$W/b.html" '<td>vm</td><td class="num">1</td><td class="num">750</td>'
 
+# records alone: the page is their section, without the runs' empty ones
+"$REPORT" --html "$W/a.html" "$W/a.csv" >/dev/null 2>&1
+expect_eq "--html of records alone: exit status" "$?" 0
+expect_file_has "records alone: counted in the head" "$W/a.html" " 4 getc_putc records."
+expect_file_has "records alone: their section" "$W/a.html" "<h2>One byte at a time (getc_putc)</h2>"
+expect_eq "records alone: no runs' summary or charts" "$(grep -c '<h2>Summary</h2>\|<h2>Charts</h2>' "$W/a.html")" 0
+
 # malformed records: skipped, said, counted; the good ones still reported
 cat >"$W/bad.csv" <<'CSV'
 ,1,2,3,4,5,6,7,8
