@@ -266,6 +266,9 @@ int main(int argc, char **argv)
 			fprintf(stderr, "clyde-getc-putc: --json %s: %s\n", o.json, strerror(errno));
 			return GP_EXIT_USAGE;
 		}
+		/* the helper inherits only the file's descriptor */
+		if (json != stdout)
+			fcntl(fileno(json), F_SETFD, FD_CLOEXEC);
 	}
 	ret = make_file(&o, wdir, sizeof(wdir), &fd);
 	if (ret)
