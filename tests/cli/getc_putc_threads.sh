@@ -39,7 +39,8 @@ puts=$(grep -E "^$helper +write\($fd, " "$W/st" | grep -c .)
 threads=$(grep -E "^$main +clone3?\(.*CLONE_THREAD" "$W/st")
 expect_eq "the main process starts one thread" "$(printf '%s\n' "$threads" | grep -c .)" 1
 # after the helper has exited: the trace's lines are in time order
-exit_line=$(grep -n "^$helper +++ exited with 0 +++" "$W/st" | cut -d: -f1)
+# (strace pads the pid: one or more spaces after it)
+exit_line=$(grep -nE "^$helper +\+\+\+ exited with 0 \+\+\+" "$W/st" | cut -d: -f1)
 thread_line=$(grep -nE "^$main +clone3?\(.*CLONE_THREAD" "$W/st" | cut -d: -f1)
 expect_match "the helper exited with 0" "${exit_line:-none}" '^[0-9]+$'
 [ "${thread_line:-0}" -gt "${exit_line:-0}" ] && ok ||
