@@ -369,6 +369,9 @@ int read_csv_line(struct reader *rd, const char *p, size_t n, unsigned line)
 	if (field_is(&f[0], "format_version") ||
 	    (nf > 1 && field_is(&f[0], "name") && field_is(&f[1], "file_size")))
 		return 0;
+	/* getc_putc's line: the machine and eight KiB/s */
+	if (nf == REPORT_GETC_CSV + 1)
+		return read_getc_csv_line(rd, p, n, line);
 	lay = csv_layout_of(f, nf, why, sizeof(why));
 	if (!lay) {
 		reader_malformed(rd, line, "%s", why);

@@ -65,6 +65,7 @@ void report_set_free(struct report_set *s)
 				free(s->configs[i].stat[ph][m].values);
 	free(s->configs);
 	free(s->runs);
+	free(s->getc);
 	report_set_init(s);
 }
 

@@ -517,6 +517,8 @@ static int json_document(struct reader *rd, const struct json_node *doc, unsigne
 
 	if (schema && schema->type == JSON_STRING && !strcmp(schema->string, "clyde-zcav/1"))
 		return read_zcav_json(rd, doc, line);
+	if (schema && schema->type == JSON_STRING && !strcmp(schema->string, REPORT_GETC_SCHEMA))
+		return read_getc_json(rd, doc, line);
 	if (!schema || schema->type != JSON_STRING || !known_schema(schema->string)) {
 		reader_malformed(rd, line, "a JSON document whose schema is not clyde-result/1 to /8");
 		return 0;

@@ -44,6 +44,13 @@ int read_csv_line(struct reader *rd, const char *p, size_t n, unsigned line);
  */
 int read_json_document(struct reader *rd, const char *p, size_t len, unsigned line,
 		       size_t *used, unsigned *lines);
+/*
+ * read_getc.c: a getc_putc CSV line (nine fields, n bytes) and a
+ * clyde-getc-putc/1 document: 0 or -ENOMEM, a bad one reported and skipped.
+ */
+int read_getc_csv_line(struct reader *rd, const char *p, size_t n, unsigned line);
+struct json_node;
+int read_getc_json(struct reader *rd, const struct json_node *doc, unsigned line);
 
 /*
  * read_zcav.c: a line of zcav's text (n bytes, no newline): 1 when it was

@@ -174,6 +174,9 @@ struct report_set {
 	unsigned errors;	/* malformed lines reported and skipped */
 	unsigned text_lines;	/* lines without a comma (a table's text): ignored */
 	enum report_series_mode series_mode;
+	/* getc_putc's and clyde-getc-putc's records (report_getc below) */
+	struct report_getc *getc;
+	size_t ngetc, getc_cap;
 };
 
 /*
@@ -355,5 +358,41 @@ int report_out_html(FILE *out, const struct report_set *s);
 /* The page's section of the sweeps (nothing when there are none), for report_html. */
 int report_sweep_section(FILE *out, const struct report_set *s);
 void report_sweeps_free(struct report_set *s);
+
+/*
+ * bonnie++'s getc_putc and clyde-getc-putc (read_getc.c, report_getc.c):
+ * the ways to move one byte at a time, kept apart from the runs (no
+ * phase). One record per getc_putc CSV line (nine fields: the machine and
+ * eight KiB/s, "" or "++++++" where not measured or under 0.5 s) or per
+ * clyde-getc-putc/1 JSON document (twelve methods, with CPU). A JSON
+ * figure under its minimum time is hidden as the CSV's is, so that both
+ * of one run agree.
+ */
+#define REPORT_GETC_METHODS	12
+#define REPORT_GETC_CSV	8	/* the CSV line's methods: the first eight */
+#define REPORT_GETC_SCHEMA	"clyde-getc-putc/1"
+
+struct report_getc {
+	char source[256];
+	unsigned line;
+	char format[24];	/* "getc_putc-csv" or "clyde-getc-putc-json" */
+	char version[32];	/* the JSON's clyde_version; "" for CSV */
+	char name[128];
+	double size_kib;	/* NAN: not known (CSV) */
+	bool has[REPORT_GETC_METHODS];		/* a figure, shown or hidden */
+	bool hidden[REPORT_GETC_METHODS];	/* ++++++ */
+	double rate[REPORT_GETC_METHODS];	/* KiB/s */
+	double cpu_per_mib[REPORT_GETC_METHODS];	/* CPU s per MiB; NAN: not known */
+};
+
+/* The methods' headings, in getc_putc's order and then clyde's threaded four. */
+extern const char *const report_getc_columns[REPORT_GETC_METHODS];
+/*
+ * The records' table (text, and the page's section): per machine name,
+ * the median KiB/s of each method over its records, and the median CPU
+ * per MiB of the JSON records. Nothing when there is no record; 0 or -EIO.
+ */
+int report_getc_text(FILE *out, const struct report_set *s);
+int report_getc_html(FILE *out, const struct report_set *s);
 
 #endif

@@ -480,7 +480,13 @@ int report_html(FILE *out, const struct report_set *s)
 	}
 	if (s->errors)
 		fprintf(out, " %u malformed line%s skipped.", s->errors, s->errors == 1 ? " was" : "s were");
-	fputs("</p>\n<h2>How to read this page</h2>\n", out);
+	if (s->ngetc)
+		fprintf(out, " %zu getc_putc record%s.", s->ngetc, s->ngetc == 1 ? "" : "s");
+	fputs("</p>\n", out);
+	/* getc_putc's records alone: their section, none of the runs' */
+	if (!s->nruns)
+		goto records;
+	fputs("<h2>How to read this page</h2>\n", out);
 	fputs(howto, out);
 	for (int p = PH_FIRST_TREE; p < PH_COUNT && !trees; p++)
 		trees = column_has(s, (enum phase_id)p, RM_RATE);
@@ -520,6 +526,10 @@ int report_html(FILE *out, const struct report_set *s)
 	r = series_section(out, s);
 	if (!r)
 		r = report_sweep_section(out, s);
+	if (r)
+		return r;
+records:
+	r = report_getc_html(out, s);
 	if (r)
 		return r;
 	fputs("<p class=\"foot\">Written by clyde-report.</p>\n</body>\n</html>\n", out);

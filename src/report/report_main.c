@@ -206,7 +206,7 @@ int main(int argc, char **argv)
 		unreadable |= !read_input(&s, argv[i]);
 	if (s.errors)
 		fprintf(stderr, "clyde-report: %u malformed line%s skipped\n", s.errors, s.errors == 1 ? "" : "s");
-	if (!s.nruns && !s.nsweeps) {
+	if (!s.nruns && !s.nsweeps && !s.ngetc) {
 		fputs("clyde-report: no runs to report\n", stderr);
 		ret = unreadable ? REPORT_EXIT_INPUT : REPORT_EXIT_EMPTY;
 		goto out;

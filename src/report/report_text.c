@@ -760,6 +760,11 @@ int report_text(FILE *out, const struct report_set *s)
 	};
 	int ret;
 
+	/* getc_putc's records alone: their table, none of the runs' */
+	if (!s->nruns) {
+		ret = report_getc_text(out, s);
+		return ret ? ret : fflush(out) ? -errno : ferror(out) ? -EIO : 0;
+	}
 	measure(&t, s);
 	measure(&tree, s);
 	for (size_t k = 0; k < s->nconfigs && !trees; k++)
@@ -783,6 +788,9 @@ int report_text(FILE *out, const struct report_set *s)
 		return ret;
 	if (s->baseline >= 0)
 		print_geomeans(out, s);
+	ret = report_getc_text(out, s);
+	if (ret)
+		return ret;
 	if (fflush(out))
 		return -errno;
 	return ferror(out) ? -EIO : 0;

@@ -25,6 +25,7 @@ below() {
 	clyde)		echo "lib sys placement profile tree engines core cluster phases formats" ;;
 	report)		echo "lib core" ;;
 	zcav)		echo "lib sys engines" ;;
+	getc_putc)	echo "lib sys" ;;
 	*)		echo "?" ;;
 	esac
 }
