@@ -483,9 +483,9 @@ int report_html(FILE *out, const struct report_set *s)
 	if (s->ngetc)
 		fprintf(out, " %zu getc_putc record%s.", s->ngetc, s->ngetc == 1 ? "" : "s");
 	fputs("</p>\n", out);
-	/* getc_putc's records alone: their section, none of the runs' */
+	/* getc_putc's records without runs: theirs and the sweeps' sections, none of the runs' */
 	if (!s->nruns)
-		goto records;
+		goto sweeps;
 	fputs("<h2>How to read this page</h2>\n", out);
 	fputs(howto, out);
 	for (int p = PH_FIRST_TREE; p < PH_COUNT && !trees; p++)
@@ -524,12 +524,12 @@ int report_html(FILE *out, const struct report_set *s)
 		fputs("</div>\n", out);
 	}
 	r = series_section(out, s);
-	if (!r)
-		r = report_sweep_section(out, s);
 	if (r)
 		return r;
-records:
-	r = report_getc_html(out, s);
+sweeps:
+	r = report_sweep_section(out, s);
+	if (!r)
+		r = report_getc_html(out, s);
 	if (r)
 		return r;
 	fputs("<p class=\"foot\">Written by clyde-report.</p>\n</body>\n</html>\n", out);

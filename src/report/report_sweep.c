@@ -287,10 +287,11 @@ static int sweep_page(FILE *out, const struct report_set *s)
 
 int report_out_text(FILE *out, const struct report_set *s)
 {
-	int ret = s->nruns ? report_text(out, s) : 0;
+	/* getc_putc's records without runs are report_text's too */
+	int ret = s->nruns || s->ngetc ? report_text(out, s) : 0;
 
 	if (!ret && s->nsweeps) {
-		if (s->nruns)
+		if (s->nruns || s->ngetc)
 			fputc('\n', out);
 		ret = sweep_text(out, s);
 	}
@@ -352,7 +353,7 @@ int report_out_svg(FILE *out, const struct report_set *s)
 {
 	if (s->nruns && s->nsweeps)
 		return svg_both(out, s);
-	if (s->nruns)
+	if (s->nruns || !s->nsweeps)
 		return report_svg(out, s);
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n", out);
 	if (sweep_svg_element(out, s))
@@ -362,5 +363,5 @@ int report_out_svg(FILE *out, const struct report_set *s)
 
 int report_out_html(FILE *out, const struct report_set *s)
 {
-	return s->nruns ? report_html(out, s) : sweep_page(out, s);
+	return s->nruns || s->ngetc ? report_html(out, s) : sweep_page(out, s);
 }

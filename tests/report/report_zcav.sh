@@ -96,6 +96,16 @@ expect_eq "runs and sweeps: one SVG document" "$(grep -c '<?xml' "$W/both.svg")"
 if command -v xmllint >/dev/null 2>&1; then
 	check "runs and sweeps: the SVG is well-formed XML" xmllint --noout "$W/both.svg"
 fi
+# getc_putc's records and sweeps, no runs: both in the text and the page
+printf 'vm,1100,2200,155000,150000,160000,190000,++++++,700000\n' >"$W/g.csv"
+"$REPORT" "$W/g.csv" "$W/disk.zcav" --html "$W/gz.html" >"$W/gz.txt" 2>"$W/gz.err"
+expect_eq "getc_putc records and sweeps: exit status" "$?" 0
+expect_file_has "getc_putc records and sweeps: the records" "$W/gz.txt" "one byte at a time, KiB/s"
+expect_file_has "getc_putc records and sweeps: the sweeps" "$W/gz.txt" "Position sweeps (zcav)"
+expect_file_has "getc_putc records and sweeps: the page's sweeps" "$W/gz.html" \
+	"<h2>Rate by position</h2>"
+expect_file_has "getc_putc records and sweeps: the page's records" "$W/gz.html" \
+	"<h2>One byte at a time (getc_putc)</h2>"
 # only near misses: nothing to report
 "$REPORT" "$W/near.txt" >"$W/n.txt" 2>"$W/n.err"
 expect_eq "near misses alone: nothing to report (3)" "$?" 3
