@@ -98,8 +98,15 @@ no_temp "-x 3"
 CLYDE_TEST_PAUSE=getc CLYDE_TEST_RESUME=$W/go3 "$CLYDE" --verify -d "$T" -s 8 -n 0 -f64k \
 	--json "$W/j.json" >"$W/out" 2>"$W/err" &
 pid=$!
-wait_pause "$W/err"
-printf 'X' | dd of="$(ls "$T"/clyde.*/io.0)" bs=1 seek=3000000 conv=notrunc 2>/dev/null
+# the byte is changed only while clyde waits in its character read; a
+# pause not reached, or a write that fails, is said, not taken for clyde's
+if wait_pause "$W/err"; then
+	ok
+else
+	fail "exit 6: no pause in the character read within its time: $(cat "$W/err")"
+fi
+printf 'X' | dd of="$(ls "$T"/clyde.*/io.0)" bs=1 seek=3000000 conv=notrunc 2>"$W/dd.err"
+expect_eq "exit 6: the byte changed behind clyde's back (dd: $(cat "$W/dd.err"))" "$?" 0
 touch "$W/go3"
 wait $pid
 expect_eq "exit 6" "$?" 6
