@@ -9,9 +9,9 @@
 . "$TESTLIB"
 need_python3 "to read the JSON"
 
-# a tmpfs where root can mount one, else a directory under $TMPDIR
+# a tmpfs (root's own, or /dev/shm), else a directory under $TMPDIR
 MNT=""
-if [ "$(id -u)" = 0 ] && scratch_tmpfs 256m; then
+if scratch_tmpfs_any 256m; then
 	MNT=$SCRATCH
 else
 	MNT=$(mktemp -d "${TMPDIR:-/tmp}/clyde-tree.XXXXXX") || skip "no scratch directory"
