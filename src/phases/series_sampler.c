@@ -129,18 +129,19 @@ static void open_sources(struct series_sampler *ss)
 
 /*
  * The stall reader: a child process, forked before the clock starts, that
- * reads the gauges (the machine's dirty and writeback pages, the test
- * files') at every interval's end whether or not anything completes, into
- * a shared board the parent reads once the child is gone. It fills the
- * gauges of the intervals the workers' readings missed, a stall's (the
- * block write's closing fsync, a journal commit). A process, not a
- * thread: it shares neither the file table nor the memory map, so the
- * workers' system calls cost what they did (see series_sampler.h).
+ * reads the machine's dirty and writeback pages at every interval's end
+ * whether or not anything completes, into a shared board the parent reads
+ * once the child is gone. It fills the gauges of the intervals the
+ * workers' readings missed, a stall's (the block write's closing fsync, a
+ * journal commit). A process, not a thread: it shares neither the file
+ * table nor the memory map, so the workers' system calls cost what they
+ * did (see series_sampler.h). Not the test files' cachestat: on a tmpfs
+ * that doubled the reader's CPU (a walk of every cached page), for
+ * columns the workers' readings have in every interval with a completion.
  */
 struct stall_reading {
 	uint64_t end_ns;
 	struct sys_dirty machine;
-	struct sys_dirty files;
 };
 
 struct stall_board {
@@ -169,16 +170,6 @@ static void sleep_until(uint64_t when_ns)
 	}
 }
 
-static bool fd_needed(const struct series_sampler *ss, int go_fd, int fd)
-{
-	if (fd == go_fd || (ss->dirty_ok && fd == ss->dirty.fd))
-		return true;
-	for (unsigned i = 0; ss->file_ok && i < ss->nfds; i++)
-		if (fd == ss->fds[i])
-			return true;
-	return false;
-}
-
 /*
  * The child closes every descriptor but what it reads: the workers'
  * files, the ring and the MPI sockets are not its to hold, nor stdio
@@ -187,15 +178,10 @@ static bool fd_needed(const struct series_sampler *ss, int go_fd, int fd)
  */
 static void keep_only_sources(const struct series_sampler *ss, int go_fd)
 {
-	int top = go_fd;
+	int top = go_fd > ss->dirty.fd ? go_fd : ss->dirty.fd;
 
-	if (ss->dirty_ok && ss->dirty.fd > top)
-		top = ss->dirty.fd;
-	for (unsigned i = 0; ss->file_ok && i < ss->nfds; i++)
-		if (ss->fds[i] > top)
-			top = ss->fds[i];
 	for (int fd = 0; fd < top; fd++)
-		if (!fd_needed(ss, go_fd, fd))
+		if (fd != go_fd && fd != ss->dirty.fd)
 			close(fd);
 	closefrom(top + 1);
 }
@@ -205,7 +191,7 @@ static void __attribute__((noreturn)) stall_reader_main(struct series_sampler *s
 							 pid_t parent)
 {
 	struct stall_board *board = ss->board;
-	uint64_t width = ss->fixed_ns ? ss->fixed_ns : SERIES_MIN_NS, k = 1, rest = 0;
+	uint64_t width = ss->fixed_ns ? ss->fixed_ns : SERIES_MIN_NS, k = 1;
 
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
@@ -231,18 +217,8 @@ static void __attribute__((noreturn)) stall_reader_main(struct series_sampler *s
 		}
 		r = &board->r[board->n];
 		r->end_ns = end;
-		if (!ss->dirty_ok || sys_dirty_read(&ss->dirty, &r->machine))
+		if (sys_dirty_read(&ss->dirty, &r->machine))
 			r->machine.dirty_kib = r->machine.writeback_kib = -1;
-		r->files.dirty_kib = r->files.writeback_kib = -1;
-		if (ss->file_ok && !rest) {
-			uint64_t t0 = now_ns();
-
-			if (files_read(ss, &r->files))
-				r->files.dirty_kib = r->files.writeback_kib = -1;
-			rest = (now_ns() - t0) * FILE_COST_SHARE / width;
-		} else if (rest) {
-			rest--;
-		}
 		board->n++;
 		k++;
 	}
@@ -255,7 +231,7 @@ static void stall_reader_start(struct series_sampler *ss)
 	int go[2];
 
 	ss->reader = -1;
-	if (!ss->dirty_ok && !ss->file_ok)
+	if (!ss->dirty_ok)
 		return;
 	ss->board_cap = series_max_rows(ss->fixed_ns > 0, true);
 	ss->board = mmap(NULL, board_bytes(ss->board_cap), PROT_READ | PROT_WRITE,
@@ -320,8 +296,7 @@ static void stall_fill(struct series_sampler *ss, uint64_t end_ns)
 		struct series_machine g = {
 			.dirty_kib = r->machine.dirty_kib,
 			.writeback_kib = r->machine.writeback_kib,
-			.file_dirty_kib = r->files.dirty_kib,
-			.file_writeback_kib = r->files.writeback_kib,
+			.file_dirty_kib = -1, .file_writeback_kib = -1,
 		};
 
 		if (r->end_ns < end_ns)
