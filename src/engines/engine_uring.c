@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <liburing.h>
 #include <stdio.h>
@@ -149,7 +150,24 @@ static int queue_rest(struct uring *u, struct io_req *r)
 }
 
 /*
- * Requests go to the kernel as they are ready, at most two per
+ * Requests that continue one another (one file, one direction, each
+ * starting where the last ended: a block phase's refill) are better
+ * plugged: the block layer merges them into fewer, larger requests. An
+ * O_DIRECT sequential read of 8 KiB chunks at QD 32 went from 1.04 to
+ * 1.68 times fio's rate (fio sends each request alone) at 40% less CPU
+ * per chunk (bench/results/2026-12-02/uring-seq-plug.txt).
+ */
+static bool adjacent(struct io_req *const *reqs, unsigned n)
+{
+	for (unsigned i = 1; i < n; i++)
+		if (reqs[i]->fd != reqs[0]->fd || reqs[i]->op != reqs[0]->op ||
+		    reqs[i]->off != reqs[i - 1]->off + reqs[i - 1]->len)
+			return false;
+	return true;
+}
+
+/*
+ * Scattered requests go to the kernel as they are ready, at most two per
  * io_uring_enter(): a batch of more SQEs in one call is plugged and
  * reaches the device as one burst after the last of them, which on a
  * virtio disk at QD 32 cost a sixth of the random read rate (issue 22;
@@ -160,13 +178,14 @@ static int queue_rest(struct uring *u, struct io_req *r)
 static int uring_submit(struct engine *e, struct io_req *const *reqs, unsigned n)
 {
 	struct uring *u = e->priv;
+	unsigned unplugged = adjacent(reqs, n) ? UINT_MAX : URING_UNPLUGGED;
 
 	for (unsigned i = 0; i < n; i++) {
 		int ret;
 
 		u->progress[reqs[i]->slot] = 0;
 		ret = queue_rest(u, reqs[i]);
-		if (!ret && i + 1 < n && io_uring_sq_ready(&u->ring) >= URING_UNPLUGGED)
+		if (!ret && i + 1 < n && io_uring_sq_ready(&u->ring) >= unplugged)
 			ret = io_uring_submit(&u->ring);
 		if (ret < 0)
 			return ret;
