@@ -86,12 +86,28 @@ static void rebin(const struct series *s, double t_start, double offset_s, doubl
 		g = row_of(at0 + end > 0 ? at0 + end - 1 : 0, width, rows);
 		su = &sum[(size_t)g * SU_ROW];
 		mx = &max[(size_t)g * MX_ROW];
+		if (m->gauges_only) {
+			/* the stall reader's: gauges, no CPU or bytes */
+			if (grid && (!grid->mach[g].set || grid->mach[g].gauges_only)) {
+				struct series_machine *gm = &grid->mach[g];
+
+				if (!gm->set)
+					*gm = *m;
+				gm->dirty_kib = m->dirty_kib;
+				gm->writeback_kib = m->writeback_kib;
+			} else if (!grid) {
+				gauge_max(&mx[MX_DIRTY], m->dirty_kib);
+				gauge_max(&mx[MX_WRITEBACK], m->writeback_kib);
+			}
+			continue;
+		}
 		su[SU_USER] += to_ns(m->cpu_user);
 		su[SU_SYS] += to_ns(m->cpu_sys);
 		su[SU_READS]++;
 		if (grid) {
 			struct series_machine *gm = &grid->mach[g];
-			bool dev = !gm->set || gm->dev_read_bytes >= 0;
+			bool fresh = !gm->set || gm->gauges_only;
+			bool dev = fresh || gm->dev_read_bytes >= 0;
 
 			/* rank 0's reading: the latest gauges, the device's bytes added */
 			gm->dirty_kib = m->dirty_kib;
@@ -99,7 +115,7 @@ static void rebin(const struct series *s, double t_start, double offset_s, doubl
 			gm->file_dirty_kib = m->file_dirty_kib;
 			gm->file_writeback_kib = m->file_writeback_kib;
 			if (dev && m->dev_read_bytes >= 0) {
-				if (!gm->set)
+				if (fresh)
 					gm->dev_read_bytes = gm->dev_write_bytes = 0;
 				gm->dev_read_bytes += m->dev_read_bytes;
 				gm->dev_write_bytes += m->dev_write_bytes;
@@ -107,6 +123,7 @@ static void rebin(const struct series *s, double t_start, double offset_s, doubl
 				gm->dev_read_bytes = gm->dev_write_bytes = -1;
 			}
 			gm->set = true;
+			gm->gauges_only = false;
 		} else {
 			gauge_max(&mx[MX_DIRTY], m->dirty_kib);
 			gauge_max(&mx[MX_WRITEBACK], m->writeback_kib);
@@ -140,6 +157,8 @@ static void fill(struct series *grid, const uint64_t *sum, const uint64_t *max)
 			gm->dev_read_bytes = gm->dev_write_bytes = -1;
 			gm->set = true;
 		}
+		/* the ranks' readings' CPU, beside rank 0's stall reader's gauges */
+		gm->gauges_only = false;
 		gm->cpu_user = (double)su[SU_USER] / 1e9;
 		gm->cpu_sys = (double)su[SU_SYS] / 1e9;
 	}

@@ -375,7 +375,7 @@ static void json_series_row(struct json_writer *w, const struct series *s, unsig
 		for (int k = 0; k < 3; k++)
 			json_add_null(w, NULL);
 	}
-	if (set) {
+	if (set && !m->gauges_only) {
 		json_add_double(w, NULL, m->cpu_user);
 		json_add_double(w, NULL, m->cpu_sys);
 	} else {

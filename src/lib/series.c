@@ -88,8 +88,22 @@ static void machine_fold(struct series_machine *into, const struct series_machin
 {
 	if (!later->set)
 		return;
-	if (!into->set) {
+	if (!into->set || into->gauges_only) {
+		struct series_machine g = *into;
+
 		*into = *later;
+		/* a reading without gauges keeps the stall reader's */
+		if (g.set && into->dirty_kib < 0 && into->writeback_kib < 0) {
+			into->dirty_kib = g.dirty_kib;
+			into->writeback_kib = g.writeback_kib;
+		}
+		return;
+	}
+	if (later->gauges_only) {
+		if (later->dirty_kib >= 0 || later->writeback_kib >= 0) {
+			into->dirty_kib = later->dirty_kib;
+			into->writeback_kib = later->writeback_kib;
+		}
 		return;
 	}
 	into->cpu_user += later->cpu_user;
@@ -235,6 +249,7 @@ void series_machine_fill(struct series *s, uint64_t end_ns, const struct series_
 	if (!m->set) {
 		*m = (struct series_machine){
 			.set = true,
+			.gauges_only = true,
 			.dirty_kib = -1, .writeback_kib = -1,
 			.file_dirty_kib = -1, .file_writeback_kib = -1,
 			.dev_read_bytes = -1, .dev_write_bytes = -1,

@@ -41,6 +41,7 @@ struct series_slot {
 /* The machine at the end of a slot; -1: not measured. */
 struct series_machine {
 	bool set;		/* a sample landed in this slot */
+	bool gauges_only;	/* only the stall reader's gauges: no CPU or bytes read */
 	double cpu_user;	/* the process's CPU in the slot, seconds */
 	double cpu_sys;
 	int64_t dirty_kib;	/* the machine's, at the slot's end */

@@ -148,6 +148,7 @@ struct stall_board {
 	uint64_t t0;			/* written by the parent through the pipe, kept here */
 	unsigned cap;			/* the series' most rows: past them, the width doubles */
 	unsigned n;
+	struct cpu_sample reading;	/* the readings' CPU, from t0 to the last one */
 	struct stall_reading r[];
 };
 
@@ -192,6 +193,7 @@ static void __attribute__((noreturn)) stall_reader_main(struct series_sampler *s
 {
 	struct stall_board *board = ss->board;
 	uint64_t width = ss->fixed_ns ? ss->fixed_ns : SERIES_MIN_NS, k = 1;
+	struct cpu_sample base, now;
 
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
@@ -199,6 +201,7 @@ static void __attribute__((noreturn)) stall_reader_main(struct series_sampler *s
 	keep_only_sources(ss, go_fd);
 	if (read(go_fd, &board->t0, sizeof(board->t0)) != (ssize_t)sizeof(board->t0))
 		_exit(0);
+	cpu_sample_take(&base);
 	for (;;) {
 		struct stall_reading *r;
 		uint64_t end = board->t0 + k * width;
@@ -219,6 +222,9 @@ static void __attribute__((noreturn)) stall_reader_main(struct series_sampler *s
 		r->end_ns = end;
 		if (sys_dirty_read(&ss->dirty, &r->machine))
 			r->machine.dirty_kib = r->machine.writeback_kib = -1;
+		cpu_sample_take(&now);
+		board->reading.user = now.user - base.user;
+		board->reading.sys = now.sys - base.sys;
 		board->n++;
 		k++;
 	}
@@ -527,13 +533,20 @@ struct series *series_sampler_stop(struct series_sampler *ss, struct phase_clock
 		return NULL;
 	pthread_mutex_lock(&ss->lock);
 	c0 = thread_cpu_seconds();
-	/* the reader's CPU is clyde's: the phase's and its last interval's */
+	/*
+	 * The reader's CPU is clyde's: all of it in sampler_cpu_s, its readings'
+	 * in the phase's and its last interval's (not its fork and exit, which
+	 * a short phase's CPU could not hold: under ASan they took more than
+	 * a 10 ms tmpfs phase).
+	 */
 	reader = stall_reader_stop(ss);
 	ss->cpu_s += reader.user + reader.sys;
 	/* the last interval ends with the phase: its CPU is the clock's own end sample */
 	if (ss->open && c->stopped == c->workers) {
-		c->cpu1.user += reader.user;
-		c->cpu1.sys += reader.sys;
+		if (ss->board) {
+			c->cpu1.user += ss->board->reading.user;
+			c->cpu1.sys += ss->board->reading.sys;
+		}
 		take(ss, c->t1, &c->cpu1, true);
 		stall_fill(ss, c->t1);
 		if (ss->live)

@@ -87,10 +87,14 @@ for run in doc["runs"]:
                      "%s: latencies out of order %r" % (name, r[5:8]))
                 need(r[c["lat_max_s"]] * 1e6 <= p["latency_us"]["max"] * 1.001 + 0.001,
                      "%s: an interval's max %r above the phase's" % (name, r[c["lat_max_s"]]))
-            # a row without a reading (the sampler woke past its end) has none of them
+            # a row without a worker's reading (nothing completed after its
+            # end before the next) has no CPU, file columns or device bytes;
+            # the machine's dirty pages are the stall reader's, where it ran
             if r[c["cpu_user_s"]] is None:
-                need(r[c["dirty_kib"]] is None and r[c["file_dirty_kib"]] is None,
-                     "%s: gauges without a reading" % name)
+                need(r[c["file_dirty_kib"]] is None and r[c["dev_write_kib"]] is None,
+                     "%s: a file's pages or the device's bytes without a reading" % name)
+                need((r[c["dirty_kib"]] is None) == (r[c["writeback_kib"]] is None),
+                     "%s: dirty and writeback not read together" % name)
             elif s["dirty_source"] and s["dirty_source"].startswith("Linux"):
                 need(isinstance(r[c["dirty_kib"]], int) and r[c["dirty_kib"]] >= 0,
                      "%s: dirty_kib %r" % (name, r[c["dirty_kib"]]))
