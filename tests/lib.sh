@@ -276,6 +276,18 @@ wait_pause() {
 	done
 }
 
+# flip_byte FILE OFFSET: replace the byte at OFFSET with its complement, so
+# the file surely differs there (writing a fixed byte leaves it unchanged
+# once in 256 runs, when clyde's pattern already held that byte); 1 when
+# the byte cannot be read or written
+flip_byte() {
+	fb_old=$(od -An -tu1 -j "$2" -N1 "$1" 2>/dev/null | tr -d ' ')
+	[ -n "$fb_old" ] || return 1
+	printf "\\$(printf %o $((255 - fb_old)))" |
+		dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null || return 1
+	[ "$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')" = $((255 - fb_old)) ]
+}
+
 # mpi_run ARGS...: mpirun with the flags Open MPI 4.1 needs on one machine,
 # as root, in a container, within 180 s:
 #   --oversubscribe       more ranks than cores (4 ranks on a 2-core machine)

@@ -33,7 +33,8 @@ CLYDE_TEST_PAUSE=getc CLYDE_TEST_RESUME=$W/go "$CLYDE" --verify -d "$MNT" -s 8 -
 pid=$!
 wait_pause "$W/err"
 io=$(ls "$MNT"/clyde.*/io.0)
-printf 'X' | dd of="$io" bs=1 seek=3000000 conv=notrunc 2>/dev/null
+flip_byte "$io" 3000000
+expect_eq "the byte changed behind clyde's back" "$?" 0
 touch "$W/go"
 wait $pid
 rc=$?
@@ -120,7 +121,8 @@ CLYDE_TEST_PAUSE=getc CLYDE_TEST_RESUME=$W/go "$CLYDE" -d "$MNT" -s 8 -n 0 -f64k
 	>/dev/null 2>"$W/err" &
 pid=$!
 wait_pause "$W/err"
-printf 'X' | dd of="$(ls "$MNT"/clyde.*/io.0)" bs=1 seek=3000000 conv=notrunc 2>/dev/null
+flip_byte "$(ls "$MNT"/clyde.*/io.0)" 3000000
+expect_eq "without --verify: the byte changed" "$?" 0
 touch "$W/go"
 wait $pid
 expect_eq "without --verify nothing is checked" "$?" 0

@@ -198,9 +198,14 @@ def delayed_ranges(doc, phase, chunk, delay, ranges):
     print("%s: outside, MiB/s: %s" % (phase, " ".join(mib(x) for x in outside)))
     if check(len(outside) >= 2, "%s: 2 or more intervals outside the delays (%d)"
              % (phase, len(outside))):
+        # One interval in eight may stall for the machine's own reasons (a
+        # loaded host once stopped a rewrite for 200 ms far from any delay);
+        # a delay that leaked past its range slows far more of them.
         low = [x for x in outside if x < 3 * slow]
-        check(not low, "%s: outside them, every interval above 3 x %s MiB/s%s"
-              % (phase, mib(slow), "; below: %s" % " ".join(mib(x) for x in low) if low else ""))
+        check(len(low) <= len(outside) // 8,
+              "%s: outside them, all but %d of %d intervals above 3 x %s MiB/s%s"
+              % (phase, len(outside) // 8, len(outside), mib(slow),
+                 "; below: %s" % " ".join(mib(x) for x in low) if low else ""))
 
 
 def steady(doc, phase, what, figure):
