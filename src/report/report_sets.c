@@ -68,7 +68,7 @@ bool report_db_selection_ok(const char *sel, const char **why)
 			*why = "a key is letters, digits, '_', '.' or '-' (64 at most)";
 			return false;
 		}
-		if (eq + 1 == end) {
+		if (eq + 1 == end || (*end && !end[1])) {
 			*why = "a condition has no value";
 			return false;
 		}
@@ -130,19 +130,18 @@ static int cell_stat(const struct report_points *pts, const char *config, enum p
 	return 0;
 }
 
-/* Whether the (config, phase) of point i came before it in a or, for b, in a or b before it. */
-static bool cell_seen(const struct report_points *a, const struct report_points *b,
-		      const struct report_points *in, size_t i)
+/* The first point of config's phase ph in a or else b; NULL when neither has one. */
+static const struct report_point *cell_find(const struct report_points *a,
+					    const struct report_points *b, const char *config,
+					    enum phase_id ph)
 {
-	const struct report_point *p = &in->p[i];
+	const struct report_points *sets[2] = { a, b };
 
-	for (size_t j = 0; j < a->n && (in != a || j < i); j++)
-		if (a->p[j].ph == p->ph && !strcmp(a->p[j].config, p->config))
-			return true;
-	for (size_t j = 0; in == b && j < i; j++)
-		if (b->p[j].ph == p->ph && !strcmp(b->p[j].config, p->config))
-			return true;
-	return false;
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < sets[k]->n; i++)
+			if (sets[k]->p[i].ph == ph && !strcmp(sets[k]->p[i].config, config))
+				return &sets[k]->p[i];
+	return NULL;
 }
 
 /* One configuration's phase: its row, and its regression on errs. */
@@ -181,26 +180,23 @@ free_a:
 	return ret;
 }
 
-/* Prints config's rows (its phases in the order first seen, a's then b's). */
+/* Prints config's rows, its phases in the phase table's order. */
 static int compare_config(FILE *out, FILE *errs, const struct report_points *a,
 			  const struct report_points *b, const char *config, double fail_pct,
 			  unsigned *regressions)
 {
-	const struct report_points *sets[2] = { a, b };
 	int ret;
 
 	fprintf(out, "%s\n  %-18s %12s %12s %7s %7s %7s %7s  %s\n", config, "phase", "median A",
 		"median B", "B/A", "CV A", "CV B", "p", "verdict");
-	for (int k = 0; k < 2; k++) {
-		const struct report_points *in = sets[k];
+	for (int ph = 0; ph < PH_COUNT; ph++) {
+		const struct report_point *p = cell_find(a, b, config, (enum phase_id)ph);
 
-		for (size_t i = 0; i < in->n; i++) {
-			if (strcmp(in->p[i].config, config) || cell_seen(a, b, in, i))
-				continue;
-			ret = compare_cell(out, errs, a, b, &in->p[i], fail_pct, regressions);
-			if (ret)
-				return ret;
-		}
+		if (!p)
+			continue;
+		ret = compare_cell(out, errs, a, b, p, fail_pct, regressions);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -357,13 +353,37 @@ free_first:
 	return ret;
 }
 
-/* Whether point i's (config, phase) came before it. */
-static bool chart_seen(const struct report_points *pts, size_t i)
+/* Whether point i's configuration came before it. */
+static bool chart_config_seen(const struct report_points *pts, size_t i)
 {
 	for (size_t j = 0; j < i; j++)
-		if (pts->p[j].ph == pts->p[i].ph && !strcmp(pts->p[j].config, pts->p[i].config))
+		if (!strcmp(pts->p[j].config, pts->p[i].config))
 			return true;
 	return false;
+}
+
+/* Calls chart for each configuration (in the order first seen) and phase (the table's) with points. */
+static int each_chart(FILE *out, const struct report_points *pts, size_t *charts,
+		      int (*chart)(FILE *out, const struct report_points *pts,
+				   const struct report_point *c, int top))
+{
+	int ret;
+
+	for (size_t i = 0; i < pts->n; i++) {
+		if (chart_config_seen(pts, i))
+			continue;
+		for (int ph = 0; ph < PH_COUNT; ph++) {
+			const struct report_point *c = cell_find(pts, pts, pts->p[i].config, (enum phase_id)ph);
+
+			if (!c)
+				continue;
+			ret = chart ? chart(out, pts, c, 30 + (int)*charts * HC_H) : 0;
+			if (ret)
+				return ret;
+			++*charts;
+		}
+	}
+	return 0;
 }
 
 static int history_element(FILE *out, const struct report_points *pts, const char *title)
@@ -371,8 +391,7 @@ static int history_element(FILE *out, const struct report_points *pts, const cha
 	size_t charts = 0;
 	int ret;
 
-	for (size_t i = 0; i < pts->n; i++)
-		charts += !chart_seen(pts, i);
+	each_chart(out, pts, &charts, NULL);
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" height=\"%zu\" "
 		"font-family=\"sans-serif\" font-size=\"12\">\n<title>", HC_W, 30 + charts * HC_H);
 	report_xml_text(out, title);
@@ -380,13 +399,9 @@ static int history_element(FILE *out, const struct report_points *pts, const cha
 	report_xml_text(out, title);
 	fputs("</text>\n", out);
 	charts = 0;
-	for (size_t i = 0; i < pts->n; i++) {
-		if (chart_seen(pts, i))
-			continue;
-		ret = history_chart(out, pts, &pts->p[i], 30 + (int)charts++ * HC_H);
-		if (ret)
-			return ret;
-	}
+	ret = each_chart(out, pts, &charts, history_chart);
+	if (ret)
+		return ret;
 	fputs("</svg>\n", out);
 	return ferror(out) ? -EIO : 0;
 }
