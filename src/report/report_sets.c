@@ -166,7 +166,7 @@ static int compare_cell(FILE *out, FILE *errs, const struct report_points *a,
 		snprintf(ps, sizeof(ps), "%.4f", pv);
 	if (!isnan(ratio))
 		snprintf(rs, sizeof(rs), "%.3f", ratio);
-	fprintf(out, "  %-18s %12.6g %12.6g %7s %6.1f%% %6.1f%% %7s  %s (%u/%u runs)\n",
+	fprintf(out, "  %-18s %12.1f %12.1f %7s %6.1f%% %6.1f%% %7s  %s (%u/%u runs)\n",
 		phase_csv_name(p->ph), sa.n ? sa.median : NAN, sb.n ? sb.median : NAN, rs,
 		sa.cv_percent, sb.cv_percent, ps, report_verdict_name(v), sa.n, sb.n);
 	if (v == RV_WORSE && fail_pct >= 0 && (1 - ratio) * 100 > fail_pct) {
