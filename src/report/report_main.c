@@ -294,8 +294,14 @@ static int check_db_usage(struct report_opts *o, int argc, char **argv)
 		why = "--compare takes two selections: --compare A B";
 	else if (o->history && optind != argc)
 		why = "--history reads the database only, no FILE";
-	else if (o->db && !o->add && o->baseline)
-		why = "--baseline is for a report of FILEs, not of the history";
+	else if (o->db && o->baseline)
+		why = "--baseline is for a report of FILEs, not with --db";
+	else if ((o->add || o->compare_a) && (o->svg || o->html))
+		why = "--svg and --html go with --history (or a report of FILEs)";
+	else if (o->add && o->output)
+		why = "--add writes no report: no -o";
+	else if (o->history && o->output && (o->svg || o->html))
+		why = "--history writes its SVG on -o, or to --svg and --html's files, not both";
 	if (!why && o->compare_a) {
 		o->compare_b = argv[optind];
 		if (report_db_selection_ok(bad = o->compare_a, &why))
@@ -399,16 +405,36 @@ static int close_output(FILE *out, const char *path, int ret)
 	return 0;
 }
 
+enum db_output { DB_COMPARE, DB_SVG, DB_HTML };
+
+/* One output of --compare or --history to path (NULL or "-": standard output): 0 or a status. */
+static int db_write(const struct report_opts *o, const char *path, enum db_output kind,
+		    const struct report_points *a, const struct report_points *b,
+		    unsigned *regressions)
+{
+	FILE *out = open_output(path);
+	int ret;
+
+	if (!out)
+		return REPORT_EXIT_OUTPUT;
+	if (kind == DB_COMPARE)
+		ret = report_sets_compare(out, stderr, a, b, o->compare_a, o->compare_b, o->fail_pct,
+					  regressions);
+	else if (kind == DB_HTML)
+		ret = report_history_html(out, a, o->history);
+	else
+		ret = report_history_svg(out, a, o->history);
+	return close_output(out, path, ret);
+}
+
 /* --compare and --history: the history read. */
 static int db_query(const struct report_opts *o)
 {
 	struct report_points a = { 0 }, b = { 0 };
-	const char *path = o->output;
 	unsigned regressions = 0;
 	struct report_db *db;
 	char err[512];
-	FILE *out;
-	int ret;
+	int ret, ret2 = 0;
 
 	ret = report_db_open(&db, o->db, false, err, sizeof(err));
 	if (ret) {
@@ -420,21 +446,17 @@ static int db_query(const struct report_opts *o)
 		ret = db_select(db, o->compare_b, NULL, &b);
 	if (ret)
 		goto free_points;
-	if (o->history && (o->svg || o->html))
-		path = o->svg ? o->svg : o->html;
-	out = open_output(path);
-	if (!out) {
-		ret = REPORT_EXIT_OUTPUT;
-		goto free_points;
+	if (o->compare_a) {
+		ret = db_write(o, o->output, DB_COMPARE, &a, &b, &regressions);
+	} else if (o->svg || o->html) {
+		if (o->svg)
+			ret = db_write(o, o->svg, DB_SVG, &a, NULL, NULL);
+		if (o->html)
+			ret2 = db_write(o, o->html, DB_HTML, &a, NULL, NULL);
+		ret = ret ? ret : ret2;
+	} else {
+		ret = db_write(o, o->output, DB_SVG, &a, NULL, NULL);
 	}
-	if (o->compare_a)
-		ret = report_sets_compare(out, stderr, &a, &b, o->compare_a, o->compare_b, o->fail_pct,
-					  &regressions);
-	else if (o->html && !o->svg)
-		ret = report_history_html(out, &a, o->history);
-	else
-		ret = report_history_svg(out, &a, o->history);
-	ret = close_output(out, path, ret);
 	if (!ret && regressions) {
 		fprintf(stderr, "clyde-report: %u phase%s worse by more than %g%%\n", regressions,
 			regressions == 1 ? "" : "s", o->fail_pct);
