@@ -127,6 +127,11 @@ check "and it is not made" test ! -e "$W/missing.db"
 expect_eq "a bad selection: usage" "$(status "$REPORT" --db "$C" --compare kernel kernel=B)" 1
 expect_eq "a bad percentage: usage" "$(status "$REPORT" --db "$C" --compare kernel=A kernel=B --fail-on-regression=x)" 1
 expect_eq "--compare takes two" "$(status "$REPORT" --db "$C" --compare kernel=A)" 1
+expect_eq "--label without --db: usage" "$(status "$REPORT" --label a=b "$W/a.csv")" 1
+expect_eq "--db without an action: usage" "$(status "$REPORT" --db "$C")" 1
+expect_eq "two actions: usage" "$(status "$REPORT" --db "$C" --add --history a=b)" 1
+expect_eq "--svg with --compare: usage" "$(status "$REPORT" --db "$C" --compare kernel=A kernel=B --svg "$W/x.svg")" 1
+expect_eq "--by without --history: usage" "$(status "$REPORT" --db "$C" --compare kernel=A kernel=B --by kernel)" 1
 
 # 3. the history chart
 expect_eq "history by label" "$(status "$REPORT" --db "$C" --history name=box --by kernel --svg "$W/h.svg")" 0
