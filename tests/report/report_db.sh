@@ -77,6 +77,21 @@ expect_eq "add bonnie++'s CSV" "$(status "$REPORT" --db "$DB" --add "$REPORT_GOL
 expect_eq "a bonnie++ line has no environment" \
 	"$(sql "$DB" "select count(*) from runs where format like 'bonnie%' and kernel is null and fs_type is null and host is null")" \
 	"$(sql "$DB" "select count(*) from runs where format like 'bonnie%'")"
+expect_eq "add a document with time series" "$(status "$REPORT" --db "$DB" --add "$REPORT_GOLDEN/clyde-s8.json")" 0
+expect_eq "its series rows, as many as the document has" "$(sql "$DB" 'select count(*) from series')" \
+	"$(python3 -c 'import json,sys
+print(sum(len(p["series"]["rows"]) for r in json.load(open(sys.argv[1]))["runs"]
+          for p in r["phases"].values() if isinstance(p, dict) and p.get("series")))' "$REPORT_GOLDEN/clyde-s8.json")"
+cat >"$W/disk.zcav" <<'Z'
+#block offset (GiB), MiB/s, time
+0.00 150.00 3.413
+0.50 140.00 3.657
+1.50 100.00 5.120
+Z
+expect_eq "add a zcav sweep" "$(status "$REPORT" --db "$DB" --add "$W/disk.zcav")" 0
+expect_eq "add it again" "$(status "$REPORT" --db "$DB" --add "$W/disk.zcav")" 0
+expect_eq "the sweep once, with its points" "$(sql "$DB" 'select count(*) from sweeps')|$(sql "$DB" \
+	'select group_concat(mib_s) from (select mib_s from sweep_points order by point)')" "1|150.0,140.0,100.0"
 expect_eq "the schema version" "$(sql "$DB" 'pragma user_version')" 2
 expect_eq "nothing readable to add: 3" "$(status "$REPORT" --db "$DB" --add /dev/null)" 3
 expect_eq "an unreadable input: 2" "$(status "$REPORT" --db "$DB" --add "$W/none.csv")" 2
