@@ -72,7 +72,7 @@ static bool field_is(const struct field *f, const char *s)
 struct csv_layout {
 	const char *format;
 	unsigned fields;
-	int version, name, concurrency, size, chunk, seeks, seekers;
+	int version, name, concurrency, seed, size, chunk, seeks, seekers;
 	int io;		/* putc: the first of six rate and CPU pairs */
 	int files, max_size, min_size, dirs, file_chunk;
 	int file_io;	/* seq_create: the first of six pairs */
@@ -81,21 +81,21 @@ struct csv_layout {
 };
 
 static const struct csv_layout layout_198 = {
-	.format = "bonnie-1.98", .fields = 50, .version = 1, .name = 2, .concurrency = 3,
+	.format = "bonnie-1.98", .fields = 50, .version = 1, .name = 2, .concurrency = 3, .seed = 4,
 	.size = 5, .chunk = 6, .seeks = 7, .seekers = 8, .io = 9,
 	.files = 21, .max_size = 22, .min_size = 23, .dirs = 24, .file_chunk = 25,
 	.file_io = 26, .latency = 38,
 };
 
 static const struct csv_layout layout_197 = {
-	.format = "bonnie-1.97", .fields = 48, .version = 1, .name = 2, .concurrency = 3,
+	.format = "bonnie-1.97", .fields = 48, .version = 1, .name = 2, .concurrency = 3, .seed = 4,
 	.size = 5, .chunk = 6, .seeks = -1, .seekers = -1, .io = 7,
 	.files = 19, .max_size = 20, .min_size = 21, .dirs = 22, .file_chunk = 23,
 	.file_io = 24, .latency = 36,
 };
 
 static const struct csv_layout layout_103 = {
-	.format = "bonnie-1.03", .fields = 27, .version = -1, .name = 0, .concurrency = -1,
+	.format = "bonnie-1.03", .fields = 27, .version = -1, .name = 0, .concurrency = -1, .seed = -1,
 	.size = 1, .chunk = -1, .seeks = -1, .seekers = -1, .io = 2,
 	.files = 14, .max_size = -1, .min_size = -1, .dirs = -1, .file_chunk = -1,
 	.file_io = 15, .latency = -1, .packed = true,
@@ -407,6 +407,9 @@ int read_csv_line(struct reader *rd, const char *p, size_t n, unsigned line)
 		reader_malformed(rd, line, "%s", why);
 		return 0;
 	}
+	if (lay->seed >= 0 && !copy_field_param(r.seed, sizeof(r.seed), f, lay->seed))
+		r.seed[0] = 0;
+	report_identity_csv(&r, p, n);
 	report_key(&r);
 	return reader_add_run(rd, &r);
 }

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -283,4 +284,21 @@ void report_run_origin(char *buf, size_t len, const struct report_run *r)
 		snprintf(buf, len, "bonnie++ 1.03");
 	else
 		snprintf(buf, len, "bonnie++ %s", r->version);
+}
+
+void report_identity_csv(struct report_run *r, const char *p, size_t n)
+{
+	const size_t keep = sizeof(r->identity) - 32;
+	uint64_t hash = 1469598103934665603ull;	/* FNV-1a */
+
+	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\r'))
+		n--;
+	if (n + 4 < sizeof(r->identity)) {
+		snprintf(r->identity, sizeof(r->identity), "csv:%.*s", (int)n, p);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		hash = (hash ^ (unsigned char)p[i]) * 1099511628211ull;
+	snprintf(r->identity, sizeof(r->identity), "csv:%.*s...%016llx", (int)keep, p,
+		 (unsigned long long)hash);
 }

@@ -30,7 +30,7 @@ static const char *json_run_params(struct report_run *r, const struct json_node 
 	const struct json_node *name = json_get(run, "name"), *io = json_get(run, "io");
 	const struct json_node *files = json_get(run, "files");
 	double conc = 1, size = 0, chunk = 0, seeks = 0, seekers = 0;
-	double number = 0, max = 0, min = 0, dirs = 1, fchunk = DEFAULT_FILE_CHUNK;
+	double number = 0, max = 0, min = 0, dirs = 1, fchunk = DEFAULT_FILE_CHUNK, seed = 0;
 
 	if (!name || name->type != JSON_STRING || strlen(name->string) >= sizeof(r->name) ||
 	    !reader_printable(name->string, strlen(name->string)))
@@ -39,6 +39,8 @@ static const char *json_run_params(struct report_run *r, const struct json_node 
 	if (json_get_number(run, "concurrency", 1, 1e6, true, &conc) == -EINVAL)
 		return "a concurrency that is not a count";
 	r->concurrency = (unsigned)conc;
+	if (json_get_number(run, "seed", 0, 18446744073709551615.0, true, &seed) == 0)
+		snprintf(r->seed, sizeof(r->seed), "%.0f", seed);
 	if (!io || io->type != JSON_OBJECT || json_get_number(io, "size_mib", 0, 1e12, true, &size) ||
 	    json_get_number(io, "chunk", 0, 1e12, true, &chunk) ||
 	    json_get_number(io, "seeks", 0, 1e12, true, &seeks) ||
@@ -437,6 +439,78 @@ static const char *json_run_tree(struct report_run *r, const struct json_node *r
 	return NULL;
 }
 
+/* A string member of obj (which may be NULL or not an object) copied into dst; "" when absent. */
+static void json_env_str(char *dst, size_t len, const struct json_node *obj, const char *key)
+{
+	const struct json_node *n = obj && obj->type == JSON_OBJECT ? json_get(obj, key) : NULL;
+
+	dst[0] = '\0';
+	if (n && n->type == JSON_STRING && reader_printable(n->string, strlen(n->string)))
+		str_copy(dst, len, n->string);
+}
+
+static double json_env_num(const struct json_node *obj, const char *key)
+{
+	double v = NAN;
+
+	if (obj && obj->type == JSON_OBJECT && json_get_known(obj, key, 0, 1e18, &v))
+		v = NAN;
+	return v;
+}
+
+/*
+ * Where the run ran, for the history (report_db.c): read as given, not
+ * checked against anything, since the report shows none of it.
+ */
+static void json_run_env(struct report_run *r, const struct json_node *run)
+{
+	const struct json_node *m = json_get(run, "machine"), *fs = json_get(run, "filesystem");
+	const struct json_node *cl = json_get(run, "cluster"), *hosts;
+	struct report_env *e = &r->env;
+
+	e->has = true;
+	str_copy(e->clyde_version, sizeof(e->clyde_version), r->version);
+	json_env_str(e->os, sizeof(e->os), m, "os");
+	json_env_str(e->kernel, sizeof(e->kernel), m, "kernel");
+	json_env_str(e->arch, sizeof(e->arch), m, "arch");
+	json_env_str(e->cpu_model, sizeof(e->cpu_model), m, "cpu_model");
+	e->cpus = json_env_num(m, "cpus");
+	e->ram_bytes = json_env_num(m, "ram_bytes");
+	json_env_str(e->fs_type, sizeof(e->fs_type), fs, "type");
+	json_env_str(e->fs_source, sizeof(e->fs_source), fs, "source");
+	json_env_str(e->fs_mountpoint, sizeof(e->fs_mountpoint), fs, "mountpoint");
+	json_env_str(e->fs_options, sizeof(e->fs_options), fs, "options");
+	json_env_str(e->device, sizeof(e->device), json_get(run, "device"), "name");
+	json_env_str(e->engine, sizeof(e->engine), json_get(run, "engine"), "name");
+	json_env_str(e->cache_mode, sizeof(e->cache_mode), json_get(run, "cache"), "mode");
+	json_env_str(e->cache_outcome, sizeof(e->cache_outcome), json_get(run, "cache"), "outcome");
+	e->resident_worst_pct = json_env_num(json_get(run, "cache"), "resident_worst_pct");
+	hosts = cl && cl->type == JSON_OBJECT ? json_get(cl, "hosts") : NULL;
+	if (hosts && hosts->type == JSON_ARRAY && hosts->child && hosts->child->type == JSON_STRING &&
+	    reader_printable(hosts->child->string, strlen(hosts->child->string)))
+		str_copy(e->host, sizeof(e->host), hosts->child->string);
+}
+
+/*
+ * The run's identity: its own CSV line where the document has one (the
+ * same as that line read alone), else its name, key, seed and figures.
+ */
+static void json_run_identity(struct report_run *r, const struct json_node *run)
+{
+	const struct json_node *csv = json_get(run, "csv");
+	size_t len;
+
+	if (csv && csv->type == JSON_STRING && csv->string[0]) {
+		report_identity_csv(r, csv->string, strlen(csv->string));
+		return;
+	}
+	len = (size_t)snprintf(r->identity, sizeof(r->identity), "json:%s|%s|%s", r->name, r->key, r->seed);
+	for (int ph = 0; ph < PH_COUNT && len < sizeof(r->identity); ph++)
+		if (r->has[ph][RM_RATE])
+			len += (size_t)snprintf(r->identity + len, sizeof(r->identity) - len, "|%d:%.9g",
+						ph, r->v[ph][RM_RATE]);
+}
+
 static int json_run(struct reader *rd, const struct json_node *run, const char *version)
 {
 	const struct json_node *phases = json_get(run, "phases");
@@ -487,6 +561,8 @@ static int json_run(struct reader *rd, const struct json_node *run, const char *
 		}
 	}
 	report_key(&r);
+	json_run_env(&r, run);
+	json_run_identity(&r, run);
 	ret = reader_add_run(rd, &r);
 	if (!ret)
 		return 0;

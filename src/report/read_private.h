@@ -36,6 +36,13 @@ bool reader_printable(const char *p, size_t n);
 /* Copies a parameter into dst (len bytes, NUL included); false when it is not one. */
 bool reader_copy_param(char *dst, size_t len, const char *p, size_t n);
 
+/*
+ * The run's identity (report_run.identity) from its CSV line, n bytes:
+ * "csv:" and the line less trailing blanks; a line too long to keep whole
+ * keeps its first bytes and a hash of all of it.
+ */
+void report_identity_csv(struct report_run *r, const char *p, size_t n);
+
 /* read_csv.c: one line with a comma, n bytes without its newline; 0 or -ENOMEM. */
 int read_csv_line(struct reader *rd, const char *p, size_t n, unsigned line);
 /*

@@ -73,6 +73,24 @@ struct report_series {
 	struct report_sample row[];
 };
 
+/*
+ * Where a clyde JSON run ran (its machine, filesystem, device, engine and
+ * cache); a CSV line carries none of it (has false). Strings "" and
+ * numbers NAN where the document leaves them out or says null.
+ */
+struct report_env {
+	bool has;
+	char clyde_version[32];
+	char host[64];		/* the cluster's first host (mpirun); "": clyde names none */
+	char os[32], kernel[96], arch[32], cpu_model[128];
+	double cpus, ram_bytes;
+	char fs_type[32], fs_source[128], fs_mountpoint[256], fs_options[256];
+	char device[64];
+	char engine[32];
+	char cache_mode[32], cache_outcome[128];
+	double resident_worst_pct;
+};
+
 /* One run, from one CSV line or one run of a JSON document. */
 struct report_run {
 	char source[256];	/* file name, or "-" for stdin */
@@ -92,6 +110,15 @@ struct report_run {
 	char dirs[32];
 	char file_chunk[32];
 	unsigned concurrency;
+	char seed[24];		/* decimal; "" when the format has none (bonnie++ 1.03) */
+	/*
+	 * What makes it this run and no other, the history's key (report_db.c):
+	 * "csv:" and its CSV line (a clyde JSON run's own "csv", so that the
+	 * document and its line are one run), or for a JSON run without one
+	 * "json:" and its name, key, seed and figures.
+	 */
+	char identity[768];
+	struct report_env env;
 	bool seeks_timed;	/* clyde chose the seek count: not part of the key */
 	/* clyde --tree (clyde-result/4): "" when the run had no tree. */
 	char tree[48];		/* "SHAPE:SCALE", as --tree takes it: "ports:0.1" */

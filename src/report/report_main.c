@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "report/report_db.h"
 
 enum report_exit {
 	REPORT_EXIT_OK = 0,
@@ -22,6 +23,9 @@ enum report_exit {
 	REPORT_EXIT_INPUT = 2,	/* an input could not be read */
 	REPORT_EXIT_EMPTY = 3,	/* no run to report */
 	REPORT_EXIT_OUTPUT = 4,	/* an output could not be written */
+	REPORT_EXIT_DB = 5,	/* the history could not be opened, checked, read or written */
+	REPORT_EXIT_NO_DB = 6,	/* --db in a build without SQLite */
+	REPORT_EXIT_REGRESSION = 7,	/* --fail-on-regression: a phase worse beyond it */
 };
 
 struct report_opts {
@@ -30,9 +34,19 @@ struct report_opts {
 	const char *html;
 	const char *baseline;
 	enum report_series_mode series;
+	/* the history (--db) */
+	const char *db;
+	bool add;
+	char *labels[REPORT_MAX_LABELS];
+	unsigned nlabels;
+	const char *compare_a, *compare_b;
+	double fail_pct;	/* < 0: not asked */
+	const char *history;
+	const char *by;
 };
 
-enum { OPT_SVG = 256, OPT_HTML, OPT_SERIES };
+enum { OPT_SVG = 256, OPT_HTML, OPT_SERIES, OPT_DB, OPT_ADD, OPT_LABEL, OPT_COMPARE, OPT_FAIL,
+       OPT_HISTORY, OPT_BY };
 
 static const struct option long_opts[] = {
 	{ "baseline", required_argument, NULL, 'b' },
@@ -40,6 +54,13 @@ static const struct option long_opts[] = {
 	{ "svg", required_argument, NULL, OPT_SVG },
 	{ "html", required_argument, NULL, OPT_HTML },
 	{ "series", required_argument, NULL, OPT_SERIES },
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "add", no_argument, NULL, OPT_ADD },
+	{ "label", required_argument, NULL, OPT_LABEL },
+	{ "compare", required_argument, NULL, OPT_COMPARE },
+	{ "fail-on-regression", required_argument, NULL, OPT_FAIL },
+	{ "history", required_argument, NULL, OPT_HISTORY },
+	{ "by", required_argument, NULL, OPT_BY },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -49,6 +70,9 @@ static void usage(FILE *out)
 {
 	fputs("Usage: clyde-report [-o FILE] [--baseline NAME|KEY|first] [--svg FILE] [--html FILE]\n"
 	      "                    [--series on|off|only] [FILE...]\n"
+	      "       clyde-report --db DB --add [--label K=V ...] [FILE...]\n"
+	      "       clyde-report --db DB --compare SEL SEL [--fail-on-regression=PCT] [-o FILE]\n"
+	      "       clyde-report --db DB --history SEL [--by LABEL] [-o FILE|--svg FILE|--html FILE]\n"
 	      "Reads clyde CSV lines and JSON documents and bonnie++ CSV lines (1.98, 1.96/1.97,\n"
 	      "1.03) from the FILEs, or from standard input when there are none or a FILE is -,\n"
 	      "and prints one table per configuration: median rate, spread, runs, CPU per unit\n"
@@ -66,10 +90,38 @@ static void usage(FILE *out)
 	      "                        default) adds their summaries to the text and their\n"
 	      "                        charts to the SVG and the page, off leaves them out,\n"
 	      "                        only charts them alone in the SVG and the page\n"
+	      "The results history (SQLite; SEL is K=V[,K=V...], a label or a column of runs\n"
+	      "such as kernel, fs, name, config, host, device, engine):\n"
+	      "      --db DB           the history's database file\n"
+	      "      --add             add every run the FILEs hold (once: a run already there\n"
+	      "                        is not added again), in one transaction\n"
+	      "      --label K=V       with --add: label the runs (repeatable)\n"
+	      "      --compare A B     per configuration and phase, B's median rate against A's:\n"
+	      "                        ratio (> 1 better), CV, Welch's t-test, a verdict (better,\n"
+	      "                        worse, within noise, too few runs: under 3 a side)\n"
+	      "      --fail-on-regression=PCT  with --compare: exit 7 when a phase is worse by\n"
+	      "                        more than PCT percent, significantly\n"
+	      "      --history SEL     chart each phase's median and spread over the runs' dates\n"
+	      "                        (SVG on -o or standard output, or --svg, --html)\n"
+	      "      --by LABEL        with --history: over the label's values instead\n"
 	      "  -h, --help            this text\n"
 	      "  -V, --version         the version\n"
 	      "Exit status: 0 ok, 1 usage, 2 an input could not be read, 3 nothing to report,\n"
-	      "4 an output could not be written. See clyde-report(1).\n", out);
+	      "4 an output could not be written, 5 a database error, 6 --db in a build\n"
+	      "without SQLite, 7 --fail-on-regression found one. See clyde-report(1).\n", out);
+}
+
+static int parse_percent(const char *arg, double *pct)
+{
+	char *end;
+
+	errno = 0;
+	*pct = strtod(arg, &end);
+	if (errno || end == arg || *end || !(*pct >= 0 && *pct < 100)) {
+		fprintf(stderr, "clyde-report: --fail-on-regression=%s: not a percentage from 0 to 100\n", arg);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* 0: go on; REPORT_EXIT_OK after --help or --version; REPORT_EXIT_USAGE. */
@@ -78,6 +130,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 	int c;
 
 	memset(o, 0, sizeof(*o));
+	o->fail_pct = -1;
 	while ((c = getopt_long(argc, argv, "b:o:hV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
@@ -103,6 +156,37 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 				fprintf(stderr, "clyde-report: --series %s: not on, off or only\n", optarg);
 				return REPORT_EXIT_USAGE;
 			}
+			break;
+		case OPT_DB:
+			o->db = optarg;
+			break;
+		case OPT_ADD:
+			o->add = true;
+			break;
+		case OPT_LABEL:
+			if (o->nlabels == REPORT_MAX_LABELS) {
+				fprintf(stderr, "clyde-report: more than %d --label\n", REPORT_MAX_LABELS);
+				return REPORT_EXIT_USAGE;
+			}
+			if (!strchr(optarg, '=') || !report_db_key_ok(optarg, (size_t)(strchr(optarg, '=') - optarg))) {
+				fprintf(stderr, "clyde-report: --label %s: not K=V with K letters, digits, '_', '.' or '-'\n",
+					optarg);
+				return REPORT_EXIT_USAGE;
+			}
+			o->labels[o->nlabels++] = optarg;
+			break;
+		case OPT_COMPARE:
+			o->compare_a = optarg;
+			break;
+		case OPT_FAIL:
+			if (parse_percent(optarg, &o->fail_pct))
+				return REPORT_EXIT_USAGE;
+			break;
+		case OPT_HISTORY:
+			o->history = optarg;
+			break;
+		case OPT_BY:
+			o->by = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -190,6 +274,212 @@ static bool write_output(const char *path, const char *what, const struct report
 	return true;
 }
 
+/* The history's options together: 0, or REPORT_EXIT_USAGE said on stderr. */
+static int check_db_usage(struct report_opts *o, int argc, char **argv)
+{
+	unsigned actions = o->add + !!o->compare_a + !!o->history;
+	const char *why = NULL, *bad = NULL;
+
+	if (!o->db && (actions || o->nlabels || o->by || o->fail_pct >= 0))
+		why = "--add, --label, --compare, --fail-on-regression, --history and --by need --db";
+	else if (o->db && actions != 1)
+		why = "--db needs one of --add, --compare and --history";
+	else if (o->nlabels && !o->add)
+		why = "--label goes with --add";
+	else if (o->by && !o->history)
+		why = "--by goes with --history";
+	else if (o->fail_pct >= 0 && !o->compare_a)
+		why = "--fail-on-regression goes with --compare";
+	else if (o->compare_a && optind != argc - 1)
+		why = "--compare takes two selections: --compare A B";
+	else if (o->history && optind != argc)
+		why = "--history reads the database only, no FILE";
+	else if (o->db && o->baseline)
+		why = "--baseline is for a report of FILEs, not with --db";
+	else if ((o->add || o->compare_a) && (o->svg || o->html))
+		why = "--svg and --html go with --history (or a report of FILEs)";
+	else if (o->add && o->output)
+		why = "--add writes no report: no -o";
+	else if (o->history && o->output && (o->svg || o->html))
+		why = "--history writes its SVG on -o, or to --svg and --html's files, not both";
+	if (!why && o->compare_a) {
+		o->compare_b = argv[optind];
+		if (report_db_selection_ok(bad = o->compare_a, &why))
+			report_db_selection_ok(bad = o->compare_b, &why);
+	}
+	if (!why && o->history)
+		report_db_selection_ok(bad = o->history, &why);
+	if (!why && o->by && !report_db_key_ok(o->by, strlen(o->by)))
+		why = "--by: a label's key is letters, digits, '_', '.' or '-'";
+	if (!why)
+		return 0;
+	if (bad)
+		fprintf(stderr, "clyde-report: %s: %s\n", bad, why);
+	else
+		fprintf(stderr, "clyde-report: %s\n", why);
+	return REPORT_EXIT_USAGE;
+}
+
+/* --add: the FILEs' runs into the history. */
+static int db_add(const struct report_opts *o, int argc, char **argv)
+{
+	struct report_set s;
+	struct report_db *db;
+	bool unreadable = false;
+	unsigned added, present;
+	char err[512];
+	int ret;
+
+	report_set_init(&s);
+	if (optind == argc)
+		unreadable = !read_input(&s, "-");
+	for (int i = optind; i < argc; i++)
+		unreadable |= !read_input(&s, argv[i]);
+	if (s.errors)
+		fprintf(stderr, "clyde-report: %u malformed line%s skipped\n", s.errors, s.errors == 1 ? "" : "s");
+	if (!s.nruns && !s.nsweeps) {
+		fputs("clyde-report: no runs to add\n", stderr);
+		ret = unreadable ? REPORT_EXIT_INPUT : REPORT_EXIT_EMPTY;
+		goto free_set;
+	}
+	ret = report_db_open(&db, o->db, true, err, sizeof(err));
+	if (!ret) {
+		ret = report_db_add(db, &s, o->labels, o->nlabels, &added, &present, err, sizeof(err));
+		report_db_close(db);
+	}
+	if (ret) {
+		fprintf(stderr, "clyde-report: %s\n", err);
+		ret = REPORT_EXIT_DB;
+		goto free_set;
+	}
+	printf("clyde-report: %s: %u run%s added, %u already there\n", o->db, added, added == 1 ? "" : "s",
+	       present);
+	ret = unreadable ? REPORT_EXIT_INPUT : REPORT_EXIT_OK;
+free_set:
+	report_set_free(&s);
+	return ret;
+}
+
+/* The points sel selects, or a status said on stderr. */
+static int db_select(struct report_db *db, const char *sel, const char *by, struct report_points *pts)
+{
+	char err[512];
+
+	if (report_db_select(db, sel, by, pts, err, sizeof(err))) {
+		fprintf(stderr, "clyde-report: %s\n", err);
+		return REPORT_EXIT_DB;
+	}
+	if (!pts->n) {
+		fprintf(stderr, "clyde-report: %s: no run in %s has it%s%s\n", sel, "the history",
+			by ? " and the label " : "", by ? by : "");
+		return REPORT_EXIT_EMPTY;
+	}
+	return 0;
+}
+
+/* Opens a file to write, or standard output for NULL or "-"; NULL said on stderr. */
+static FILE *open_output(const char *path)
+{
+	FILE *out = !path || !strcmp(path, "-") ? stdout : fopen(path, "w");
+
+	if (!out)
+		fprintf(stderr, "clyde-report: %s: %s\n", path, strerror(errno));
+	return out;
+}
+
+static int close_output(FILE *out, const char *path, int ret)
+{
+	if (fflush(out) && !ret)
+		ret = -errno;
+	if (out != stdout && fclose(out) && !ret)
+		ret = -errno;
+	if (ret == -ENOMEM) {
+		fputs("clyde-report: out of memory\n", stderr);
+		return REPORT_EXIT_DB;
+	}
+	if (ret) {
+		fprintf(stderr, "clyde-report: %s: %s\n", out == stdout ? "standard output" : path,
+			strerror(-ret));
+		return REPORT_EXIT_OUTPUT;
+	}
+	return 0;
+}
+
+enum db_output { DB_COMPARE, DB_SVG, DB_HTML };
+
+/* One output of --compare or --history to path (NULL or "-": standard output): 0 or a status. */
+static int db_write(const struct report_opts *o, const char *path, enum db_output kind,
+		    const struct report_points *a, const struct report_points *b,
+		    unsigned *regressions)
+{
+	FILE *out = open_output(path);
+	int ret;
+
+	if (!out)
+		return REPORT_EXIT_OUTPUT;
+	if (kind == DB_COMPARE)
+		ret = report_sets_compare(out, stderr, a, b, o->compare_a, o->compare_b, o->fail_pct,
+					  regressions);
+	else if (kind == DB_HTML)
+		ret = report_history_html(out, a, o->history);
+	else
+		ret = report_history_svg(out, a, o->history);
+	return close_output(out, path, ret);
+}
+
+/* --compare and --history: the history read. */
+static int db_query(const struct report_opts *o)
+{
+	struct report_points a = { 0 }, b = { 0 };
+	unsigned regressions = 0;
+	struct report_db *db;
+	char err[512];
+	int ret, ret2 = 0;
+
+	ret = report_db_open(&db, o->db, false, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "clyde-report: %s\n", err);
+		return REPORT_EXIT_DB;
+	}
+	ret = db_select(db, o->compare_a ? o->compare_a : o->history, o->by, &a);
+	if (!ret && o->compare_a)
+		ret = db_select(db, o->compare_b, NULL, &b);
+	if (ret)
+		goto free_points;
+	if (o->compare_a) {
+		ret = db_write(o, o->output, DB_COMPARE, &a, &b, &regressions);
+	} else if (o->svg || o->html) {
+		if (o->svg)
+			ret = db_write(o, o->svg, DB_SVG, &a, NULL, NULL);
+		if (o->html)
+			ret2 = db_write(o, o->html, DB_HTML, &a, NULL, NULL);
+		ret = ret ? ret : ret2;
+	} else {
+		ret = db_write(o, o->output, DB_SVG, &a, NULL, NULL);
+	}
+	if (!ret && regressions) {
+		fprintf(stderr, "clyde-report: %u phase%s worse by more than %g%%\n", regressions,
+			regressions == 1 ? "" : "s", o->fail_pct);
+		ret = REPORT_EXIT_REGRESSION;
+	}
+free_points:
+	report_points_free(&a);
+	report_points_free(&b);
+	report_db_close(db);
+	return ret;
+}
+
+static int db_main(const struct report_opts *o, int argc, char **argv)
+{
+	const char *how;
+
+	if (!report_db_built(&how)) {
+		fprintf(stderr, "clyde-report: --db: %s\n", how);
+		return REPORT_EXIT_NO_DB;
+	}
+	return o->add ? db_add(o, argc, argv) : db_query(o);
+}
+
 int main(int argc, char **argv)
 {
 	struct report_opts o;
@@ -200,6 +490,11 @@ int main(int argc, char **argv)
 	ret = parse_args(argc, argv, &o);
 	if (ret)
 		return ret < 0 ? REPORT_EXIT_OK : ret;
+	ret = check_db_usage(&o, argc, argv);
+	if (ret)
+		return ret;
+	if (o.db)
+		return db_main(&o, argc, argv);
 	report_set_init(&s);
 	s.series_mode = o.series;
 	if (optind == argc)

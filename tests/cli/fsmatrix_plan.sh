@@ -197,6 +197,18 @@ elif [ "$(id -u)" != 0 ]; then
 		"clyde-fsmatrix: needs root: it makes, mounts and removes file systems and devices (--dry-run shows the commands without root)"
 fi
 
+# --db: each clyde run is followed by its add to the history, labelled with its entry
+fsm --dry-run --work "$WORK" --out "$OUT" --os linux --runs 2 --db "$W/h.db" tmpfs nj=ext4 -- -s 16 \
+	>"$W/db.plan" 2>&1
+expect_eq "--db: exit status" "$?" 0
+expect_eq "--db: an add after each run" "$(grep -E '^(clyde|clyde-report) ' "$W/db.plan" | sed -E 's/ --json [^ ]*|-d [^ ]* //g' |
+	awk '{ print $1, $NF, ($0 ~ /--add/ ? $6 : "") }')" "$(printf '%s\n' \
+	"clyde 16 " "clyde-report $OUT/json/01-tmpfs.r1.json entry=tmpfs" \
+	"clyde 16 " "clyde-report $OUT/json/01-tmpfs.r2.json entry=tmpfs" \
+	"clyde 16 " "clyde-report $OUT/json/02-nj.r1.json entry=nj" \
+	"clyde 16 " "clyde-report $OUT/json/02-nj.r2.json entry=nj" \
+	"clyde-report $OUT/results.csv ")"
+
 # usage errors: exit 1, the message and the pointer to --help
 TRY="Try 'clyde-fsmatrix --help' for more information."
 usage_err() {

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "report/report_db.h"
 #include "unit.h"
 
 #define NEAR(got, want, tol) (fabs((got) - (want)) <= (tol))
@@ -772,6 +773,46 @@ static void test_t_distribution(void)
 	CHECK(report_t_two_sided_p(50, 1000) < 1e-100, "far tail: %g", report_t_two_sided_p(50, 1000));
 }
 
+/* The history's verdicts (report_sets.c), on values whose answer is known. */
+static void test_verdicts(void)
+{
+	double a[] = { 99.5, 99.7, 100, 100.3, 100.5 }, slow[5], fast[5];
+	double noisy_a[] = { 95, 97.5, 100, 102.5, 105 }, noisy_b[] = { 93.1, 95.55, 98, 100.45, 102.9 };
+	double two[] = { 90, 91 };
+	struct report_stat sa, ss, sf, na, nb, st;
+	double ratio, p;
+
+	/* critical values of Student's t, two-sided, from the printed tables */
+	CHECK_NEAR(report_t_two_sided_p(2.228138852, 10), 0.05, 1e-8);
+	CHECK_NEAR(report_t_two_sided_p(2.570581836, 5), 0.05, 1e-8);
+	CHECK_NEAR(report_t_two_sided_p(3.169272667, 10), 0.01, 1e-8);
+	for (int i = 0; i < 5; i++) {
+		slow[i] = a[i] * 0.9;
+		fast[i] = a[i] * 1.2;
+	}
+	report_stat_fill(&sa, a, 5);
+	report_stat_fill(&ss, slow, 5);
+	report_stat_fill(&sf, fast, 5);
+	report_stat_fill(&na, noisy_a, 5);
+	report_stat_fill(&nb, noisy_b, 5);
+	report_stat_fill(&st, two, 2);
+	CHECK(report_verdict_of(&sa, &ss, RM_RATE, &ratio, &p) == RV_WORSE, "10%% slower: worse");
+	CHECK_NEAR(ratio, 0.9, 1e-12);
+	CHECK(p >= 0 && p < 1e-6, "p %g", p);
+	CHECK(report_verdict_of(&sa, &sf, RM_RATE, &ratio, &p) == RV_BETTER, "20%% faster: better");
+	CHECK(report_verdict_of(&na, &nb, RM_RATE, &ratio, &p) == RV_NOISE, "2%% in 5%% noise: p %g", p);
+	CHECK_NEAR(ratio, 0.98, 1e-12);
+	CHECK(report_verdict_of(&sa, &st, RM_RATE, &ratio, &p) == RV_TOO_FEW && p == -1, "2 runs: too few");
+	/* CPU: lower is better, so more of it is worse */
+	CHECK(report_verdict_of(&sa, &sf, RM_CPU, &ratio, &p) == RV_WORSE, "more CPU: worse");
+	CHECK_STR(report_verdict_name(RV_NOISE), "within noise");
+	CHECK(report_db_selection_ok("kernel=6.1,fs=ext4", &(const char *){ NULL }), "a selection");
+	CHECK(!report_db_selection_ok("kernel", &(const char *){ NULL }) &&
+	      !report_db_selection_ok("kernel=", &(const char *){ NULL }) &&
+	      !report_db_selection_ok("a b=c", &(const char *){ NULL }) &&
+	      !report_db_selection_ok("a=b,", &(const char *){ NULL }), "bad selections");
+}
+
 static struct report_stat stat_of(double *v, unsigned n)
 {
 	struct report_stat st;
@@ -1002,6 +1043,7 @@ int main(void)
 	test_message_limit(&s);
 	test_incomplete_beta();
 	test_t_distribution();
+	test_verdicts();
 	test_stats();
 	test_group_compare(&s);
 	test_text(&s);

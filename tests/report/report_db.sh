@@ -1,0 +1,267 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# clyde-report's results history (--db): runs added with their labels and
+# environment, each once (a clyde JSON document and its own CSV lines are
+# the same runs), two sets of made-up runs whose answer is known compared
+# (10% slower with little noise: worse; 2% with 5% noise: within noise;
+# 2 runs: too few), --fail-on-regression's status 7 and the statuses that
+# win over it, a history chart that parses as SVG, four writers at once,
+# a database of the previous schema (made here from SQL, not by
+# clyde-report) migrated, and databases that are not to be written or
+# used: read-only, newer, foreign, damaged. The database is read back with
+# Python's sqlite3 module, independent of the program.
+. "$TESTLIB"
+[ -x "$REPORT" ] || skip "no $REPORT"
+need_cmd python3
+scratch_dir
+W=$SCRATCH
+
+# a build without SQLite: --db says how to get it and exits 6, then the rest cannot run
+rc=0
+"$REPORT" --db "$W/probe.db" --history name=x >"$W/probe.out" 2>&1 || rc=$?
+if [ "$rc" = 6 ]; then
+	expect_file_has "without SQLite, --db says how to get it" "$W/probe.out" "--with-sqlite3=yes"
+	check "without SQLite, no database is made" test ! -e "$W/probe.db"
+	skip "clyde-report was built without SQLite (--with-sqlite3=no): exit 6 checked, the history cannot be"
+fi
+python3 -c 'import sqlite3' 2>/dev/null || skip "python3 has no sqlite3 module to read the database with"
+
+# sql DB QUERY: the query's rows, fields joined by '|', read by Python (not by clyde-report)
+sql() {
+	python3 - "$1" "$2" <<'EOF'
+import sqlite3, sys
+con = sqlite3.connect(sys.argv[1])
+for row in con.execute(sys.argv[2]):
+    print("|".join("" if v is None else str(v) for v in row))
+EOF
+}
+
+# line NAME SEED PUTC GETC SEEKS: a clyde CSV line (bonnie++ 1.98's layout) with these rates
+line() {
+	printf '1.98,0.1.0,%s,1,%s,8M,,1000,5,%s,50,+++++,+++,+++++,+++,%s,50,+++++,+++,%s,10,1,,,,,' \
+		"$1" "$2" "$3" "$4" "$5"
+	printf '+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,'
+	printf '10us,10us,10us,10us,10us,10us,10us,10us,10us,10us,10us,10us\n'
+}
+
+status() {
+	rc=0
+	"$@" >"$W/out" 2>"$W/err" || rc=$?
+	echo "$rc"
+}
+
+# 1. add, dedupe, labels, environment
+DB=$W/h.db
+python3 - "$REPORT_GOLDEN/clyde-x2.json" >"$W/x2.csv" <<'EOF'
+import json, sys
+for run in json.load(open(sys.argv[1]))["runs"]:
+    print(run["csv"])
+EOF
+expect_eq "add a JSON document" "$(status "$REPORT" --db "$DB" --add --label kernel=6.1 \
+	--label patch=none "$REPORT_GOLDEN/clyde-x2.json")" 0
+expect_file_has "the add counts its runs" "$W/out" "2 runs added, 0 already there"
+expect_eq "add the document's own CSV lines" "$(status "$REPORT" --db "$DB" --add \
+	--label note=again "$W/x2.csv")" 0
+expect_file_has "the document's own CSV lines are its runs" "$W/out" "0 runs added, 2 already there"
+expect_eq "add the same document again" "$(status "$REPORT" --db "$DB" --add "$REPORT_GOLDEN/clyde-x2.json")" 0
+expect_eq "still two runs" "$(sql "$DB" 'select count(*) from runs')" 2
+expect_eq "the labels of both adds" "$(sql "$DB" "select group_concat(key||'='||value, ' ') from \
+	(select key, value from labels where run_id = (select min(id) from runs) order by key)")" \
+	"kernel=6.1 note=again patch=none"
+expect_eq "the JSON's environment" "$(sql "$DB" 'select distinct fs_type, kernel, cache_mode, clyde_version from runs')" \
+	"$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]; d=json.load(open(sys.argv[1]))
+print("|".join([r["filesystem"]["type"], r["machine"]["kernel"], r["cache"]["mode"], d["clyde_version"]]))' \
+	"$REPORT_GOLDEN/clyde-x2.json")"
+expect_eq "figures per phase and measure" "$(sql "$DB" "select count(*) > 0 from results where measure = 'rate' and phase = 'put_block'")" 1
+expect_eq "add bonnie++'s CSV" "$(status "$REPORT" --db "$DB" --add "$REPORT_GOLDEN/bonnie-2.00a.csv")" 0
+expect_eq "a bonnie++ line has no environment" \
+	"$(sql "$DB" "select count(*) from runs where format like 'bonnie%' and kernel is null and fs_type is null and host is null")" \
+	"$(sql "$DB" "select count(*) from runs where format like 'bonnie%'")"
+expect_eq "add a document with time series" "$(status "$REPORT" --db "$DB" --add "$REPORT_GOLDEN/clyde-s8.json")" 0
+expect_eq "its series rows, as many as the document has" "$(sql "$DB" 'select count(*) from series')" \
+	"$(python3 -c 'import json,sys
+print(sum(len(p["series"]["rows"]) for r in json.load(open(sys.argv[1]))["runs"]
+          for p in r["phases"].values() if isinstance(p, dict) and p.get("series")))' "$REPORT_GOLDEN/clyde-s8.json")"
+cat >"$W/disk.zcav" <<'Z'
+#block offset (GiB), MiB/s, time
+0.00 150.00 3.413
+0.50 140.00 3.657
+1.50 100.00 5.120
+Z
+expect_eq "add a zcav sweep" "$(status "$REPORT" --db "$DB" --add "$W/disk.zcav")" 0
+expect_eq "add it again" "$(status "$REPORT" --db "$DB" --add "$W/disk.zcav")" 0
+expect_eq "the sweep once, with its points" "$(sql "$DB" 'select count(*) from sweeps')|$(sql "$DB" \
+	'select group_concat(mib_s) from (select mib_s from sweep_points order by point)')" "1|150.0,140.0,100.0"
+expect_eq "the schema version" "$(sql "$DB" 'pragma user_version')" 2
+expect_eq "nothing readable to add: 3" "$(status "$REPORT" --db "$DB" --add /dev/null)" 3
+expect_eq "an unreadable input: 2" "$(status "$REPORT" --db "$DB" --add "$W/none.csv")" 2
+expect_eq "a bad label: usage" "$(status "$REPORT" --db "$DB" --add --label 'a b=c' "$W/x2.csv")" 1
+
+# 2. compare made-up runs whose answer is known
+C=$W/c.db
+: >"$W/a.csv"
+: >"$W/b.csv"
+seed=100
+# putc: B 10% slower, 0.5% noise; getc: B 2% slower, 5% noise; seeks: B 20% faster
+for d in -0.005 0 0.005 -0.003 0.003; do
+	n=$(awk -v d="$d" 'BEGIN { print (d * 10) }')
+	line box $seed "$(awk -v d="$d" 'BEGIN { printf "%d", 100000 * (1 + d) }')" \
+		"$(awk -v n="$n" 'BEGIN { printf "%d", 100000 * (1 + n) }')" \
+		"$(awk -v d="$d" 'BEGIN { printf "%d", 1000 * (1 + d) }')" >>"$W/a.csv"
+	line box $((seed + 1)) "$(awk -v d="$d" 'BEGIN { printf "%d", 90000 * (1 - d) }')" \
+		"$(awk -v n="$n" 'BEGIN { printf "%d", 98000 * (1 - n) }')" \
+		"$(awk -v d="$d" 'BEGIN { printf "%d", 1200 * (1 - d) }')" >>"$W/b.csv"
+	seed=$((seed + 2))
+done
+line box 900 100000 100000 1000 >"$W/few.csv"
+line box 901 50000 50000 500 >>"$W/few.csv"
+check "add set A" "$REPORT" --db "$C" --add --label kernel=A "$W/a.csv" >/dev/null
+check "add set B" "$REPORT" --db "$C" --add --label kernel=B "$W/b.csv" >/dev/null
+check "add set C" "$REPORT" --db "$C" --add --label kernel=C "$W/few.csv" >/dev/null
+expect_eq "compare A B" "$(status "$REPORT" --db "$C" --compare kernel=A kernel=B)" 0
+cp "$W/out" "$W/compare.out"
+expect_match "10% slower, low noise: worse" "$(grep ' putc ' "$W/compare.out")" ' 0\.900 .* worse '
+expect_match "2% slower, 5% noise: within noise" "$(grep ' getc ' "$W/compare.out")" ' 0\.980 .* within noise '
+expect_match "20% faster: better" "$(grep ' seeks ' "$W/compare.out")" ' 1\.200 .* better '
+expect_match "the CV of the noisy set" "$(grep ' getc ' "$W/compare.out")" ' [34]\.[0-9]%  *[34]\.[0-9]% '
+expect_eq "compare A C" "$(status "$REPORT" --db "$C" --compare kernel=A kernel=C)" 0
+expect_match "2 runs: too few" "$(grep ' putc ' "$W/out")" 'too few runs'
+expect_eq "a 5% gate fails on the 10% regression: 7" \
+	"$(status "$REPORT" --db "$C" --compare kernel=A kernel=B --fail-on-regression=5)" 7
+expect_file_has "the regression is named" "$W/err" "regression: box -s 8M::*:5 -n 1: putc 10.0% worse"
+check "the noisy phase is not named" sh -c "! grep -q getc '$W/err'"
+expect_eq "a 15% gate passes" "$(status "$REPORT" --db "$C" --compare kernel=A kernel=B --fail-on-regression=15)" 0
+expect_eq "too few runs never fail the gate" \
+	"$(status "$REPORT" --db "$C" --compare kernel=A kernel=C --fail-on-regression=5)" 0
+expect_eq "an environment column selects too" "$(status "$REPORT" --db "$C" --compare kernel=A,name=box kernel=B)" 0
+expect_eq "a selection that matches nothing wins over 7: 3" \
+	"$(status "$REPORT" --db "$C" --compare kernel=A kernel=Z --fail-on-regression=5)" 3
+expect_eq "a missing database wins over 7: 5" \
+	"$(status "$REPORT" --db "$W/missing.db" --compare kernel=A kernel=B --fail-on-regression=5)" 5
+check "and it is not made" test ! -e "$W/missing.db"
+expect_eq "a bad selection: usage" "$(status "$REPORT" --db "$C" --compare kernel kernel=B)" 1
+expect_eq "a bad percentage: usage" "$(status "$REPORT" --db "$C" --compare kernel=A kernel=B --fail-on-regression=x)" 1
+expect_eq "--compare takes two" "$(status "$REPORT" --db "$C" --compare kernel=A)" 1
+expect_eq "--label without --db: usage" "$(status "$REPORT" --label a=b "$W/a.csv")" 1
+expect_eq "--db without an action: usage" "$(status "$REPORT" --db "$C")" 1
+expect_eq "two actions: usage" "$(status "$REPORT" --db "$C" --add --history a=b)" 1
+expect_eq "--svg with --compare: usage" "$(status "$REPORT" --db "$C" --compare kernel=A kernel=B --svg "$W/x.svg")" 1
+expect_eq "--by without --history: usage" "$(status "$REPORT" --db "$C" --compare kernel=A kernel=B --by kernel)" 1
+
+# 3. the history chart
+expect_eq "history by label" "$(status "$REPORT" --db "$C" --history name=box --by kernel --svg "$W/h.svg")" 0
+check "the history is SVG that parses" python3 - "$W/h.svg" <<'EOF'
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == "{http://www.w3.org/2000/svg}svg", root.tag
+groups = root.findall("{http://www.w3.org/2000/svg}g")
+assert len(groups) == 3, len(groups)    # putc, getc, seeks
+for g in groups:
+    medians = [c for c in g.iter("{http://www.w3.org/2000/svg}circle") if c.get("class") == "median"]
+    spreads = [l for l in g.iter("{http://www.w3.org/2000/svg}line") if l.get("class") == "spread"]
+    assert len(medians) == 3 and len(spreads) == 3, (len(medians), len(spreads))
+    labels = [t.text for t in g.iter("{http://www.w3.org/2000/svg}text") if t.text in ("A", "B", "C")]
+    assert labels == ["A", "B", "C"], labels
+EOF
+expect_eq "history by date, a page" "$(status "$REPORT" --db "$C" --history kernel=A --html "$W/h.html")" 0
+expect_file_has "the page holds the chart" "$W/h.html" "<svg"
+
+# 4. four writers at once, onto a database none of them has made yet
+P=$W/p.db
+for w in 1 2 3 4; do
+	: >"$W/w$w.csv"
+	for r in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		line "w$w" "$w$r" $((1000 + r)) 2000 300 >>"$W/w$w.csv"
+	done
+done
+pids=""
+for w in 1 2 3 4; do
+	"$REPORT" --db "$P" --add --label writer=$w "$W/w$w.csv" >"$W/w$w.out" 2>&1 &
+	pids="$pids $!"
+done
+n=0
+for p in $pids; do
+	n=$((n + 1))
+	rc=0
+	wait "$p" || rc=$?
+	expect_eq "writer $n's status ($(cat "$W/w$n.out"))" "$rc" 0
+done
+expect_eq "four writers: every run once" "$(sql "$P" 'select count(*), count(distinct identity) from runs')" "80|80"
+expect_eq "four writers: every label" "$(sql "$P" 'select count(*) from labels')" 80
+expect_eq "four writers: intact" "$(sql "$P" 'pragma integrity_check')" ok
+
+# 5. a database of the previous schema (1), written here from SQL, migrated by an add
+O=$W/old.db
+python3 - "$O" <<'EOF'
+import sqlite3, sys
+con = sqlite3.connect(sys.argv[1])
+con.executescript("""
+CREATE TABLE runs (id INTEGER PRIMARY KEY, identity TEXT NOT NULL UNIQUE, added_at TEXT NOT NULL,
+  source TEXT NOT NULL, line INTEGER NOT NULL, format TEXT NOT NULL, tool_version TEXT,
+  name TEXT NOT NULL, config TEXT NOT NULL, seed TEXT, concurrency INTEGER,
+  host TEXT, os TEXT, kernel TEXT, arch TEXT, cpu_model TEXT, cpus INTEGER, ram_bytes INTEGER,
+  fs_type TEXT, fs_source TEXT, mountpoint TEXT, fs_options TEXT, device TEXT,
+  clyde_version TEXT, engine TEXT);
+CREATE TABLE results (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  phase TEXT NOT NULL, measure TEXT NOT NULL, value REAL NOT NULL,
+  PRIMARY KEY (run_id, phase, measure)) WITHOUT ROWID;
+CREATE TABLE labels (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (run_id, key)) WITHOUT ROWID;
+CREATE INDEX labels_key_value ON labels(key, value);
+INSERT INTO runs (id, identity, added_at, source, line, format, tool_version, name, config)
+  VALUES (1, 'csv:old run', '2025-01-01T00:00:00Z', 'old.csv', 1, 'clyde-csv', '0.0.9', 'box',
+          'box -s 8M::1000:5 -n 1');
+INSERT INTO results VALUES (1, 'putc', 'rate', 123456);
+INSERT INTO labels VALUES (1, 'kernel', 'old');
+PRAGMA application_id = 1131168866;
+PRAGMA user_version = 1;
+""")
+con.commit()
+EOF
+expect_eq "a schema-1 database is read as it is" "$(status "$REPORT" --db "$O" --history kernel=old --svg "$W/old.svg")" 0
+expect_eq "and left at schema 1" "$(sql "$O" 'pragma user_version')" 1
+expect_eq "an add migrates it" "$(status "$REPORT" --db "$O" --add --label kernel=new "$W/a.csv")" 0
+expect_eq "to schema 2" "$(sql "$O" 'pragma user_version')" 2
+expect_eq "with the new columns and tables" "$(sql "$O" "select count(*) from pragma_table_info('runs') where name in \
+	('cache_mode', 'cache_outcome', 'resident_worst_pct')")|$(sql "$O" "select count(*) from sqlite_master where name in ('series', 'sweeps', 'sweep_points')")" "3|3"
+expect_eq "the old run kept" "$(sql "$O" "select r.name, x.value, l.value from runs r join results x on x.run_id = r.id \
+	join labels l on l.run_id = r.id where r.id = 1")" "box|123456.0|old"
+expect_eq "the new runs added" "$(sql "$O" 'select count(*) from runs')" 6
+expect_eq "intact" "$(sql "$O" 'pragma integrity_check')" ok
+
+# 6. databases not to use: newer, foreign, damaged; one not to write: read-only
+cp "$C" "$W/newer.db"
+python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("pragma user_version = 99"); c.commit()' "$W/newer.db"
+expect_eq "a newer schema is refused: 5" "$(status "$REPORT" --db "$W/newer.db" --add "$W/few.csv")" 5
+expect_file_has "and said" "$W/err" "schema 99 is newer"
+python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("create table t (x)"); c.commit()' "$W/foreign.db"
+expect_eq "another program's database is refused: 5" "$(status "$REPORT" --db "$W/foreign.db" --add "$W/few.csv")" 5
+expect_file_has "and said" "$W/err" "not a clyde history"
+expect_eq "and left alone" "$(sql "$W/foreign.db" 'select count(*) from sqlite_master')" 1
+head -c 4096 /dev/zero | tr '\0' 'x' >"$W/junk.db"
+expect_eq "a file that is no database: 5" "$(status "$REPORT" --db "$W/junk.db" --add "$W/few.csv")" 5
+
+R=$W/ro
+mkdir "$R"
+cp "$C" "$R/h.db"
+before=$(cksum <"$R/h.db")
+if [ "$(id -u)" = 0 ]; then
+	# root writes past file modes: a read-only mount of its own holds it
+	if mount -t tmpfs -o size=16m clyde-test "$R" 2>/dev/null; then
+		T_MOUNTS="$R $T_MOUNTS"
+		cp "$C" "$R/h.db"
+		before=$(cksum <"$R/h.db")
+		mount -o remount,ro "$R" || fail "cannot remount $R read-only"
+	else
+		fail "as root, cannot mount a tmpfs to make a read-only database on"
+	fi
+else
+	chmod a-w "$R/h.db" "$R"
+fi
+expect_eq "a read-only database: 5" "$(status "$REPORT" --db "$R/h.db" --add --label kernel=D "$W/few.csv")" 5
+expect_file_has "and said" "$W/err" "read-only"
+expect_eq "nothing written" "$(cksum <"$R/h.db")" "$before"
+expect_eq "a read-only database can be compared" "$(status "$REPORT" --db "$R/h.db" --compare kernel=A kernel=B)" 0
+[ "$(id -u)" = 0 ] || chmod u+w "$R"
+
+done_testing
