@@ -186,11 +186,13 @@ hosts_mpirun() {
 		--mca oob_tcp_if_include "$NET.0/24" "$@"
 }
 
-# rank_pids: "PID RANK HOST" of every rank (not a rank's series stall reader)
+# rank_pids: "PID RANK HOST" of every rank alive (not a rank's series stall
+# reader, not a zombie its parent has yet to reap)
 rank_pids() {
 	for h in $HOSTS; do
 		for pid in $(ns_pids "$h" uts); do
 			[ "$(cat "/proc/$pid/comm" 2>/dev/null)" = clyde ] || continue
+			[ "$(cut -d' ' -f3 "/proc/$pid/stat" 2>/dev/null)" = Z ] && continue
 			pp=$(ps -o ppid= -p "$pid" | tr -d ' ')
 			[ "$(cat "/proc/$pp/comm" 2>/dev/null)" = clyde ] && continue
 			r=$(tr '\0' '\n' 2>/dev/null <"/proc/$pid/environ" |
