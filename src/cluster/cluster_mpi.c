@@ -48,8 +48,9 @@ static int meeting;
 static uint64_t timeout_ns = (uint64_t)(CLUSTER_TIMEOUT_DEFAULT * 1e9);
 /* its own context, so its messages never meet a collective's */
 static MPI_Comm talk = MPI_COMM_NULL;
-/* every rank's host, to name the missing (64 bytes a rank) */
+/* the hosts (64 bytes each) and each rank's index among them: the missing's names */
 static char (*hosts)[64];
+static uint32_t *rank_host;
 /* the answers' send buffers, one per asker (freed requests still read them) */
 static int *answer_buf;
 static int where_buf;
@@ -149,7 +150,7 @@ static int name_the_missing(MPI_Request *req)
 		if (missing++ < 8 && used < sizeof(decided.why) - 80)
 			used += (size_t)snprintf(decided.why + used, sizeof(decided.why) - used,
 						 "%srank %d on %s", missing > 1 ? ", " : "", r,
-						 hosts[r]);
+						 hosts[rank_host[r]]);
 	}
 	if (!missing) {
 		/* a late rank, but every one came: the meeting goes on */
@@ -233,20 +234,69 @@ static int meet_posted(int rc, MPI_Request *req, bool spin)
 	return rc == MPI_SUCCESS ? wait_meeting(req, spin) : -EIO;
 }
 
-/* Every rank's host name on every rank: the names of the missing. */
+/*
+ * Every rank's host on every rank, to name the missing: the names gathered
+ * on rank 0, which sends back the distinct hosts and each rank's index
+ * among them (64 bytes a host and 4 a rank, not 64 a rank on every rank).
+ */
 static int learn_hosts(void)
 {
-	char mine[64];
+	char mine[64], (*names)[64] = NULL;
+	uint32_t n_hosts = 0;
+	uint64_t lost;
 	MPI_Request req;
+	int r;
 
-	hosts = calloc((size_t)n_ranks, sizeof(*hosts));
+	rank_host = calloc((size_t)n_ranks, sizeof(*rank_host));
 	answer_buf = calloc((size_t)n_ranks, sizeof(*answer_buf));
-	if (!hosts || !answer_buf)
-		return -ENOMEM;
+	if (my_rank == 0) {
+		names = calloc((size_t)n_ranks, sizeof(*names));
+		hosts = calloc((size_t)n_ranks, sizeof(*hosts));
+	}
+	/* every rank goes on to the gathers, or none does */
+	lost = !rank_host || !answer_buf || (my_rank == 0 && (!names || !hosts));
+	r = MEET(MPI_Iallreduce(MPI_IN_PLACE, &lost, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD,
+				&req), false);
+	if (r || lost) {
+		r = r ? r : -ENOMEM;
+		goto free_names;
+	}
 	memset(mine, 0, sizeof(mine));
 	snprintf(mine, sizeof(mine), "%s", local_host());
-	return MEET(MPI_Iallgather(mine, sizeof(mine), MPI_BYTE, hosts, sizeof(mine), MPI_BYTE,
-				   MPI_COMM_WORLD, &req), false);
+	r = MEET(MPI_Igather(mine, sizeof(mine), MPI_BYTE, names, sizeof(mine), MPI_BYTE, 0,
+			     MPI_COMM_WORLD, &req), false);
+	if (r)
+		goto free_names;
+	for (int k = 0; names && k < n_ranks; k++) {
+		uint32_t h = 0;
+
+		names[k][sizeof(names[k]) - 1] = '\0';
+		while (h < n_hosts && strcmp(hosts[h], names[k]))
+			h++;
+		if (h == n_hosts)
+			memcpy(hosts[n_hosts++], names[k], sizeof(names[k]));
+		rank_host[k] = h;
+	}
+	r = MEET(MPI_Ibcast(&n_hosts, 1, MPI_UINT32_T, 0, MPI_COMM_WORLD, &req), false);
+	if (r)
+		goto free_names;
+	if (my_rank != 0)
+		hosts = calloc(n_hosts, sizeof(*hosts));
+	lost = !hosts;
+	r = MEET(MPI_Iallreduce(MPI_IN_PLACE, &lost, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD,
+				&req), false);
+	if (r || lost) {
+		r = r ? r : -ENOMEM;
+		goto free_names;
+	}
+	r = MEET(MPI_Ibcast(hosts, (int)(n_hosts * sizeof(*hosts)), MPI_BYTE, 0, MPI_COMM_WORLD,
+			    &req), false);
+	if (!r)
+		r = MEET(MPI_Ibcast(rank_host, n_ranks, MPI_UINT32_T, 0, MPI_COMM_WORLD, &req),
+			 false);
+free_names:
+	free(names);
+	return r;
 }
 
 int cluster_init(int *argc, char ***argv, char *why, size_t len)
@@ -284,8 +334,10 @@ int cluster_init(int *argc, char ***argv, char *why, size_t len)
 	return 0;
 free_hosts:
 	free(hosts);
+	free(rank_host);
 	free(answer_buf);
 	hosts = NULL;
+	rank_host = NULL;
 	answer_buf = NULL;
 	if (broken)
 		MPI_Abort(MPI_COMM_WORLD, 4);
@@ -364,8 +416,10 @@ void cluster_finish(int status)
 	MPI_Comm_free(&talk);
 	MPI_Finalize();
 	free(hosts);
+	free(rank_host);
 	free(answer_buf);
 	hosts = NULL;
+	rank_host = NULL;
 	answer_buf = NULL;
 	active = false;
 	my_rank = 0;
