@@ -229,6 +229,7 @@ while read -r pid r h; do
 	other=$(( (r + 2) % 6 ))
 	# the writer of the file it holds: rank r+2, on another host
 	oh=$(awk -v o="$other" '$2 == o {print $3}' "$W/ranks1")
+	# shellcheck disable=SC2010 # the links' targets, which a glob cannot read
 	if ls -l "/proc/$pid/fd" 2>/dev/null | grep -q "$W/shared/clyde\.r$other\.[^/]*/io\.0$" &&
 		[ -n "$oh" ] && [ "$oh" != "$h" ]; then
 		crossed=$((crossed + 1))
