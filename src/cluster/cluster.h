@@ -16,7 +16,26 @@
 
 /* Start: MPI_Init only under mpirun (its environment says so). 0 or -errno with why. */
 int cluster_init(int *argc, char ***argv, char *why, size_t len);
-void cluster_finish(void);
+/*
+ * End: when every rank is here, MPI_Finalize. After a meeting that timed
+ * out (--mpi-timeout) the ranks that came wait for each other to have
+ * cleaned up, then the lowest of them aborts the job with status (3 when
+ * 0): MPI_Abort, as the missing ones cannot finalise.
+ */
+void cluster_finish(int status);
+
+/* The default --mpi-timeout, in seconds. */
+#define CLUSTER_TIMEOUT_DEFAULT	600.0
+
+/*
+ * The deadline of every meeting from the moment this rank came to it: past
+ * it, the ranks that came name those that did not (rank and host: the
+ * lowest rank that came prints it), every later meeting fails at once with
+ * -ETIMEDOUT, and cluster_finish aborts the job. 0: wait forever.
+ */
+void cluster_set_timeout(double seconds);
+/* A meeting timed out: every call since failed with -ETIMEDOUT. */
+bool cluster_timed_out(void);
 
 /* Under mpirun with MPI initialised. */
 bool cluster_active(void);

@@ -23,9 +23,40 @@
 /* Barrier samples for the clock offset; the quickest is kept. */
 #define CLOCK_ROUNDS 3
 
+/* How long a rank that timed out listens for the others' answers. */
+#define ANSWER_GRACE_NS	2000000000ull
+
+/* The messages of a meeting that timed out, on the talk communicator. */
+enum {
+	TAG_WHERE = 1,	/* a rank that timed out asks: at which meeting are you? */
+	TAG_HERE,	/* the answer: the meeting's number */
+	TAG_STOP,	/* a decision: the speaker and who is missing (struct stop) */
+	TAG_DONE,	/* a rank that came has cleaned up, to the speaker */
+};
+
+struct stop {
+	int speaker;	/* the lowest rank that came: it prints and aborts */
+	int missing;	/* how many did not come */
+	char why[448];
+};
+
 static bool active;
 static int my_rank;
 static int n_ranks = 1;
+/* meetings are counted alike on every rank: collectives come in one order */
+static int meeting;
+static uint64_t timeout_ns = (uint64_t)(CLUSTER_TIMEOUT_DEFAULT * 1e9);
+/* its own context, so its messages never meet a collective's */
+static MPI_Comm talk = MPI_COMM_NULL;
+/* the hosts (64 bytes each) and each rank's index among them: the missing's names */
+static char (*hosts)[64];
+static uint32_t *rank_host;
+/* the answers' send buffers, one per asker (freed requests still read them) */
+static int *answer_buf;
+static int where_buf;
+static struct stop stop_buf;
+static bool broken;
+static struct stop decided;
 
 /* Started by mpirun (Open MPI sets OMPI_COMM_WORLD_SIZE) or a PMI(x) launcher. */
 static bool launched(void)
@@ -33,9 +64,110 @@ static bool launched(void)
 	return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") || getenv("PMI_RANK");
 }
 
-static int mpi_errno(int rc)
+/* A send nobody waits for: a missing rank may never take it. */
+static void send_unwaited(const void *buf, int len, int to, int tag)
 {
-	return rc == MPI_SUCCESS ? 0 : -EIO;
+	MPI_Request req;
+
+	if (MPI_Isend(buf, len, MPI_BYTE, to, tag, talk, &req) == MPI_SUCCESS)
+		MPI_Request_free(&req);
+}
+
+/* Answer every rank that asked where this one is; adopt a decision sent here. */
+static void answer_and_listen(void)
+{
+	MPI_Status st;
+	int flag, asked;
+
+	for (;;) {
+		if (MPI_Iprobe(MPI_ANY_SOURCE, TAG_WHERE, talk, &flag, &st) != MPI_SUCCESS || !flag)
+			break;
+		MPI_Recv(&asked, 1, MPI_INT, st.MPI_SOURCE, TAG_WHERE, talk, MPI_STATUS_IGNORE);
+		answer_buf[st.MPI_SOURCE] = meeting;
+		send_unwaited(&answer_buf[st.MPI_SOURCE], sizeof(int), st.MPI_SOURCE, TAG_HERE);
+	}
+	if (MPI_Iprobe(MPI_ANY_SOURCE, TAG_STOP, talk, &flag, &st) == MPI_SUCCESS && flag) {
+		struct stop got;
+
+		MPI_Recv(&got, sizeof(got), MPI_BYTE, st.MPI_SOURCE, TAG_STOP, talk,
+			 MPI_STATUS_IGNORE);
+		got.why[sizeof(got.why) - 1] = '\0';
+		if (!broken || got.speaker < decided.speaker) {
+			decided = got;
+			broken = true;
+		}
+	}
+}
+
+/*
+ * Past the deadline: ask every rank where it is, listen ANSWER_GRACE_NS
+ * for the answers (the meeting may still end: then 0), and name those not
+ * at this meeting or a later one. The lowest that came speaks; every rank
+ * that came learns the decision. -ETIMEDOUT, or 0 when all came after all.
+ */
+static int name_the_missing(MPI_Request *req)
+{
+	int *at = calloc((size_t)n_ranks, sizeof(*at));
+	uint64_t t0 = now_ns();
+	size_t used = 0;
+	int missing = 0, done = 0;
+	MPI_Status st;
+
+	if (!at)
+		return -ENOMEM;
+	where_buf = meeting;
+	for (int r = 0; r < n_ranks; r++) {
+		at[r] = r == my_rank ? meeting : -1;
+		if (r != my_rank)
+			send_unwaited(&where_buf, sizeof(int), r, TAG_WHERE);
+	}
+	while (now_ns() - t0 < ANSWER_GRACE_NS && !broken) {
+		int flag, here;
+
+		if (MPI_Test(req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS || done)
+			break;
+		answer_and_listen();
+		while (MPI_Iprobe(MPI_ANY_SOURCE, TAG_HERE, talk, &flag, &st) == MPI_SUCCESS &&
+		       flag) {
+			MPI_Recv(&here, 1, MPI_INT, st.MPI_SOURCE, TAG_HERE, talk,
+				 MPI_STATUS_IGNORE);
+			at[st.MPI_SOURCE] = here;
+		}
+		nanosleep(&(struct timespec){ 0, 1000000L }, NULL);
+	}
+	if (done || broken) {
+		free(at);
+		return done ? 0 : -ETIMEDOUT;
+	}
+	memset(&decided, 0, sizeof(decided));
+	decided.speaker = -1;
+	for (int r = 0; r < n_ranks; r++) {
+		if (at[r] >= meeting) {
+			if (decided.speaker < 0)
+				decided.speaker = r;
+			continue;
+		}
+		if (missing++ < 8 && used < sizeof(decided.why) - 80)
+			used += (size_t)snprintf(decided.why + used, sizeof(decided.why) - used,
+						 "%srank %d on %s", missing > 1 ? ", " : "", r,
+						 hosts[rank_host[r]]);
+	}
+	if (!missing) {
+		/* a late rank, but every one came: the meeting goes on */
+		free(at);
+		return 0;
+	}
+	decided.missing = missing;
+	if (missing > 8)
+		snprintf(decided.why + used, sizeof(decided.why) - used, " and %d more",
+			 missing - 8);
+	broken = true;
+	stop_buf = decided;
+	for (int r = 0; r < n_ranks; r++)
+		if (r != my_rank && at[r] >= meeting)
+			send_unwaited(&stop_buf, sizeof(stop_buf), r, TAG_STOP);
+	free(at);
+	return -ETIMEDOUT;
 }
 
 /* Spin this long on a pending meeting, then sleep between looks. */
@@ -46,24 +178,125 @@ static int mpi_errno(int rc)
  * Wait for a non-blocking collective without taking a CPU from the ranks
  * still at work: Open MPI's blocking calls poll, and with more ranks than
  * cores a rank that finished first would slow the last one down. A rank
- * leaves at most a nap after the last one arrived.
+ * leaves at most a nap after the last one arrived (spin: never naps, for
+ * the clock's barriers). Past --mpi-timeout the missing are named:
+ * -ETIMEDOUT, the request left behind (the job is aborted).
  */
-static int wait_quietly(MPI_Request *req)
+static int wait_meeting(MPI_Request *req, bool spin)
 {
 	uint64_t t0 = now_ns();
 	int done = 0;
 
+	meeting++;
 	for (;;) {
+		uint64_t waited;
+
 		if (MPI_Test(req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
 			return -EIO;
 		if (done)
 			return 0;
-		if (now_ns() - t0 > WAIT_SPIN_NS) {
+		answer_and_listen();
+		if (broken)
+			goto timed_out;
+		waited = now_ns() - t0;
+		if (timeout_ns && waited > timeout_ns) {
+			int r = name_the_missing(req);
+
+			if (r != -ETIMEDOUT) {
+				if (r)
+					return r;
+				t0 = now_ns();
+				continue;
+			}
+			goto timed_out;
+		}
+		if (!spin && waited > WAIT_SPIN_NS) {
 			struct timespec nap = { 0, WAIT_NAP_NS };
 
 			nanosleep(&nap, NULL);
 		}
 	}
+timed_out:
+	if (decided.speaker == my_rank) {
+		fprintf(stderr, "clyde: --mpi-timeout: %s did not come to meeting %d within "
+			"%.0f s; the ranks that came remove their files and abort the job\n",
+			decided.why, meeting, (double)timeout_ns / 1e9);
+		decided.speaker = -2 - my_rank;	/* said once */
+	}
+	return -ETIMEDOUT;
+}
+
+/* Post a non-blocking collective and wait for it; -ETIMEDOUT at once once broken. */
+#define MEET(call, spin) (broken ? -ETIMEDOUT : meet_posted((call), &req, (spin)))
+
+static int meet_posted(int rc, MPI_Request *req, bool spin)
+{
+	return rc == MPI_SUCCESS ? wait_meeting(req, spin) : -EIO;
+}
+
+/*
+ * Every rank's host on every rank, to name the missing: the names gathered
+ * on rank 0, which sends back the distinct hosts and each rank's index
+ * among them (64 bytes a host and 4 a rank, not 64 a rank on every rank).
+ */
+static int learn_hosts(void)
+{
+	char mine[64], (*names)[64] = NULL;
+	uint32_t n_hosts = 0;
+	uint64_t lost;
+	MPI_Request req;
+	int r;
+
+	rank_host = calloc((size_t)n_ranks, sizeof(*rank_host));
+	answer_buf = calloc((size_t)n_ranks, sizeof(*answer_buf));
+	if (my_rank == 0) {
+		names = calloc((size_t)n_ranks, sizeof(*names));
+		hosts = calloc((size_t)n_ranks, sizeof(*hosts));
+	}
+	/* every rank goes on to the gathers, or none does */
+	lost = !rank_host || !answer_buf || (my_rank == 0 && (!names || !hosts));
+	r = MEET(MPI_Iallreduce(MPI_IN_PLACE, &lost, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD,
+				&req), false);
+	if (r || lost) {
+		r = r ? r : -ENOMEM;
+		goto free_names;
+	}
+	memset(mine, 0, sizeof(mine));
+	snprintf(mine, sizeof(mine), "%s", local_host());
+	r = MEET(MPI_Igather(mine, sizeof(mine), MPI_BYTE, names, sizeof(mine), MPI_BYTE, 0,
+			     MPI_COMM_WORLD, &req), false);
+	if (r)
+		goto free_names;
+	for (int k = 0; names && k < n_ranks; k++) {
+		uint32_t h = 0;
+
+		names[k][sizeof(names[k]) - 1] = '\0';
+		while (h < n_hosts && strcmp(hosts[h], names[k]))
+			h++;
+		if (h == n_hosts)
+			memcpy(hosts[n_hosts++], names[k], sizeof(names[k]));
+		rank_host[k] = h;
+	}
+	r = MEET(MPI_Ibcast(&n_hosts, 1, MPI_UINT32_T, 0, MPI_COMM_WORLD, &req), false);
+	if (r)
+		goto free_names;
+	if (my_rank != 0)
+		hosts = calloc(n_hosts, sizeof(*hosts));
+	lost = !hosts;
+	r = MEET(MPI_Iallreduce(MPI_IN_PLACE, &lost, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD,
+				&req), false);
+	if (r || lost) {
+		r = r ? r : -ENOMEM;
+		goto free_names;
+	}
+	r = MEET(MPI_Ibcast(hosts, (int)(n_hosts * sizeof(*hosts)), MPI_BYTE, 0, MPI_COMM_WORLD,
+			    &req), false);
+	if (!r)
+		r = MEET(MPI_Ibcast(rank_host, n_ranks, MPI_UINT32_T, 0, MPI_COMM_WORLD, &req),
+			 false);
+free_names:
+	free(names);
+	return r;
 }
 
 int cluster_init(int *argc, char ***argv, char *why, size_t len)
@@ -84,33 +317,110 @@ int cluster_init(int *argc, char ***argv, char *why, size_t len)
 	/* Errors come back as codes (cluster_meet reports them), not as aborts. */
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 	if (MPI_Comm_rank(MPI_COMM_WORLD, &my_rank) != MPI_SUCCESS ||
-	    MPI_Comm_size(MPI_COMM_WORLD, &n_ranks) != MPI_SUCCESS) {
+	    MPI_Comm_size(MPI_COMM_WORLD, &n_ranks) != MPI_SUCCESS ||
+	    MPI_Comm_dup(MPI_COMM_WORLD, &talk) != MPI_SUCCESS) {
 		if (why && len)
-			snprintf(why, len, "MPI_Comm_rank/MPI_Comm_size failed");
-		MPI_Finalize();
-		my_rank = 0;
-		n_ranks = 1;
-		return -EIO;
+			snprintf(why, len, "MPI_Comm_rank/MPI_Comm_size/MPI_Comm_dup failed");
+		goto finalize;
+	}
+	MPI_Comm_set_errhandler(talk, MPI_ERRORS_RETURN);
+	rc = learn_hosts();
+	if (rc) {
+		if (why && len)
+			snprintf(why, len, "cannot learn the ranks' hosts: %s", strerror(-rc));
+		goto free_hosts;
 	}
 	active = true;
 	return 0;
+free_hosts:
+	free(hosts);
+	free(rank_host);
+	free(answer_buf);
+	hosts = NULL;
+	rank_host = NULL;
+	answer_buf = NULL;
+	if (broken)
+		MPI_Abort(MPI_COMM_WORLD, 4);
+finalize:
+	MPI_Finalize();
+	my_rank = 0;
+	n_ranks = 1;
+	return -EIO;
 }
 
-void cluster_finish(void)
+void cluster_set_timeout(double seconds)
 {
+	timeout_ns = (uint64_t)(seconds * 1e9);
+}
+
+bool cluster_timed_out(void)
+{
+	return broken;
+}
+
+/*
+ * After a meeting that timed out: every rank that came has removed its
+ * files (it tells the speaker so); the speaker waits for them, at most
+ * the timeout, then aborts the job. The others wait to be ended, and abort
+ * themselves when no end comes.
+ */
+static void finish_broken(int status)
+{
+	int speaker = decided.speaker < -1 ? -2 - decided.speaker : decided.speaker;
+	uint64_t t0 = now_ns();
+	int code = status ? status : 3;
+
+	if (speaker != my_rank) {
+		int done = 1;
+
+		send_unwaited(&done, sizeof(done), speaker, TAG_DONE);
+		while (now_ns() - t0 < timeout_ns + 2 * ANSWER_GRACE_NS) {
+			answer_and_listen();
+			nanosleep(&(struct timespec){ 0, 10000000L }, NULL);
+		}
+	} else {
+		/* those that came, but this one */
+		int expect = n_ranks - decided.missing - 1, got = 0;
+
+		while (got < expect && now_ns() - t0 < timeout_ns + ANSWER_GRACE_NS) {
+			MPI_Status st;
+			int flag, done;
+
+			answer_and_listen();
+			if (MPI_Iprobe(MPI_ANY_SOURCE, TAG_DONE, talk, &flag, &st) == MPI_SUCCESS &&
+			    flag) {
+				MPI_Recv(&done, 1, MPI_INT, st.MPI_SOURCE, TAG_DONE, talk,
+					 MPI_STATUS_IGNORE);
+				got++;
+				continue;
+			}
+			nanosleep(&(struct timespec){ 0, 1000000L }, NULL);
+		}
+	}
+	MPI_Abort(MPI_COMM_WORLD, code);
+	exit(code);
+}
+
+void cluster_finish(int status)
+{
+	MPI_Request req;
+
 	if (!active)
 		return;
 	/*
 	 * Every rank has removed its files before any leaves: mpirun aborts the
 	 * job when the first rank exits non-zero, killing those still at work.
 	 */
-	{
-		MPI_Request req;
-
-		if (MPI_Ibarrier(MPI_COMM_WORLD, &req) == MPI_SUCCESS)
-			wait_quietly(&req);
-	}
+	if (MEET(MPI_Ibarrier(MPI_COMM_WORLD, &req), false) == -ETIMEDOUT)
+		finish_broken(status);
+	MPI_Comm_free(&talk);
 	MPI_Finalize();
+	free(hosts);
+	free(rank_host);
+	free(answer_buf);
+	hosts = NULL;
+	rank_host = NULL;
+	answer_buf = NULL;
 	active = false;
 	my_rank = 0;
 	n_ranks = 1;
@@ -140,6 +450,7 @@ int cluster_meet(int status, const char *msg, struct cluster_failure *f)
 {
 	int key = status ? my_rank : INT_MAX;
 	int low = key;
+	MPI_Request req;
 	int r;
 
 	if (!active) {
@@ -149,19 +460,13 @@ int cluster_meet(int status, const char *msg, struct cluster_failure *f)
 	memset(f, 0, sizeof(*f));
 	f->rank = -1;
 	/* the lowest failing rank; INT_MAX when every rank is well */
-	{
-		MPI_Request req;
-
-		r = mpi_errno(MPI_Iallreduce(&key, &low, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD, &req));
-		if (!r)
-			r = wait_quietly(&req);
-	}
+	r = MEET(MPI_Iallreduce(&key, &low, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD, &req), false);
 	if (r || low == INT_MAX)
 		return r;
 	if (low == my_rank)
 		local_meet(status, msg, f);
 	/* its status, host and message in one piece */
-	r = mpi_errno(MPI_Bcast(f, (int)sizeof(*f), MPI_BYTE, low, MPI_COMM_WORLD));
+	r = MEET(MPI_Ibcast(f, (int)sizeof(*f), MPI_BYTE, low, MPI_COMM_WORLD, &req), false);
 	f->rank = low;
 	f->host[sizeof(f->host) - 1] = '\0';
 	f->msg[sizeof(f->msg) - 1] = '\0';
@@ -172,12 +477,14 @@ int cluster_meet(int status, const char *msg, struct cluster_failure *f)
  * Each round: a barrier, every rank reads its clock on leaving it, then a
  * second barrier whose length (the slowest rank's) bounds how far apart
  * the ranks left the first; rank 0's reading is broadcast. Every rank sees
- * the same lengths, so all keep the same round: the quickest.
+ * the same lengths, so all keep the same round: the quickest. The
+ * barriers are waited for spinning: a nap would blur the reading.
  */
 double cluster_clock_offset(void)
 {
 	double best_offset = 0;
 	uint64_t best_len = UINT64_MAX;
+	MPI_Request req;
 	int i;
 
 	if (!active || n_ranks < 2)
@@ -185,16 +492,16 @@ double cluster_clock_offset(void)
 	for (i = 0; i < CLOCK_ROUNDS; i++) {
 		uint64_t mine, zero, len, slowest;
 
-		if (MPI_Barrier(MPI_COMM_WORLD) != MPI_SUCCESS)
+		if (MEET(MPI_Ibarrier(MPI_COMM_WORLD, &req), true))
 			break;
 		mine = now_ns();
-		if (MPI_Barrier(MPI_COMM_WORLD) != MPI_SUCCESS)
+		if (MEET(MPI_Ibarrier(MPI_COMM_WORLD, &req), true))
 			break;
 		len = now_ns() - mine;
 		zero = mine;
-		if (MPI_Bcast(&zero, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD) != MPI_SUCCESS ||
-		    MPI_Allreduce(&len, &slowest, 1, MPI_UINT64_T, MPI_MAX,
-				  MPI_COMM_WORLD) != MPI_SUCCESS)
+		if (MEET(MPI_Ibcast(&zero, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD, &req), false) ||
+		    MEET(MPI_Iallreduce(&len, &slowest, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD,
+					&req), false))
 			break;
 		if (slowest < best_len) {
 			best_len = slowest;
@@ -207,6 +514,8 @@ double cluster_clock_offset(void)
 /* Every rank's len bytes, on rank 0 alone or on every rank. */
 static int gather_bytes(const void *mine, size_t len, void *all, bool everyone)
 {
+	MPI_Request req;
+
 	if (!active) {
 		if (len)
 			memmove(all, mine, len);
@@ -215,10 +524,10 @@ static int gather_bytes(const void *mine, size_t len, void *all, bool everyone)
 	if (len > INT_MAX)
 		return -EOVERFLOW;
 	if (everyone)
-		return mpi_errno(MPI_Allgather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE,
-					       MPI_COMM_WORLD));
-	return mpi_errno(MPI_Gather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE, 0,
-				    MPI_COMM_WORLD));
+		return MEET(MPI_Iallgather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE,
+					   MPI_COMM_WORLD, &req), false);
+	return MEET(MPI_Igather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE, 0,
+				MPI_COMM_WORLD, &req), false);
 }
 
 int cluster_gather(const void *mine, size_t len, void *all)
@@ -233,40 +542,44 @@ int cluster_allgather(const void *mine, size_t len, void *all)
 
 int cluster_bcast(void *buf, size_t len)
 {
+	MPI_Request req;
+
 	if (!active || !len)
 		return 0;
 	if (len > INT_MAX)
 		return -EOVERFLOW;
-	return mpi_errno(MPI_Bcast(buf, (int)len, MPI_BYTE, 0, MPI_COMM_WORLD));
+	return MEET(MPI_Ibcast(buf, (int)len, MPI_BYTE, 0, MPI_COMM_WORLD, &req), false);
 }
 
 int cluster_min_f64(double *v, size_t n)
 {
+	MPI_Request req;
+
 	if (!active || !n)
 		return 0;
 	if (n > INT_MAX)
 		return -EOVERFLOW;
-	return mpi_errno(MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_DOUBLE, MPI_MIN,
-				       MPI_COMM_WORLD));
+	return MEET(MPI_Iallreduce(MPI_IN_PLACE, v, (int)n, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD,
+				   &req), false);
 }
 
 int cluster_max_u64(uint64_t *v, size_t n)
 {
 	MPI_Request req;
-	int r;
 
 	if (!active || !n)
 		return 0;
 	if (n > INT_MAX)
 		return -EOVERFLOW;
 	/* --stonewall's decision: this rank's own workers may still be at work */
-	r = mpi_errno(MPI_Iallreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T, MPI_MAX,
-				     MPI_COMM_WORLD, &req));
-	return r ? r : wait_quietly(&req);
+	return MEET(MPI_Iallreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD,
+				   &req), false);
 }
 
 int cluster_sum_u64(const uint64_t *mine, uint64_t *sum, size_t n)
 {
+	MPI_Request req;
+
 	if (!active) {
 		if (n)
 			memmove(sum, mine, n * sizeof(*sum));
@@ -274,7 +587,8 @@ int cluster_sum_u64(const uint64_t *mine, uint64_t *sum, size_t n)
 	}
 	if (n > INT_MAX)
 		return -EOVERFLOW;
-	return mpi_errno(MPI_Reduce(mine, sum, (int)n, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD));
+	return MEET(MPI_Ireduce(mine, sum, (int)n, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD, &req),
+		    false);
 }
 
 void cluster_abort(int status)

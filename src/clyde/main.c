@@ -132,6 +132,7 @@ static int clyde_main(int argc, char **argv)
 
 		return leftover_cleanup(s.opt.cleanup_dir, &co, stdout);
 	}
+	cluster_set_timeout(s.opt.mpi_timeout_s);
 	if (signals_install()) {
 		fprintf(stderr, "clyde: cannot install signal handlers: %s\n", strerror(errno));
 		return CLYDE_EXIT_IO;
@@ -173,6 +174,6 @@ int main(int argc, char **argv)
 	leftover_set_command(argc, argv);
 	status = clyde_main(argc, argv);
 	/* every rank has cleaned up before any exits, so mpirun kills none mid-way */
-	cluster_finish();
+	cluster_finish(status);
 	return status;
 }

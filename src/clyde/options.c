@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster/cluster.h"
 #include "clyde/option_sizes.h"
 #include "clyde/options.h"
 #include "engines/engine.h"
@@ -67,6 +68,7 @@ void options_defaults(struct clyde_options *o)
 	o->seek_updates = 10;
 	o->data = DATA_RANDOM;
 	o->tree_seed = DEFAULT_TREE_SEED;
+	o->mpi_timeout_s = CLUSTER_TIMEOUT_DEFAULT;
 }
 
 /* The parsers of the table's rows, in its order. */
@@ -396,6 +398,19 @@ static int parse_read_other(struct clyde_options *o, const char *arg, char *err,
 	return 0;
 }
 
+static int parse_mpi_timeout(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+{
+	char *end;
+
+	errno = 0;
+	o->mpi_timeout_s = strtod(arg, &end);
+	if (!*arg || *end || errno || !(o->mpi_timeout_s >= 0) ||
+	    o->mpi_timeout_s > MAX_MPI_TIMEOUT_S)
+		return options_fail(err, errlen, "--mpi-timeout: '%s' is not a number of seconds "
+				    "from 0 (no deadline) to %g", arg, MAX_MPI_TIMEOUT_S);
+	return 0;
+}
+
 /*
  * The options, in --help's order. To add one: a row here (its parser
  * above, or in option_sizes.c for a size grammar; SETS(field) for a
@@ -569,6 +584,12 @@ static const struct option_row rows[] = {
 		  "                read the file rank R+K wrote (IOR's -C, mdtest's -N), so no\n"
 		  "                client reads its own page cache; K must not be a multiple of\n"
 		  "                the rank count\n" },
+	{ .name = "mpi-timeout", .arg = required_argument, .parse = parse_mpi_timeout,
+	  .help = "  --mpi-timeout=SECONDS  under mpirun, how long a rank waits at a meeting\n"
+		  "                (before and after each phase) for the others (default 600;\n"
+		  "                0: for ever); then the ranks that came name those missing,\n"
+		  "                with their hosts, remove their own files and abort the job\n"
+		  "                with status 3\n" },
 	{ .name = "cleanup", .arg = required_argument, KEEPS(cleanup_dir),
 	  .help = "  --cleanup DIR remove the private directories (clyde.*) in DIR that runs\n"
 		  "                killed or cut off left behind: only those with clyde's marker\n"
@@ -613,7 +634,7 @@ static const char usage_head[] =
 	"             [--bind=none|core|numa] [--cpus=LIST] [--numa-node=N|device]\n"
 	"             [--mem-policy=local|interleave|bind:N]\n"
 	"             [--tree=ports|source|mixed[:SCALE]] [--tree-seed=N] [--tree-list]\n"
-	"             [--stonewall=SECONDS] [--mpi-read-other=K]\n"
+	"             [--stonewall=SECONDS] [--mpi-read-other=K] [--mpi-timeout=SECONDS]\n"
 	"       clyde --cleanup DIR [--cleanup-user=USER] [--cleanup-any-ns]\n"
 	"\n"
 	"A bonnie++ 2.00a-compatible file system benchmark.\n"

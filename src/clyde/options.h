@@ -74,6 +74,7 @@ struct clyde_options {
 	enum live_mode live;	/* --live */
 	struct steady_spec steady;	/* --steady; .on false without */
 	int read_other;		/* --mpi-read-other; 0 off */
+	double mpi_timeout_s;	/* --mpi-timeout: a meeting's deadline; 0 none */
 	const char *cleanup_dir;	/* --cleanup DIR: remove leftovers and exit */
 	const char *cleanup_user;	/* --cleanup-user: also this user's, as this user */
 	bool cleanup_any_ns;	/* --cleanup-any-ns: other pid namespaces' too */
@@ -97,6 +98,7 @@ struct clyde_options {
 #define MIN_INTERVAL_MS		100
 #define MAX_INTERVAL_MS		3600000
 #define MAX_READ_OTHER		1000000
+#define MAX_MPI_TIMEOUT_S	1e6
 #define MAX_REPEATS		100000u
 #define MAX_CONCURRENCY		256u
 #define MAX_SEM_PROCS		1000

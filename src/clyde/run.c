@@ -189,8 +189,16 @@ static int cluster_check(struct bench *b, int ret)
 	if (!cluster_active())
 		return ret;
 	if (cluster_meet(ret, ret ? b->errmsg : "", &f)) {
-		snprintf(b->errmsg, sizeof(b->errmsg), "the ranks could not meet (MPI failed)");
-		return ret ? ret : -EIO;
+		if (ret)
+			return ret;
+		if (!cluster_timed_out()) {
+			snprintf(b->errmsg, sizeof(b->errmsg), "the ranks could not meet (MPI failed)");
+			return -EIO;
+		}
+		/* the lowest rank that came has named the missing */
+		snprintf(b->errmsg, sizeof(b->errmsg), "stopped: a rank did not come to the "
+			 "meeting within --mpi-timeout");
+		return -ECANCELED;
 	}
 	if (f.rank < 0 || ret)
 		return ret;

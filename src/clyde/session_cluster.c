@@ -30,6 +30,9 @@ int ranks_agree(int status, const char *msg, bool say)
 	if (!cluster_active())
 		return status;
 	if (cluster_meet(status, msg, &f)) {
+		/* the lowest rank that came has named the missing */
+		if (cluster_timed_out())
+			return status ? status : CLYDE_EXIT_IO;
 		fprintf(stderr, "clyde: the ranks could not meet (MPI failed)\n");
 		return status ? status : CLYDE_EXIT_ENGINE;
 	}

@@ -18,6 +18,10 @@
 #     /proc while paused), equal amounts after the wear-out, no mismatch.
 #  4. A rank that cannot start (its -d missing, given to rank 2 alone):
 #     every rank stops before any phase, rank 0 names rank 2.
+#  6. --mpi-timeout: rank 2 SIGSTOPped in its block read; the others wait
+#     8 s at the next meeting, rank 0 names rank 2 and its host, they
+#     remove their files, mpirun exits 3; only rank 2's directory is left,
+#     and --cleanup removes it.
 # Loop-mounted ext4 and a rank that fills its filesystem: tests/env/mpi_loop.sh.
 # Skipped where Open MPI's mpirun or the MPI build is missing.
 . "$TESTLIB"
@@ -237,4 +241,54 @@ expect_empty_dir "rank 2 missing dir: nothing left" "$T"
 expect_eq "--mpi-read-other alone: usage error" "$?" 1
 expect_match "--mpi-read-other alone: says why" "$(head -n 1 "$W/err5")" \
 	'^clyde: --mpi-read-other=1: with 1 rank each would read its own file'
+
+# 6. a rank stopped mid-phase: the others stop at the next meeting's deadline
+RES=$W/resume6
+rm -f "$RES"
+CLYDE_TEST_PAUSE=get_block CLYDE_TEST_RESUME=$RES \
+	mpi_run -x CLYDE_TEST_PAUSE -x CLYDE_TEST_RESUME -np 4 "$CLYDE" -d "$T" -s 16 -n 0 -f \
+	--mpi-timeout=8 >"$W/out6" 2>"$W/err6" &
+mp=$!
+wait_pause "$W/err6" 4
+stopped=""
+for pid in $(pgrep -x clyde); do
+	# not a rank's series stall reader (a clyde child of the rank)
+	[ "$(ps -o comm= -p "$(ps -o ppid= -p "$pid" | tr -d ' ')")" = clyde ] && continue
+	r=$(tr '\0' '\n' 2>/dev/null <"/proc/$pid/environ" | sed -n 's/^OMPI_COMM_WORLD_RANK=//p')
+	[ "$r" = 2 ] && stopped=$pid
+done
+expect_match "timeout: rank 2 found" "$stopped" '^[0-9]+$'
+[ -n "$stopped" ] && kill -STOP "$stopped"
+t0=$(date +%s)
+# resume the three running ranks' pauses (rank 2 cannot take one)
+n=0
+while kill -0 $mp 2>/dev/null && [ $n -lt 1200 ]; do
+	[ -e "$RES" ] || touch "$RES"
+	sleep 0.05
+	n=$((n + 1))
+done
+wait $mp
+rc=$?
+took=$(($(date +%s) - t0))
+expect_eq "timeout: mpirun exits 3 (MPI_Abort with the ranks' status)" "$rc" 3
+# 8 s of timeout (a live rank late by that much would be named too), 2 s
+# for the answers, the others' cleanup: 60 s leaves a
+# loaded machine plenty, and is far below the default 600 s
+expect_match "timeout: the others stopped within the deadline ($took s)" \
+	"$([ "$took" -lt 60 ] && echo yes)" yes
+expect_eq "timeout: one rank names rank 2 and its host" \
+	"$(grep -c "^clyde: --mpi-timeout: rank 2 on $(hostname) did not come to meeting [0-9]* within 8 s" "$W/err6")" 1
+expect_eq "timeout: no other rank named" "$(grep -c 'rank [013] on .* did not come' "$W/err6")" 0
+expect_eq "timeout: no CSV" "$(grep -c '^1\.98,' "$W/out6")" 0
+expect_eq "timeout: only rank 2's directory is left" "$(ls "$T" | sed 's/\.[^.]*$//' | tr '\n' ' ')" \
+	"clyde.r2 "
+# mpirun killed it (a zombie at most, until its parent reaps it)
+[ -n "$stopped" ] && [ "$(cut -d' ' -f3 "/proc/$stopped/stat" 2>/dev/null || echo Z)" != Z ] &&
+	fail "timeout: the stopped rank $stopped still runs"
+"$CLYDE" --cleanup "$T" >"$W/clean6" 2>&1
+expect_eq "timeout: --cleanup removes rank 2's directory" "$(grep -c '^clyde: removed .*/clyde\.r2\.' "$W/clean6")" 1
+expect_empty_dir "timeout: nothing left after --cleanup" "$T"
+"$CLYDE" --mpi-timeout=-1 >/dev/null 2>"$W/err6b"
+expect_eq "--mpi-timeout=-1: usage error" "$?" 1
+expect_match "--mpi-timeout=-1: says why" "$(head -n 1 "$W/err6b")" "^clyde: --mpi-timeout: '-1' is not"
 done_testing

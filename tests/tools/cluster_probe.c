@@ -245,6 +245,6 @@ int main(int argc, char **argv)
 	if (!fails)
 		printf("rank %d of %d host %s ok\n", rank, size, cluster_host());
 	fflush(stdout);
-	cluster_finish();
+	cluster_finish(0);
 	return fails ? 1 : 0;
 }

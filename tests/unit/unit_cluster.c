@@ -186,7 +186,7 @@ int main(int argc, char **argv)
 		CHECK(r == 0 && !out, "no rank ran: none");
 	}
 
-	cluster_finish();
+	cluster_finish(0);
 	CHECK(!cluster_active(), "still inactive after finish");
 	return unit_verdict("unit_cluster");
 }
