@@ -74,9 +74,16 @@ def throttle(doc, phase, rate):
     med = statistics.median(rates)
     check(abs(med - rate) <= 0.10 * rate, "%s: median %s MiB/s within 10%% of %s"
           % (phase, mib(med), mib(rate)))
+    # Over the throttle the kernel lets nothing through: an interval far
+    # above it is work the series put in the wrong interval. Under it, a
+    # loaded machine can leave the device idle for a while (CI once gave a
+    # rewrite 37.9 and 24.2 of 50 MiB/s), so two in three must be near.
+    over = [x for x in rates if x > 1.25 * rate]
+    check(not over, "%s: no interval over 125%% of %s MiB/s%s"
+          % (phase, mib(rate), "; over: %s" % " ".join(mib(x) for x in over) if over else ""))
     near = sum(1 for x in rates if abs(x - rate) <= 0.20 * rate)
-    check(near >= 0.9 * len(rates), "%s: %d of %d intervals within 20%% of %s MiB/s (90%% due)"
-          % (phase, near, len(rates), mib(rate)))
+    check(3 * near >= 2 * len(rates), "%s: %d of %d intervals within 20%% of %s MiB/s "
+          "(two in three due)" % (phase, near, len(rates), mib(rate)))
 
 
 def cliff(doc, limit, rate):
