@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# The time series of a clyde JSON document (clyde-result/8), checked
+# The time series of a clyde JSON document (clyde-result/9), checked
 # against the phase figures they must add up to. Used by tests/cli/series.sh
 # and tests/env/series_loop.sh:
 #   python3 series_check.py DOC.json MODE [INTERVAL_S] [DEVICE]
@@ -27,7 +27,7 @@ def need(cond, what):
         problems.append(what)
 
 
-need(doc["schema"] == "clyde-result/8", "schema %s" % doc["schema"])
+need(doc["schema"] == "clyde-result/9", "schema %s" % doc["schema"])
 for run in doc["runs"]:
     for name, p in run["phases"].items():
         s = p.get("series", "absent")

@@ -77,7 +77,7 @@ def need(c, what):
         bad.append(what)
 def close(a, b, rel=1e-6):
     return abs(a - b) <= rel * max(abs(a), abs(b), 1e-12)
-need(doc["schema"] == "clyde-result/8", "schema")
+need(doc["schema"] == "clyde-result/9", "schema")
 run = doc["runs"][0]
 c = run["cluster"]
 need(c and c["ranks"] == 4 and len(c["rank_hosts"]) == 4 and len(c["clock_offsets_s"]) == 4,
