@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# The time series of a clyde JSON document (clyde-result/9), checked
+# The time series of a clyde JSON document (clyde-result/8), checked
 # against the phase figures they must add up to. Used by tests/cli/series.sh
 # and tests/env/series_loop.sh:
 #   python3 series_check.py DOC.json MODE [INTERVAL_S] [DEVICE]
