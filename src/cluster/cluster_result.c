@@ -25,7 +25,8 @@ enum {
 	SUM_MISMATCHES, SUM_TREE_FILES, SUM_TREE_DIRS, SUM_TREE_ENTRIES, SUM_TREE_BYTES, SUMS
 };
 enum { MAX_NS, MAX_NOT_MIN_NS, MAXES };	/* the slowest op; UINT64_MAX - the quickest */
-enum { MIN_NOT_FLUSH, MIN_NOT_RESIDENT, MINS };	/* negated: the longest flush, the worst residency */
+/* negated: the longest flush, the worst residency */
+enum { MIN_NOT_FLUSH, MIN_NOT_RESIDENT, MINS };
 
 /* A test sets a lower limit (CLYDE_TEST_RANKS_SUMMARY_ABOVE) to summarise a few ranks. */
 static unsigned detail_max(void)
