@@ -43,6 +43,13 @@ int cluster_rank(void);
 int cluster_size(void);
 /* This rank's host name. */
 const char *cluster_host(void);
+/*
+ * The distinct hosts (64 bytes each, in rank order of first appearance)
+ * and each rank's index among them, as learned at cluster_init on every
+ * rank: *hosts and *rank_host stay valid until cluster_finish. Returns the
+ * number of hosts; a single process has one, its own.
+ */
+unsigned cluster_hosts(const char (**hosts)[64], const uint32_t **rank_host);
 
 /* Who failed, as every rank learns it at a meeting. */
 struct cluster_failure {

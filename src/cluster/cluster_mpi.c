@@ -51,6 +51,7 @@ static MPI_Comm talk = MPI_COMM_NULL;
 /* the hosts (64 bytes each) and each rank's index among them: the missing's names */
 static char (*hosts)[64];
 static uint32_t *rank_host;
+static uint32_t n_hosts_known;
 /* the answers' send buffers, one per asker (freed requests still read them) */
 static int *answer_buf;
 static int where_buf;
@@ -280,8 +281,15 @@ static int learn_hosts(void)
 	r = MEET(MPI_Ibcast(&n_hosts, 1, MPI_UINT32_T, 0, MPI_COMM_WORLD, &req), false);
 	if (r)
 		goto free_names;
-	if (my_rank != 0)
+	if (my_rank != 0) {
 		hosts = calloc(n_hosts, sizeof(*hosts));
+	} else {
+		/* rank 0 keeps the distinct hosts only, not room for one a rank */
+		char (*fit)[64] = realloc(hosts, n_hosts * sizeof(*hosts));
+
+		if (fit)
+			hosts = fit;
+	}
 	lost = !hosts;
 	r = MEET(MPI_Iallreduce(MPI_IN_PLACE, &lost, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD,
 				&req), false);
@@ -294,6 +302,8 @@ static int learn_hosts(void)
 	if (!r)
 		r = MEET(MPI_Ibcast(rank_host, n_ranks, MPI_UINT32_T, 0, MPI_COMM_WORLD, &req),
 			 false);
+	if (!r)
+		n_hosts_known = n_hosts;
 free_names:
 	free(names);
 	return r;
@@ -337,6 +347,7 @@ free_hosts:
 	free(rank_host);
 	free(answer_buf);
 	hosts = NULL;
+	n_hosts_known = 0;
 	rank_host = NULL;
 	answer_buf = NULL;
 	if (broken)
@@ -419,6 +430,7 @@ void cluster_finish(int status)
 	free(rank_host);
 	free(answer_buf);
 	hosts = NULL;
+	n_hosts_known = 0;
 	rank_host = NULL;
 	answer_buf = NULL;
 	active = false;
@@ -444,6 +456,22 @@ int cluster_size(void)
 const char *cluster_host(void)
 {
 	return local_host();
+}
+
+unsigned cluster_hosts(const char (**hosts_out)[64], const uint32_t **rank_host_out)
+{
+	static char name[1][64];
+	static const uint32_t zero[1];
+
+	if (!active || !hosts || !rank_host) {
+		snprintf(name[0], sizeof(name[0]), "%s", local_host());
+		*hosts_out = (const char (*)[64])name;
+		*rank_host_out = zero;
+		return 1;
+	}
+	*hosts_out = (const char (*)[64])hosts;
+	*rank_host_out = rank_host;
+	return n_hosts_known;
 }
 
 int cluster_meet(int status, const char *msg, struct cluster_failure *f)

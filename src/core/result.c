@@ -61,8 +61,10 @@ void run_result_release(struct run_result *r)
 		r->phase[i].nworkers = 0;
 	}
 	if (r->cluster) {
-		for (int i = 0; i < PH_COUNT; i++)
+		for (int i = 0; i < PH_COUNT; i++) {
 			free(r->cluster->phase[i].rank);
+			free(r->cluster->phase[i].detail);
+		}
 		free(r->cluster->host);
 		free(r->cluster->rank_host);
 		free(r->cluster->offset);
@@ -74,13 +76,13 @@ void run_result_release(struct run_result *r)
 void cluster_host_cpu(const struct cluster_run *c, int phase, unsigned host, double *user,
 		      double *sys)
 {
-	const struct rank_result *r = c->phase[phase].rank;
+	const struct rank_phase *r = c->phase[phase].rank;
 
 	*user = *sys = 0;
 	for (unsigned i = 0; r && i < c->ranks; i++) {
-		if (c->rank_host[i] != host || !r[i].p.ran)
+		if (c->rank_host[i] != host || !r[i].ran)
 			continue;
-		*user += r[i].p.cpu_user;
-		*sys += r[i].p.cpu_sys;
+		*user += r[i].cpu_user;
+		*sys += r[i].cpu_sys;
 	}
 }

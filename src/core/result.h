@@ -222,27 +222,32 @@ struct run_env {
 };
 
 /* Under mpirun: one rank's part of one phase, sent to rank 0 as it stands. */
-struct rank_result {
-	struct rank_phase p;	/* times in rank 0's clock */
+/*
+ * A rank's own latency and flush for ranks_detail: gathered only when the
+ * ranks are at most cluster_detail_max(), since rank 0 would hold them
+ * per rank; above, the aggregate's latency comes from the merged
+ * histograms alone.
+ */
+struct rank_detail {
 	double latency_q[4];	/* seconds at latency_quantiles[] */
 	double max_latency;
 	uint64_t latency_count;
-	uint64_t min_ns;	/* its histogram's least and most */
-	uint64_t max_ns;
 	double flush;
-	double resident_pct;	/* -1 unknown */
-	uint64_t mismatches;
-	uint64_t tree_files;	/* tree phases: what it found or made */
-	uint64_t tree_dirs;
-	uint64_t tree_entries;
-	uint64_t tree_bytes;
-	double at_deadline;	/* --stonewall: amount done at the deadline; -1 not reached */
 };
 
-/* Under mpirun: every rank's part of a phase and their aggregate. */
+/* Above this many ranks the JSON summarises the ranks (ranks_summary) instead of ranks_detail. */
+#define CLUSTER_DETAIL_MAX 64
+
+/*
+ * Under mpirun: every rank's part of a phase and their aggregate. rank
+ * is what must grow with ranks (times, amount, CPU: 64 bytes a rank);
+ * detail is kept only up to the detail limit, else summary stands for it.
+ */
 struct cluster_phase {
 	struct aggregate agg;
-	struct rank_result *rank;	/* one per rank (allocated) */
+	struct rank_phase *rank;	/* one per rank (allocated); times in rank 0's clock */
+	struct rank_detail *detail;	/* one per rank, or NULL: summarised (allocated) */
+	struct ranks_summary summary;	/* when detail is NULL */
 };
 
 /* Under mpirun, on rank 0: who took part and what each did. */
@@ -255,6 +260,7 @@ struct cluster_run {
 	unsigned workers;	/* -c of each rank */
 	int read_other;		/* --mpi-read-other; 0 off */
 	double stonewall_s;	/* --stonewall; 0 off */
+	unsigned detail_max;	/* ranks_detail up to this many ranks, ranks_summary above */
 	struct cluster_phase phase[PH_COUNT];
 };
 

@@ -58,7 +58,15 @@
  * sources, "columns" by name and "rows" that tile the phase's elapsed
  * time (see clyde(1)). /1 to /7 fields are unchanged.
  */
-#define JSON_SCHEMA "clyde-result/8"
+/*
+ * clyde-result/9: under mpirun with more ranks than CLUSTER_DETAIL_MAX
+ * (64), a phase's "cluster" gives "ranks_summary" (the ranks' rates,
+ * amounts and elapsed times as min, quartiles, median and max, and the
+ * slowest ranks named) in place of "ranks_detail", so that what rank 0
+ * holds does not grow with ranks by a record each. Up to 64 ranks, and
+ * every other field, as /8.
+ */
+#define JSON_SCHEMA "clyde-result/9"
 
 /*
  * The document, the runs array, each run and its phases put one member on

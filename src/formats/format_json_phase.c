@@ -259,6 +259,69 @@ static void json_stonewall(struct json_writer *w, const struct run_result *r,
 	json_obj_end(w);
 }
 
+/* Every rank's part of the phase, up to the detail limit. */
+static void json_ranks_detail(struct json_writer *w, const struct cluster_run *c,
+			      const struct cluster_phase *cp)
+{
+	json_arr_begin(w, "ranks_detail");
+	for (unsigned k = 0; k < c->ranks; k++) {
+		const struct rank_phase *rp = &cp->rank[k];
+		const struct rank_detail *rd = &cp->detail[k];
+
+		json_obj_begin(w, NULL);
+		json_add_uint(w, "rank", k);
+		json_add_str(w, "host", c->host[c->rank_host[k]]);
+		json_add_fixed(w, "start_s", rp->t_start, 6);
+		json_add_fixed(w, "end_s", rp->t_end, 6);
+		json_add_double(w, "amount", rp->amount);
+		json_add_double(w, "rate", rank_phase_rate(rp));
+		json_known_or_null(w, "amount_at_first_end", rp->amount_at_first_end >= 0,
+				   rp->amount_at_first_end);
+		json_add_double(w, "cpu_user_s", rp->cpu_user);
+		json_add_double(w, "cpu_sys_s", rp->cpu_sys);
+		json_add_double(w, "flush_s", rd->flush);
+		if (rp->at_deadline >= 0 || c->stonewall_s > 0)
+			json_known_or_null(w, "amount_at_limit", rp->at_deadline >= 0,
+					   rp->at_deadline);
+		json_latency(w, rd->latency_count, rd->latency_q, rd->max_latency);
+		json_obj_end(w);
+	}
+	json_arr_end(w);
+}
+
+static void json_spread(struct json_writer *w, const char *key, const struct spread *s)
+{
+	json_obj_begin(w, key);
+	json_add_double(w, "min", s->min);
+	json_add_double(w, "q1", s->q1);
+	json_add_double(w, "median", s->median);
+	json_add_double(w, "q3", s->q3);
+	json_add_double(w, "max", s->max);
+	json_obj_end(w);
+}
+
+/* Above the detail limit: the ranks' spread and the slowest named, not one record a rank. */
+static void json_ranks_summary(struct json_writer *w, const struct cluster_run *c,
+			       const struct ranks_summary *s)
+{
+	json_obj_begin(w, "ranks_summary");
+	json_add_uint(w, "above", c->detail_max);
+	json_add_uint(w, "ranks", s->ranks);
+	json_spread(w, "rate", &s->rate);
+	json_spread(w, "amount", &s->amount);
+	json_spread(w, "elapsed_s", &s->elapsed);
+	json_arr_begin(w, "slowest");
+	for (unsigned k = 0; k < s->slowest_n; k++) {
+		json_obj_begin(w, NULL);
+		json_add_uint(w, "rank", s->slowest[k].rank);
+		json_add_str(w, "host", c->host[c->rank_host[s->slowest[k].rank]]);
+		json_add_double(w, "rate", s->slowest[k].rate);
+		json_obj_end(w);
+	}
+	json_arr_end(w);
+	json_obj_end(w);
+}
+
 /* Under mpirun: the aggregate's views and every rank's part of the phase. */
 static void json_cluster_phase(struct json_writer *w, const struct cluster_run *c,
 			       enum phase_id id)
@@ -288,30 +351,10 @@ static void json_cluster_phase(struct json_writer *w, const struct cluster_run *
 		json_obj_end(w);
 	}
 	json_arr_end(w);
-	json_arr_begin(w, "ranks_detail");
-	for (unsigned k = 0; k < c->ranks; k++) {
-		const struct rank_result *rr = &cp->rank[k];
-		double len = rr->p.t_end - rr->p.t_start;
-
-		json_obj_begin(w, NULL);
-		json_add_uint(w, "rank", k);
-		json_add_str(w, "host", c->host[c->rank_host[k]]);
-		json_add_fixed(w, "start_s", rr->p.t_start, 6);
-		json_add_fixed(w, "end_s", rr->p.t_end, 6);
-		json_add_double(w, "amount", rr->p.amount);
-		json_add_double(w, "rate", len > 0 ? rr->p.amount / len : 0);
-		json_known_or_null(w, "amount_at_first_end", rr->p.amount_at_first_end >= 0,
-				   rr->p.amount_at_first_end);
-		json_add_double(w, "cpu_user_s", rr->p.cpu_user);
-		json_add_double(w, "cpu_sys_s", rr->p.cpu_sys);
-		json_add_double(w, "flush_s", rr->flush);
-		if (rr->at_deadline >= 0 || c->stonewall_s > 0)
-			json_known_or_null(w, "amount_at_limit", rr->at_deadline >= 0,
-					   rr->at_deadline);
-		json_latency(w, rr->latency_count, rr->latency_q, rr->max_latency);
-		json_obj_end(w);
-	}
-	json_arr_end(w);
+	if (cp->detail)
+		json_ranks_detail(w, c, cp);
+	else
+		json_ranks_summary(w, c, &cp->summary);
 	json_obj_end(w);
 }
 

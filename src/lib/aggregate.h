@@ -11,6 +11,7 @@
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "lib/histogram.h"
 #include "lib/timeline.h"
@@ -24,6 +25,7 @@ struct rank_phase {
 	double amount_at_first_end;
 	double cpu_user;	/* seconds, the rank's process */
 	double cpu_sys;
+	double at_deadline;	/* --stonewall: amount done at the limit; -1 not reached */
 };
 
 struct aggregate {
@@ -63,6 +65,45 @@ void rank_phase_align(struct rank_phase *r, double offset_s);
  * operation was timed to tell.
  */
 double rank_amount_by(const struct timeline *done, double amount, double t_end_s, double when_s);
+
+/* Five points of a distribution: quartiles linear between order statistics (numpy's default). */
+struct spread {
+	double min;
+	double q1;
+	double median;
+	double q3;
+	double max;
+};
+
+/* The slowest ranks named in a summary. */
+#define SUMMARY_SLOWEST 5
+
+/*
+ * Many ranks' parts of a phase in a few figures, in place of one record
+ * per rank: the spread of their rates (amount over own elapsed), amounts
+ * and elapsed times, and the slowest ranks by rate (ties: lower rank
+ * first). Only ranks that ran count.
+ */
+struct ranks_summary {
+	unsigned ranks;		/* that ran the phase */
+	struct spread rate;
+	struct spread amount;
+	struct spread elapsed;
+	unsigned slowest_n;
+	struct {
+		unsigned rank;
+		double rate;
+	} slowest[SUMMARY_SLOWEST];
+};
+
+/* A rank's own rate: amount over its own elapsed, 0 when it took no time. */
+double rank_phase_rate(const struct rank_phase *r);
+
+/* The spread of n values (sorted in place); all zero when n is 0. */
+void spread_of(double *v, size_t n, struct spread *out);
+
+/* Summarise n ranks' parts. 0, -EINVAL when none ran, or -ENOMEM. */
+int ranks_summarise(const struct rank_phase *r, unsigned n, struct ranks_summary *out);
 
 /* The percentile q (0..1) of the ranks' merged histograms, in seconds: never an average of percentiles. */
 double aggregate_quantile(const struct histogram *merged, double q);

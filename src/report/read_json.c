@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * clyde-report's JSON reader: clyde's documents (clyde-result/1 to /8:
+ * clyde-report's JSON reader: clyde's documents (clyde-result/1 to /9:
  * /3's phases may carry a --profile, /4's runs a --tree and its five
  * phases, /6's failed runs are skipped, /8's phases a time series;
- * /5's cluster and /7's plan are not read), parsed by lib/json_reader,
+ * /5's cluster, /7's plan and /9's ranks_summary are not read), parsed by lib/json_reader,
  * into report_run, one per run. Only what the report shows is read,
  * and so checked.
  */
@@ -576,6 +576,7 @@ static bool known_schema(const char *schema)
 	static const char *const known[] = {
 		"clyde-result/1", "clyde-result/2", "clyde-result/3", "clyde-result/4",
 		"clyde-result/5", "clyde-result/6", "clyde-result/7", "clyde-result/8",
+		"clyde-result/9",
 	};
 
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
@@ -596,7 +597,7 @@ static int json_document(struct reader *rd, const struct json_node *doc, unsigne
 	if (schema && schema->type == JSON_STRING && !strcmp(schema->string, REPORT_GETC_SCHEMA))
 		return read_getc_json(rd, doc, line);
 	if (!schema || schema->type != JSON_STRING || !known_schema(schema->string)) {
-		reader_malformed(rd, line, "a JSON document whose schema is not clyde-result/1 to /8");
+		reader_malformed(rd, line, "a JSON document whose schema is not clyde-result/1 to /9");
 		return 0;
 	}
 	if (!runs || runs->type != JSON_ARRAY) {

@@ -12,7 +12,10 @@
 #     up; the aggregate rate is the total over first start to last end;
 #     every rank's directory removed; the phases' time series merged on
 #     rank 0's clock pass tests/cli/series_check.py (and 3b: a fixed
-#     --interval on 2 ranks).
+#     --interval on 2 ranks, at the detail limit lowered to 2: still
+#     ranks_detail).
+#  2c. 4 ranks above that limit: ranks_summary instead, its quartiles,
+#     sum of rates and elapsed times recomputed from the ranks named.
 #  3. -c 2 in each of 2 ranks with --mpi-read-other=1, --stonewall and
 #     --verify: concurrency 4, each rank reads the other's file (seen in
 #     /proc while paused), equal amounts after the wear-out, no mismatch.
@@ -77,7 +80,7 @@ def need(c, what):
         bad.append(what)
 def close(a, b, rel=1e-6):
     return abs(a - b) <= rel * max(abs(a), abs(b), 1e-12)
-need(doc["schema"] == "clyde-result/8", "schema")
+need(doc["schema"] == "clyde-result/9", "schema")
 run = doc["runs"][0]
 c = run["cluster"]
 need(c and c["ranks"] == 4 and len(c["rank_hosts"]) == 4 and len(c["clock_offsets_s"]) == 4,
@@ -152,6 +155,73 @@ if [ -n "${CLYDE_REPORT:-}" ] && [ -x "$CLYDE_REPORT" ]; then
 	expect_match "4 ranks: one run of the aggregate" "$(grep '^\[1\]' "$W/rep2")" '^\[1\] .*: 1 run '
 fi
 
+# 2c. above the detail limit (lowered to 2 for the test): ranks_summary in
+# place of ranks_detail. Every rank of 4 is among the 5 slowest named, so
+# their rates are the run's own per-rank rates: the quartiles, the sum of
+# rates and (with the equal amounts every rank does) the elapsed times are
+# computed here from them and the aggregate, independently of clyde's summary
+CLYDE_TEST_RANKS_SUMMARY_ABOVE=2 mpi_run -x CLYDE_TEST_RANKS_SUMMARY_ABOVE -np 4 "$CLYDE" -d "$T" \
+	-s 16:8k:500 -n 2 -f64k --exact -z 7 --json "$W/j2c.json" >"$W/out2c" 2>"$W/err2c"
+rc=$?
+expect_eq "summary, 4 ranks above 2: exit 0" "$rc" 0
+[ "$rc" = 0 ] || cat "$W/err2c"
+expect_eq "summary: one cluster table" "$(grep -c '^Many clients: 4 ranks on 1 host x -c 1;' "$W/out2c")" 1
+expect_empty_dir "summary: every rank's directory removed" "$T"
+python3 - "$W/j2c.json" >"$W/py2c" 2>&1 <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+bad = []
+def need(c, what):
+    if not c:
+        bad.append(what)
+def close(a, b, rel=1e-7):
+    return abs(a - b) <= rel * max(abs(a), abs(b), 1e-12)
+def quartiles(v):
+    # linear between order statistics (numpy's default), as clyde(1) says
+    v = sorted(v)
+    def q(f):
+        pos = f * (len(v) - 1)
+        lo = int(pos)
+        return v[-1] if lo + 1 >= len(v) else v[lo] + (v[lo + 1] - v[lo]) * (pos - lo)
+    return [v[0], q(0.25), q(0.5), q(0.75), v[-1]]
+def points(s):
+    return [s[k] for k in ("min", "q1", "median", "q3", "max")]
+need(doc["schema"] == "clyde-result/9", "schema")
+run = doc["runs"][0]
+hosts = run["cluster"]["rank_hosts"]
+ran = [n for n, p in run["phases"].items() if p["ran"]]
+need(len(ran) >= 10, "phases ran: %r" % ran)
+for name in ran:
+    pc = run["phases"][name]["cluster"]
+    p = run["phases"][name]
+    need("ranks_detail" not in pc, name + ": ranks_detail above the limit")
+    s = pc.get("ranks_summary")
+    need(s is not None, name + ": no ranks_summary")
+    if s is None:
+        continue
+    need(s["above"] == 2 and s["ranks"] == 4, name + ": above %r ranks %r" % (s["above"], s["ranks"]))
+    slow = s["slowest"]
+    need(sorted(r["rank"] for r in slow) == [0, 1, 2, 3], name + ": all four named")
+    need(all(r["host"] == hosts[r["rank"]] for r in slow), name + ": the slowest's hosts")
+    rates = [r["rate"] for r in slow]
+    need(rates == sorted(rates), name + ": slowest first %r" % rates)
+    need(all(close(a, b) for a, b in zip(points(s["rate"]), quartiles(rates))),
+         name + ": rate %r, from the ranks %r" % (s["rate"], quartiles(rates)))
+    need(close(sum(rates), pc["sum_of_rates"], 1e-6), name + ": sum of rates")
+    each = p["amount"] / 4
+    need(all(close(a, each) for a in points(s["amount"])), name + ": amounts %r" % s["amount"])
+    el = [each / r for r in rates if r > 0]
+    need(len(el) == 4 and all(close(a, b, 1e-6) for a, b in zip(points(s["elapsed_s"]), quartiles(el))),
+         name + ": elapsed %r, from the ranks %r" % (s["elapsed_s"], el))
+    need(s["elapsed_s"]["max"] <= p["elapsed_s"] + 2e-6, name + ": a rank longer than the span")
+print("\n".join(bad) if bad else "json ok")
+PY
+expect_eq "summary: the JSON's summary from the ranks' own figures" "$(cat "$W/py2c")" "json ok"
+if [ -n "${CLYDE_REPORT:-}" ] && [ -x "$CLYDE_REPORT" ]; then
+	"$CLYDE_REPORT" "$W/j2c.json" >"$W/rep2c" 2>"$W/rep2c.err"
+	expect_eq "summary: clyde-report reads the /9 document" "$?" 0
+fi
+
 # 3. -c 2 in 2 ranks, each reading the other's file, with a stonewall
 RES=$W/resume
 CLYDE_TEST_PAUSE=get_block CLYDE_TEST_RESUME=$RES \
@@ -213,14 +283,20 @@ expect_eq "read other: the JSON" "$(cat "$W/py3")" "json ok"
 expect_empty_dir "read other: every rank's directory removed" "$T"
 
 # 3b. a fixed --interval on 2 ranks: every row but the last that wide
-mpi_run -np 2 "$CLYDE" -d "$T" -s 32:8k:2000 -n 2 -f --interval=100 --json "$W/j3b.json" \
-	>"$W/out3b" 2>"$W/err3b"
+# (and the detail limit lowered to 2: 2 ranks are at it, still in ranks_detail)
+CLYDE_TEST_RANKS_SUMMARY_ABOVE=2 mpi_run -x CLYDE_TEST_RANKS_SUMMARY_ABOVE -np 2 "$CLYDE" -d "$T" \
+	-s 32:8k:2000 -n 2 -f --interval=100 --json "$W/j3b.json" >"$W/out3b" 2>"$W/err3b"
 rc=$?
 expect_eq "fixed interval, 2 ranks: exit 0" "$rc" 0
 [ "$rc" = 0 ] || cat "$W/err3b"
 python3 "$CHECKER" "$W/j3b.json" fixed 0.1 >"$W/series3b" 2>&1
 expect_eq "fixed interval, 2 ranks: the merged series add up (series_check.py)" "$?" 0
 grep PROBLEM "$W/series3b" | head -n 5
+expect_eq "2 ranks at the detail limit: ranks_detail, no ranks_summary" "$(python3 -c '
+import json, sys
+ph = [p for p in json.load(open(sys.argv[1]))["runs"][0]["phases"].values() if p["ran"]]
+print(bool(ph) and all(len(p["cluster"]["ranks_detail"]) == 2 and "ranks_summary" not in p["cluster"]
+                       for p in ph))' "$W/j3b.json")" True
 expect_empty_dir "fixed interval: every rank's directory removed" "$T"
 
 # 4. rank 2 cannot start: its directory does not exist

@@ -93,5 +93,45 @@ int main(void)
 		CHECK(rank_amount_by(&t, 400, 20, 9) == 0, "before its start: none");
 		CHECK(rank_amount_by(NULL, 400, 20, 15) == -1, "no record: unknown");
 	}
+	/*
+	 * The summary above the detail limit: nine ranks, rank 3 idle, 1 s
+	 * each but rank 8's 4 s. Quartiles linear between order statistics:
+	 * amounts 10..80 give 27.5, 45, 62.5; rates 10 10 20 30 50 60 70 80
+	 * give 17.5, 40, 62.5; the slowest in rate order, ties by rank.
+	 */
+	{
+		static const double amount[9] = { 50, 10, 80, 999, 30, 70, 20, 60, 40 };
+		struct rank_phase s[9];
+		struct ranks_summary sum;
+		static const unsigned slow[5] = { 1, 8, 6, 4, 0 };
+		static const double slow_rate[5] = { 10, 10, 20, 30, 50 };
+
+		for (int i = 0; i < 9; i++)
+			s[i] = (struct rank_phase){ .ran = i != 3, .t_start = 5, .t_end = i == 8 ? 9 : 6,
+						    .amount = amount[i] };
+		CHECK(ranks_summarise(s, 9, &sum) == 0 && sum.ranks == 8, "eight ranks ran: %u",
+		      sum.ranks);
+		CHECK(NEAR(sum.amount.min, 10) && NEAR(sum.amount.q1, 27.5) &&
+		      NEAR(sum.amount.median, 45) && NEAR(sum.amount.q3, 62.5) &&
+		      NEAR(sum.amount.max, 80), "amounts %g %g %g %g %g", sum.amount.min,
+		      sum.amount.q1, sum.amount.median, sum.amount.q3, sum.amount.max);
+		CHECK(NEAR(sum.rate.min, 10) && NEAR(sum.rate.q1, 17.5) && NEAR(sum.rate.median, 40) &&
+		      NEAR(sum.rate.q3, 62.5) && NEAR(sum.rate.max, 80), "rates %g %g %g %g %g",
+		      sum.rate.min, sum.rate.q1, sum.rate.median, sum.rate.q3, sum.rate.max);
+		CHECK(NEAR(sum.elapsed.min, 1) && NEAR(sum.elapsed.q3, 1) && NEAR(sum.elapsed.max, 4),
+		      "elapsed %g %g %g", sum.elapsed.min, sum.elapsed.q3, sum.elapsed.max);
+		CHECK(sum.slowest_n == 5, "five slowest: %u", sum.slowest_n);
+		for (int k = 0; k < 5; k++)
+			CHECK(sum.slowest[k].rank == slow[k] && NEAR(sum.slowest[k].rate, slow_rate[k]),
+			      "slowest %d: rank %u at %g", k, sum.slowest[k].rank, sum.slowest[k].rate);
+		/* two ranks: as many named as ran; one: every point its own */
+		CHECK(ranks_summarise(s, 2, &sum) == 0 && sum.slowest_n == 2 &&
+		      sum.slowest[0].rank == 1 && sum.slowest[1].rank == 0 &&
+		      NEAR(sum.rate.q1, 20) && NEAR(sum.rate.median, 30), "two ranks: q1 %g median %g",
+		      sum.rate.q1, sum.rate.median);
+		CHECK(ranks_summarise(s + 2, 1, &sum) == 0 && NEAR(sum.rate.min, 80) &&
+		      NEAR(sum.rate.q1, 80) && NEAR(sum.rate.max, 80), "one rank");
+		CHECK(ranks_summarise(s + 3, 1, &sum) == -EINVAL, "none ran: -EINVAL");
+	}
 	return unit_verdict("unit_aggregate");
 }

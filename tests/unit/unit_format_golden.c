@@ -516,7 +516,8 @@ struct golden_cluster {
 	char host[2][64];
 	unsigned rank_host[3];
 	double offset[3];
-	struct rank_result rank[2][3];
+	struct rank_phase rank[2][3];
+	struct rank_detail detail[2][3];
 };
 
 /* Three ranks on two hosts, block write and seq create, a stonewall of 1.5 s. */
@@ -551,23 +552,24 @@ static void build_cluster(struct run_result *r, struct golden_cluster *g)
 		const struct phase_result *p = &r->phase[ids[i]];
 
 		for (unsigned k = 0; k < 3; k++) {
-			struct rank_result *rr = &g->rank[i][k];
+			struct rank_phase *rr = &g->rank[i][k];
+			struct rank_detail *rd = &g->detail[i][k];
 
-			rr->p.ran = true;
-			rr->p.t_start = p->t_start + 0.01 * k;
-			rr->p.t_end = p->t_end - 0.25 * k;
-			rr->p.amount = p->amount / 3;
-			rr->p.amount_at_first_end = p->amount / 3 * (k ? 0.9 : 1.0);
-			rr->p.cpu_user = 0.25 + 0.125 * k;
-			rr->p.cpu_sys = 0.5 + 0.0625 * k;
-			rr->latency_q[0] = 0.001 * (k + 1);
-			rr->max_latency = 0.01 * (k + 1);
-			rr->latency_count = 100 + k;
-			rr->flush = 0.0625;
-			rr->resident_pct = -1;
+			rr->ran = true;
+			rr->t_start = p->t_start + 0.01 * k;
+			rr->t_end = p->t_end - 0.25 * k;
+			rr->amount = p->amount / 3;
+			rr->amount_at_first_end = p->amount / 3 * (k ? 0.9 : 1.0);
+			rr->cpu_user = 0.25 + 0.125 * k;
+			rr->cpu_sys = 0.5 + 0.0625 * k;
+			rd->latency_q[0] = 0.001 * (k + 1);
+			rd->max_latency = 0.01 * (k + 1);
+			rd->latency_count = 100 + k;
+			rd->flush = 0.0625;
 			rr->at_deadline = i ? -1 : p->amount / 3 * 0.5;
 		}
 		cp->rank = g->rank[i];
+		cp->detail = g->detail[i];
 		cp->agg.ranks = 3;
 		cp->agg.first_start = p->t_start;
 		cp->agg.last_start = p->t_start + 0.02;
