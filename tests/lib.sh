@@ -237,14 +237,23 @@ loop_mkfs() {
 }
 
 # loop_detach: every loop device loop_mkfs made unmounted (wherever the
-# test mounted it), detached, its image removed
+# test mounted it), detached, its image removed. A device still open (a
+# btrfs unmount lets go of it a moment later on a busy machine) is only
+# marked to detach when closed, which the kernel then does in a work
+# item: wait up to 10 s until it no longer names the image.
 loop_detach() {
 	for ld in $T_LOOPS; do
 		ld_dev=${ld%%=*}
 		for ld_m in $(awk -v d="$ld_dev" '$1 == d { print $2 }' /proc/self/mounts 2>/dev/null); do
 			umount "$ld_m" 2>/dev/null || umount -l "$ld_m" 2>/dev/null
 		done
-		losetup -d "$ld_dev" 2>/dev/null
+		ld_n=0
+		while losetup -n -O BACK-FILE "$ld_dev" 2>/dev/null | grep -qF "${ld#*=}" &&
+			[ $ld_n -lt 100 ]; do
+			losetup -d "$ld_dev" 2>/dev/null
+			sleep 0.1
+			ld_n=$((ld_n + 1))
+		done
 		rm -f "${ld#*=}" "${ld#*=}.mkfs"
 	done
 	T_LOOPS=""
