@@ -235,6 +235,18 @@ static int meet_posted(int rc, MPI_Request *req, bool spin)
 	return rc == MPI_SUCCESS ? wait_meeting(req, spin) : -EIO;
 }
 
+/* The hosts learn_hosts() found and the timeout's answers: gone. */
+static void forget_hosts(void)
+{
+	free(hosts);
+	free(rank_host);
+	free(answer_buf);
+	hosts = NULL;
+	n_hosts_known = 0;
+	rank_host = NULL;
+	answer_buf = NULL;
+}
+
 /*
  * Every rank's host on every rank, to name the missing: the names gathered
  * on rank 0, which sends back the distinct hosts and each rank's index
@@ -343,13 +355,7 @@ int cluster_init(int *argc, char ***argv, char *why, size_t len)
 	active = true;
 	return 0;
 free_hosts:
-	free(hosts);
-	free(rank_host);
-	free(answer_buf);
-	hosts = NULL;
-	n_hosts_known = 0;
-	rank_host = NULL;
-	answer_buf = NULL;
+	forget_hosts();
 	if (broken)
 		MPI_Abort(MPI_COMM_WORLD, 4);
 finalize:
@@ -426,13 +432,7 @@ void cluster_finish(int status)
 		finish_broken(status);
 	MPI_Comm_free(&talk);
 	MPI_Finalize();
-	free(hosts);
-	free(rank_host);
-	free(answer_buf);
-	hosts = NULL;
-	n_hosts_known = 0;
-	rank_host = NULL;
-	answer_buf = NULL;
+	forget_hosts();
 	active = false;
 	my_rank = 0;
 	n_ranks = 1;
