@@ -45,6 +45,7 @@ python3 - "$W/j1.json" >"$W/py1" 2>&1 <<'PY'
 import json, sys
 run = json.load(open(sys.argv[1]))["runs"][0]
 bad = []
+long_phases, overlapped = [], []
 want = {"put_block": 4 * 32 * 1024, "rewrite": 4 * 32 * 1024, "get_block": 4 * 32 * 1024, "seeks": 4000}
 for name, p in run["phases"].items():
     if not p["ran"]:
@@ -53,8 +54,11 @@ for name, p in run["phases"].items():
     if len(ranks) != 4:
         bad.append(name + ": ranks")
     # phases long enough that 4 ranks on 2 CPUs all get scheduled overlap
-    if p["elapsed_s"] >= 0.05 and not max(r["start_s"] for r in ranks) < min(r["end_s"] for r in ranks):
-        bad.append(name + ": intervals do not overlap")
+    # (most of them: on a loaded machine one rank can end before another starts)
+    if p["elapsed_s"] >= 0.05:
+        long_phases.append(name)
+        if max(r["start_s"] for r in ranks) < min(r["end_s"] for r in ranks):
+            overlapped.append(name)
     total = sum(r["amount"] for r in ranks)
     if abs(p["amount"] - total) > 1e-6 * total:
         bad.append(name + ": amount %r, ranks %r" % (p["amount"], total))
@@ -62,6 +66,8 @@ for name, p in run["phases"].items():
         bad.append(name + ": amount %r, want %r" % (p["amount"], want[name]))
     if "cache" in p and (p["cache"]["resident_pct"] is None or p["cache"]["resident_pct"] > 5):
         bad.append(name + ": resident before the read %r" % p["cache"])
+if len(overlapped) < 2 or 2 * len(overlapped) <= len(long_phases):
+    bad.append("the ranks overlapped in %r of %r" % (overlapped, long_phases))
 if run["cache"]["resident_worst_pct"] is None or run["cache"]["resident_worst_pct"] > 5:
     bad.append("worst residency %r" % run["cache"])
 print("\n".join(bad) if bad else "json ok")
