@@ -205,10 +205,18 @@ def delayed_ranges(doc, phase, chunk, delay, ranges):
     print("%s: outside, MiB/s: %s" % (phase, " ".join(mib(x) for x in outside)))
     if check(len(outside) >= 2, "%s: 2 or more intervals outside the delays (%d)"
              % (phase, len(outside))):
-        # One interval in eight may stall for the machine's own reasons (a
-        # loaded host once stopped a rewrite for 200 ms far from any delay);
-        # a delay that leaked past its range slows far more of them.
-        low = [x for x in outside if x < 3 * slow]
+        # A delay that leaked past its range shows as intervals of one or two
+        # delayed operations each (about the slow rate), never as one with
+        # none: an interval in which nothing completed is a pause of the
+        # kernel's (the rewrite's writes through FUSE wait in dirty-page
+        # throttling: two such in CI, alone on the machine), said but not
+        # counted. Of the rest, one in eight may be slow for a loaded
+        # machine's reasons; a leaked delay slows far more of them.
+        stalled = [x for x in outside if x == 0]
+        if stalled:
+            print("%s: %d interval(s) outside the delays with nothing completed" % (
+                phase, len(stalled)))
+        low = [x for x in outside if 0 < x < 3 * slow]
         check(len(low) <= len(outside) // 8,
               "%s: outside them, all but %d of %d intervals above 3 x %s MiB/s%s"
               % (phase, len(outside) // 8, len(outside), mib(slow),
