@@ -208,9 +208,8 @@ def delayed_ranges(doc, phase, chunk, delay, ranges):
         # A delay that leaked past its range shows as intervals of one or two
         # delayed operations each (about the slow rate), never as one with
         # none: an interval in which nothing completed is a pause of the
-        # kernel's (the rewrite's writes through FUSE wait in dirty-page
-        # throttling: two such in CI, alone on the machine), said but not
-        # counted. Of the rest, one in eight may be slow for a loaded
+        # kernel, of faultfs or of the machine (the rewrite had two such in
+        # CI, alone on the machine), said but not counted. Of the rest, one in eight may be slow for a loaded
         # machine's reasons; a leaked delay slows far more of them.
         stalled = [x for x in outside if x == 0]
         if stalled:
