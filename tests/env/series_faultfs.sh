@@ -10,7 +10,7 @@
 # intervals inside a range do at most one 64 KiB operation per 50 ms (and
 # one more), each range lasts at least its 32 operations' 1.6 s, the
 # intervals outside the ranges in which something completed, all but
-# one in eight (a loaded machine), do more than 3 times one per 50 ms (a
+# one in five (a pause), do more than 3 times one per 50 ms (a
 # margin for a loaded machine: faultfs is one thread, and the rewrite's
 # chunk is two operations). The rewrite reads and writes each chunk: both
 # ranges are slow in it. faultfs counts the writes it delayed: all of the

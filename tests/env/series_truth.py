@@ -209,16 +209,18 @@ def delayed_ranges(doc, phase, chunk, delay, ranges):
         # delayed operations each (about the slow rate), never as one with
         # none: an interval in which nothing completed is a pause of the
         # kernel, of faultfs or of the machine (the rewrite had two such in
-        # CI, alone on the machine), said but not counted. Of the rest, one in eight may be slow for a loaded
-        # machine's reasons; a leaked delay slows far more of them.
+        # CI, alone on the machine), said but not counted. Such a pause can
+        # also leave two or three intervals with one operation each (0.6 0.6
+        # in CI), so one in five of the rest may be slow; a leaked delay
+        # slows far more of them (4 MiB of it: 32 of 42).
         stalled = [x for x in outside if x == 0]
         if stalled:
             print("%s: %d interval(s) outside the delays with nothing completed" % (
                 phase, len(stalled)))
         low = [x for x in outside if 0 < x < 3 * slow]
-        check(len(low) <= len(outside) // 8,
+        check(len(low) <= len(outside) // 5,
               "%s: outside them, all but %d of %d intervals above 3 x %s MiB/s%s"
-              % (phase, len(outside) // 8, len(outside), mib(slow),
+              % (phase, len(outside) // 5, len(outside), mib(slow),
                  "; below: %s" % " ".join(mib(x) for x in low) if low else ""))
 
 
