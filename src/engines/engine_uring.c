@@ -2,7 +2,7 @@
 /*
  * uring: io_uring through liburing. One ring per issuing thread, set up
  * with the best flags the kernel takes; the phase's buffers and file are
- * registered; requests reach the kernel as they are ready, at most two
+ * registered; requests reach the kernel as they are ready, at most four
  * per io_uring_enter(), and completions are reaped in batches; short
  * reads and writes are finished here, so the phases see whole chunks
  * exactly as with psync.
@@ -25,8 +25,8 @@
 
 /* The tree phases' operations in flight unless --iodepth says. */
 #define URING_TREE_DEPTH	32u
-/* More SQEs than this in one io_uring_enter() are plugged (io_submit_state_start()). */
-#define URING_UNPLUGGED		2u
+/* Scattered SQEs handed to one io_uring_enter(); more than two are plugged. */
+#define URING_UNPLUGGED		4u
 /* From this many in flight a reap waits for a quarter of them, not one. */
 #define URING_WAIT_SOME		16u
 
@@ -167,13 +167,17 @@ static bool adjacent(struct io_req *const *reqs, unsigned n)
 }
 
 /*
- * Scattered requests go to the kernel as they are ready, at most two per
- * io_uring_enter(): a batch of more SQEs in one call is plugged and
- * reaches the device as one burst after the last of them, which on a
- * virtio disk at QD 32 cost a sixth of the random read rate (issue 22;
- * bench/results/2026-12-02/uring-causes/). The last one or two stay
- * queued for the io_uring_enter() that waits in uring_reap(), which the
- * pipeline calls next: one system call fewer per refill.
+ * Scattered requests go to the kernel as they are ready, at most four per
+ * io_uring_enter(). More than two SQEs in one call are plugged
+ * (io_submit_state_start()) and reach the device as one burst: one virtio
+ * notify for the four, not one each. With a reap that woke for every
+ * completion that burst cost a sixth of the random read rate at QD 32;
+ * now that a reap waits for a quarter of those in flight the refills come
+ * in bursts anyway, and four per call took 8-26% off the CPU per I/O at
+ * QD 32 and 128 at the same rate (issue 22; bench/results/2026-12-03/
+ * uring-plug4-ab.txt). The last few stay queued for the
+ * io_uring_enter() that waits in uring_reap(), which the pipeline calls
+ * next: one system call fewer per refill.
  */
 static int uring_submit(struct engine *e, struct io_req *const *reqs, unsigned n)
 {
