@@ -8,7 +8,8 @@
 # order, so their intervals' work says which offsets each covered; with
 # fixed intervals of 100 ms (tests/env/series_truth.py range), the
 # intervals inside a range do at most one 64 KiB operation per 50 ms (and
-# one more), each range lasts at least its 32 operations' 1.6 s, the
+# one more), each range lasts at least 31 of its 32 operations' 50 ms
+# (the first may begin in the interval before the range's), the
 # intervals outside the ranges in which something completed, all but
 # one in five (a pause), do more than 3 times one per 50 ms (a
 # margin for a loaded machine: faultfs is one thread, and the rewrite's
