@@ -27,7 +27,7 @@
 #define URING_TREE_DEPTH	32u
 /* Scattered SQEs handed to one io_uring_enter(); more than two are plugged. */
 #define URING_UNPLUGGED		4u
-/* From this many in flight a reap waits for a quarter of them, not one. */
+/* From this many in flight a reap waits for an eighth of them, not one. */
 #define URING_WAIT_SOME		16u
 
 struct uring {
@@ -172,7 +172,7 @@ static bool adjacent(struct io_req *const *reqs, unsigned n)
  * (io_submit_state_start()) and reach the device as one burst: one virtio
  * notify for the four, not one each. With a reap that woke for every
  * completion that burst cost a sixth of the random read rate at QD 32;
- * now that a reap waits for a quarter of those in flight the refills come
+ * now that a reap waits for an eighth of those in flight the refills come
  * in bursts anyway, and four per call took 8-26% off the CPU per I/O at
  * QD 32 and 128 at the same rate (issue 22; bench/results/2026-12-03/
  * uring-plug4-ab.txt). The last few stay queued for the
@@ -201,12 +201,15 @@ static int uring_submit(struct engine *e, struct io_req *const *reqs, unsigned n
 /*
  * How many completions one wait asks for. With many in flight, waking for
  * each costs a context switch per request for nothing: the device still
- * has three quarters of them to work on (at QD 32 and 128 this took 6% and
- * 11% off the CPU per I/O at the same rate; uring-causes/README.txt).
+ * has most of them to work on (a quarter took 6% and 11% off the CPU per
+ * I/O at QD 32 and 128, uring-causes/README.txt). An eighth costs the
+ * same CPU and leaves more in the device between reaps: 3-4% more random
+ * reads at QD 32 and 128 (20 rounds; bench/results/2026-12-03/
+ * uring-policy/README.txt).
  */
 static unsigned wait_for(const struct uring *u)
 {
-	return u->inflight >= URING_WAIT_SOME ? u->inflight / 4 : 1;
+	return u->inflight >= URING_WAIT_SOME ? u->inflight / 8 : 1;
 }
 
 static int uring_reap(struct engine *e, unsigned min, struct io_req **done, unsigned max)
