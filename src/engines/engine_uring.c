@@ -203,9 +203,9 @@ static int uring_submit(struct engine *e, struct io_req *const *reqs, unsigned n
  * each costs a context switch per request for nothing: the device still
  * has most of them to work on (a quarter took 6% and 11% off the CPU per
  * I/O at QD 32 and 128, uring-causes/README.txt). An eighth costs the
- * same CPU and leaves more in the device between reaps: 3-4% more random
- * reads at QD 32 and 128 (20 rounds; bench/results/2026-12-03/
- * uring-policy/README.txt).
+ * same CPU and leaves more in the device between reaps: a median 3-4%
+ * more random reads at QD 32 and 128, intervals reaching 0.99 (20 paired
+ * rounds; bench/results/2026-12-03/uring-policy/README.txt).
  */
 static unsigned wait_for(const struct uring *u)
 {
