@@ -75,7 +75,8 @@ expect_match "compare: verdicts" "$(cat "$W/cmp.out")" ' (better|worse|within no
 # the ratio as printed (3 places): 0.950 may be either side of 5%, so such a phase is left out of both lists
 worse=$(awk '/ worse \(/ && $4 < 0.95 { print $1 }' "$W/cmp.out" | sort)
 edge=$(awk '/ worse \(/ && $4 == "0.950" { print $1 }' "$W/cmp.out")
-named=$(sed -n 's/^clyde-report: regression: [^:]*: \([a-z_]*\) .*/\1/p' "$W/cmp.err" | grep -vxF "${edge:-@}" | sort)
+# the configuration's key holds colons (-s 16:8192:500): the phase is the word before "N% worse"
+named=$(sed -n 's/^clyde-report: regression: .*: \([a-z_]*\) [0-9.]*% worse .*/\1/p' "$W/cmp.err" | grep -vxF "${edge:-@}" | sort)
 expect_eq "the gate names the phases worse beyond 5%" "$named" "$worse"
 if [ -z "$edge" ]; then
 	expect_eq "the gate's status" "$rc" "$([ -n "$worse" ] && echo 7 || echo 0)"
