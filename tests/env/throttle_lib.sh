@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Sourced by the tests that hold a loop device to a rate with cgroup v1's
 # blkio throttle (tests/env/series_throttle.sh, tests/env/writeback_cliff.sh,
-# tests/env/steady_throttle.sh) after tests/lib.sh: skips where root, a free
+# tests/env/steady_throttle.sh, tests/env/zcav_throttle.sh) after tests/lib.sh: skips where root, a free
 # loop device, mkfs.ext4, python3 or the blkio throttle is missing; sets W
-# (scratch); gives truth_checks (tests/env/truth_lib.sh) and
+# (a scratch tmpfs, which holds the loop's image); gives truth_checks (tests/env/truth_lib.sh) and
 #   throttle_ext4 SIZE      a direct-I/O loop ext4 at W/mnt, DEV its MAJ:MIN
 #   throttle_group          a blkio cgroup of the test's own, CG
 #   throttle_set FILE BPS   a rule for DEV in FILE (CG's or the root group's
@@ -21,7 +21,10 @@ BLKIO=/sys/fs/cgroup/blkio
 [ -f "$BLKIO/blkio.throttle.write_bps_device" ] ||
 	skip "no cgroup v1 blkio throttle at $BLKIO (cgroup v2's io.max is not done here)"
 . "$(dirname "$TESTLIB")/env/truth_lib.sh"
-scratch_dir
+# The image lives in memory, so that the throttle is the only limit: on the
+# machine's disk a stall of the disk itself (9 MiB/s under a 50 MiB/s rule,
+# 2026-12-03) failed tests/env/writeback_cliff.sh with clyde right.
+need_tmpfs 3G
 W=$SCRATCH
 mkdir "$W/mnt"
 CG=""
@@ -49,8 +52,10 @@ throttle_cleanup() {
 trap 'throttle_cleanup; t_cleanup' EXIT
 
 # throttle_ext4 SIZE: a fresh ext4 on a direct-I/O loop device (a buffered
-# one would keep a second copy in the page cache and write back the image
-# file besides), mounted at W/mnt; DEV its MAJ:MIN. Gives up the test if not.
+# one would keep a second copy in the page cache; tmpfs takes direct I/O
+# from Linux 6.6, and before it the fallback's copy is shmem, which is
+# never written back), mounted at W/mnt; DEV its MAJ:MIN. Gives up the
+# test if not.
 throttle_ext4() {
 	if ! loop_mkfs "$W/img" "$1" mkfs.ext4 -q -F || ! mount "$LOOP" "$W/mnt"; then
 		fail "ext4 on a loop device: cannot make it"
