@@ -27,8 +27,10 @@
 #define URING_TREE_DEPTH	32u
 /* Scattered SQEs handed to one io_uring_enter(); more than two are plugged. */
 #define URING_UNPLUGGED		4u
-/* From this many in flight a reap waits for an eighth of them, not one. */
+/* From this many in flight a reap waits for a share of them, not one: */
 #define URING_WAIT_SOME		16u
+/* an eighth (wait_for() says why). */
+#define URING_WAIT_SHARE	8u
 
 struct uring {
 	struct io_uring ring;
@@ -209,7 +211,7 @@ static int uring_submit(struct engine *e, struct io_req *const *reqs, unsigned n
  */
 static unsigned wait_for(const struct uring *u)
 {
-	return u->inflight >= URING_WAIT_SOME ? u->inflight / 8 : 1;
+	return u->inflight >= URING_WAIT_SOME ? u->inflight / URING_WAIT_SHARE : 1;
 }
 
 static int uring_reap(struct engine *e, unsigned min, struct io_req **done, unsigned max)
