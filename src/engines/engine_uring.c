@@ -27,9 +27,8 @@
 #define URING_TREE_DEPTH	32u
 /* Scattered SQEs handed to one io_uring_enter(); more than two are plugged. */
 #define URING_UNPLUGGED		4u
-/* From this many in flight a reap waits for a share of them, not one: */
+/* From URING_WAIT_SOME in flight a reap waits for 1/URING_WAIT_SHARE of them (wait_for()). */
 #define URING_WAIT_SOME		16u
-/* an eighth (wait_for() says why). */
 #define URING_WAIT_SHARE	8u
 
 struct uring {

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Sourced by the tests that hold a loop device to a rate with cgroup v1's
 # blkio throttle (tests/env/series_throttle.sh, tests/env/writeback_cliff.sh,
-# tests/env/steady_throttle.sh, tests/env/zcav_throttle.sh) after tests/lib.sh: skips where root, a free
-# loop device, mkfs.ext4, python3 or the blkio throttle is missing; sets W
-# (a scratch tmpfs, which holds the loop's image); gives truth_checks (tests/env/truth_lib.sh) and
+# tests/env/steady_throttle.sh, tests/env/zcav_throttle.sh) after
+# tests/lib.sh: skips where root, a free loop device, mkfs.ext4, python3 or
+# the blkio throttle is missing; sets W (a scratch tmpfs, which holds the
+# loop's image); gives truth_checks (tests/env/truth_lib.sh) and
 #   throttle_ext4 SIZE      a direct-I/O loop ext4 at W/mnt, DEV its MAJ:MIN
 #   throttle_group          a blkio cgroup of the test's own, CG
 #   throttle_set FILE BPS   a rule for DEV in FILE (CG's or the root group's
