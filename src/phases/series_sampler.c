@@ -18,6 +18,7 @@
 #include "lib/size.h"
 #include "phases/phase_clock.h"
 #include "phases/series_sampler.h"
+#include "phases/steady_watch.h"
 
 /* The devices' counters summed; 0 or -errno. */
 static int dev_read(const struct prof_devices *devs, struct prof_dev_counters *sum)
@@ -337,6 +338,31 @@ static void rate_text(const struct series_sampler *ss, char *buf, size_t len, do
 }
 
 /*
+ * How far the phase is: the percent of its planned operations, or under
+ * --steady, once they are all done, that it goes on until it settles and
+ * how far the last check was from it (a line stuck at 100% says nothing).
+ */
+static void done_text(const struct series_sampler *ss, char *buf, size_t len, double pct,
+		      bool final)
+{
+	struct steady_watch *sw = ss->steady;
+	double spread;
+
+	if (!sw || pct < 100 || final) {
+		snprintf(buf, len, "%5.1f%%", pct);
+		return;
+	}
+	pthread_mutex_lock(&sw->lock);
+	spread = sw->spread;
+	pthread_mutex_unlock(&sw->lock);
+	if (spread < 0)
+		snprintf(buf, len, "settling");
+	else
+		snprintf(buf, len, "settling (last check: %s %.1f%%, wants under %g%%)",
+			 steady_metric_name(&sw->spec), spread, sw->spec.pct);
+}
+
+/*
  * --live: the phase at when_ns, from the workers' running totals; the rate
  * and p99 of what completed since the last line. On stderr only, once an
  * interval, by whoever reads the machine then.
@@ -347,7 +373,7 @@ static void live_show(struct series_sampler *ss, uint64_t when_ns, bool final)
 	uint32_t now_sketch[SERIES_BUCKETS] = { 0 }, diff[SERIES_BUCKETS];
 	uint64_t work = 0, ops = 0, p99;
 	double t, dt, cur, avg, pct, scale = ss->d->unit == UNIT_KIB ? 1024.0 : 1.0;
-	char dirty[32], lat[32], r1[48], r2[48], line[256];
+	char dirty[32], lat[32], r1[48], r2[48], done[80], line[320];
 	int n;
 
 	for (unsigned i = 0; i < ss->ncounters; i++) {
@@ -398,8 +424,9 @@ static void live_show(struct series_sampler *ss, uint64_t when_ns, bool final)
 		snprintf(dirty, sizeof(dirty), "%.1f MiB", (double)ss->last_dirty_kib / 1024.0);
 	else
 		snprintf(dirty, sizeof(dirty), "-");
-	n = snprintf(line, sizeof(line), "%s %5.1f%% %7.2f s  now %s  avg %s  p99 %s  dirty %s%s",
-		     ss->d->name, pct, t, r1, r2, lat, dirty, final ? "  end" : "");
+	done_text(ss, done, sizeof(done), pct, final);
+	n = snprintf(line, sizeof(line), "%s %s %7.2f s  now %s  avg %s  p99 %s  dirty %s%s",
+		     ss->d->name, done, t, r1, r2, lat, dirty, final ? "  end" : "");
 	if (ss->tty) {
 		/* one line, redrawn: blanks over what a longer one left */
 		fprintf(stderr, "\r%s%*s%s", line, ss->shown_len > n ? ss->shown_len - n : 0, "",
@@ -478,6 +505,7 @@ int series_sampler_start(struct series_sampler *ss, const struct bench *b,
 		ss->counters = b->live;
 		ss->ncounters = p->workers;
 		ss->total_ops = total_ops;
+		ss->steady = b->steady;
 	}
 	if (b->profiler && b->profiler->devs.state == PROF_DEV_MEASURED)
 		ss->devs = &b->profiler->devs;

@@ -15,6 +15,7 @@
 
 struct phase_clock;
 struct stall_board;
+struct steady_watch;
 
 /*
  * The machine's side of a phase's series: at each interval's end the
@@ -64,6 +65,7 @@ struct series_sampler {
 	struct series_live *counters;
 	unsigned ncounters;
 	uint64_t total_ops;		/* planned, for the percent; 0 unknown */
+	struct steady_watch *steady;	/* --steady's: what the line says past 100% */
 	uint64_t shown_t;
 	uint64_t shown_work;
 	uint32_t shown_sketch[SERIES_BUCKETS];

@@ -3,11 +3,11 @@
 # --steady on a tmpfs: the block read settles with --steady=rate:50:0.5:10
 # and its JSON agrees with its series' rows (tests/cli/steady_check.py);
 # a PCT no real device meets never settles: the table marks it with ~, the
-# CSV stays numbers, the JSON says so; the read's start-overs drop the
-# file's pages under --cache=drop, not under keep; -c 2 settles once on the
-# workers' added intervals; --plan says what --steady does; bad
-# input is refused with exit status 1 and a reason. The throttled-device
-# cases are tests/env's.
+# CSV stays numbers, the JSON says so, --live says it is settling; the
+# read's start-overs drop the file's pages under --cache=drop, not under
+# keep; -c 2 settles once on the workers' added intervals; --plan says what
+# --steady does; bad input is refused with exit status 1 and a reason. The
+# throttled-device cases are tests/env's.
 . "$TESTLIB"
 need_root
 need_linux "a tmpfs to mount"
@@ -63,12 +63,18 @@ expect_eq "-c 2: one note for the phase" \
 	"$(grep -c 'clyde: note: block read: settled at' "$W/c.err")" 1
 
 # never: 0.001% is more than any real interval holds still
-"$CLYDE" -d "$MNT" -s 32 -r 16 -n 0 -f --steady=rate:0.001:0.5:2 --json "$W/n.json" \
+"$CLYDE" -d "$MNT" -s 32 -r 16 -n 0 -f --steady=rate:0.001:0.5:2 --json "$W/n.json" --live \
 	>"$W/n.out" 2>"$W/n.err"
 expect_eq "never: exit status" "$?" 0
 out=$(python3 "$CHECKER" "$W/n.json" get_block never 2>&1)
 expect_eq "block read never settled ($out)" "$?" 0
 expect_file_has "never: the note" "$W/n.err" "clyde: note: block read: never settled"
+# past its planned reads --live says what the phase waits for, not 100%
+expect_match "never: --live says the block read is settling, and how far" \
+	"$(grep '^clyde: live: block read settling' "$W/n.err" | tail -n 1)" \
+	'^clyde: live: block read settling \(last check: rate [0-9.]+%, wants under 0\.001%\) +[0-9.]+ s  now '
+expect_match "never: --live's last block read line is 100%" \
+	"$(grep '^clyde: live: block read ' "$W/n.err" | tail -n 1)" '^clyde: live: block read +100\.0% .* end$'
 row=$(grep -A 3 '^Name:Size' "$W/n.out" | sed -n 2p)
 expect_match "the table marks the block read with ~" "$row" '[0-9.]+[kmg]?~ *[0-9]+ *[0-9.]+[kmg]?~'
 csv=$(tail -n 1 "$W/n.out")
