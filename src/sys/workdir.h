@@ -2,6 +2,7 @@
 #ifndef CLYDE_WORKDIR_H
 #define CLYDE_WORKDIR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -60,5 +61,24 @@ unsigned workdir_name_left_at(int parent_fd, const char *name, const char *shown
 
 /* The bytes allocated to the tree open at dir_fd (not closed), on its file system only. */
 uint64_t workdir_tree_bytes(int dir_fd);
+
+/*
+ * A bound on walks that only look: the entries they may visit and a
+ * deadline (now_ns, lib/timing.h), spent by every walk given the same
+ * budget. Once spent it stays spent.
+ */
+struct walk_budget {
+	uint64_t entries_left;
+	uint64_t deadline_ns;
+	uint64_t entries;	/* visited so far, by all the walks */
+	bool spent;
+	bool out_of_time;	/* the deadline spent it, not the entries */
+};
+
+/*
+ * workdir_tree_bytes within budget: false when the budget ran out first,
+ * *bytes then what the entries visited hold.
+ */
+bool workdir_tree_bytes_within(int dir_fd, struct walk_budget *budget, uint64_t *bytes);
 
 #endif
