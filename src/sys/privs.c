@@ -80,7 +80,8 @@ static int parse_id(const char *opt, enum id_kind kind, const char *text, uintma
 		snprintf(err, errlen, "%s %s: out of range: a %s id is a number from 0 to %ju "
 			 "(%ju, (%s)-1, means \"no change\" to %s and chown)", opt, text,
 			 kind == ID_USER ? "user" : "group", all_ones - 1, all_ones,
-			 kind == ID_USER ? "uid_t" : "gid_t", kind == ID_USER ? "setuid" : "setgid");
+			 kind == ID_USER ? "uid_t" : "gid_t",
+			 kind == ID_USER ? "setuid" : "setgid");
 		return -ERANGE;
 	}
 	*id = v;
