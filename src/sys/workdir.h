@@ -19,8 +19,13 @@
  */
 int workdir_check(const char *dir, uint64_t need_bytes, char *err, size_t errlen);
 
-/* Free bytes for an unprivileged user under dir, or 0 when unknown. */
-uint64_t workdir_free_bytes(const char *dir);
+/*
+ * Free bytes for an unprivileged user under dir, or 0 when unknown. Where
+ * the file system reports no size (ramfs, tmpfs size=0), the memory it may
+ * fill, or 0 where the system cannot tell: note (len bytes) says which, ""
+ * for a file system that reports its size.
+ */
+uint64_t workdir_free_bytes(const char *dir, char *note, size_t len);
 
 /* Free inodes for an unprivileged user, UINT64_MAX when not counted, 0 unknown. */
 uint64_t workdir_free_inodes(const char *dir);
