@@ -33,8 +33,28 @@
 #include "clyde/leftover.h"
 #include "core/clyde.h"
 #include "lib/size.h"
+#include "lib/strutil.h"
+#include "lib/timing.h"
 #include "sys/privs.h"
 #include "sys/workdir.h"
+
+/*
+ * Every run looks at its -d directory for leftovers before it starts, and
+ * whoever may write there may plant clyde.* trees of millions of entries:
+ * what one look reads is bounded. A tree's size is counted over at most
+ * LEFTOVER_COUNT_ENTRIES entries and LEFTOVER_COUNT_SECONDS in all the
+ * trees of one look: from the page cache a stat takes 2 to 15 us (200000
+ * entries took 0.5 s of system time, 3 s of wall time, on a loaded VM of 2
+ * CPUs), so the entries bound a look to well under a second; from a cold
+ * disk each entry may cost a seek, hence the time as well. A size only
+ * helps a user decide what to remove: past the bound it is shown as "at
+ * least". Before a run, reading the markers themselves stops after
+ * LEFTOVER_SCAN_SECONDS (a million planted clyde.* directories), and the
+ * run goes on; --cleanup, asked for, reads them all.
+ */
+#define LEFTOVER_COUNT_ENTRIES 50000
+#define LEFTOVER_COUNT_SECONDS 1
+#define LEFTOVER_SCAN_SECONDS 2
 
 /* The value of "key value" in text, or NULL. */
 static const char *field(const char *text, const char *key, char *out, size_t len)
@@ -79,7 +99,7 @@ int leftover_parse(const char *text, struct leftover *l)
  */
 static bool other_namespace(struct leftover *l, bool any_ns)
 {
-	char mine[48];
+	char mine[48], theirs[STR_ESCAPED_MAX(sizeof(l->pidns))];
 
 	if (!l->pidns[0])
 		return false;
@@ -89,13 +109,14 @@ static bool other_namespace(struct leftover *l, bool any_ns)
 		return false;
 	l->other_ns = true;
 	l->gone = any_ns;
+	str_escape(theirs, sizeof(theirs), l->pidns);
 	if (any_ns)
 		snprintf(l->why, sizeof(l->why), "written in pid namespace %s, not this one (%s): "
-			 "taken as gone (--cleanup-any-ns)", l->pidns, mine);
+			 "taken as gone (--cleanup-any-ns)", theirs, mine);
 	else
 		snprintf(l->why, sizeof(l->why), "written in pid namespace %s, not this one (%s): "
 			 "clyde cannot tell whether pid %ld still runs there (--cleanup-any-ns "
-			 "removes it)", l->pidns, mine, (long)l->pid);
+			 "removes it)", theirs, mine, (long)l->pid);
 	return true;
 }
 
@@ -103,13 +124,15 @@ static bool other_namespace(struct leftover *l, bool any_ns)
 static void judge(const char *text, struct leftover *l, bool any_ns)
 {
 	char host[64], boot[64], mine[64], start[32], now[32];
+	char theirs[STR_ESCAPED_MAX(sizeof(l->host))];
 	bool zombie;
 
 	leftover_host_name(host, sizeof(host));
 	l->same_host = !strcmp(host, l->host);
 	if (!l->same_host) {
+		str_escape(theirs, sizeof(theirs), l->host);
 		snprintf(l->why, sizeof(l->why), "left by host %s: only there can clyde tell "
-			 "whether it still runs", l->host);
+			 "whether it still runs", theirs);
 		return;
 	}
 	leftover_boot_id(mine, sizeof(mine));
@@ -177,8 +200,9 @@ close_marker:
 
 /*
  * The entry name of the directory parent_fd, if it is a real directory
- * (not a link) holding clyde's marker: l filled in but for the judgement,
- * the marker's text in text. 0 or -errno.
+ * (not a link) holding clyde's marker: l filled in but for the judgement
+ * and the size, the marker's text in text. The directory's descriptor (the
+ * caller closes it) or -errno.
  */
 static int inspect(int parent_fd, const char *name, struct leftover *l, char *text, size_t len)
 {
@@ -205,17 +229,41 @@ static int inspect(int parent_fd, const char *name, struct leftover *l, char *te
 		goto close_dir;
 	l->st = opened;
 	l->marker_uid = marker_uid;
-	l->bytes = workdir_tree_bytes(fd);
-	ret = 0;
+	return fd;
 close_dir:
 	close(fd);
 	return ret;
 }
 
-int leftover_scan(const char *dir, bool any_ns,
+/*
+ * Count l's bytes through its open directory fd within the look's budget.
+ * A tree the effective user does not own is not walked: its owner could
+ * make it as large, or as slow to read, as they liked.
+ */
+static void count_size(struct leftover *l, int fd, struct walk_budget *budget)
+{
+	uint64_t before = budget->entries;
+
+	if (l->st.st_uid != geteuid())
+		l->size = LEFTOVER_SIZE_NOT_OWNED;
+	else if (budget->spent)
+		l->size = LEFTOVER_SIZE_NO_TIME;
+	else if (workdir_tree_bytes_within(fd, budget, &l->bytes))
+		l->size = LEFTOVER_SIZE_WHOLE;
+	else
+		l->size = LEFTOVER_SIZE_CUT;
+	l->counted = budget->entries - before;
+}
+
+int leftover_scan(const char *dir, bool any_ns, bool every,
 		  void (*fn)(const struct leftover *l, void *arg), void *arg)
 {
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	uint64_t start = now_ns();
+	struct walk_budget budget = {
+		.entries_left = LEFTOVER_COUNT_ENTRIES,
+		.deadline_ns = start + LEFTOVER_COUNT_SECONDS * 1000000000ull,
+	};
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), ret = 0;
 	struct dirent *e;
 	DIR *d;
 
@@ -223,46 +271,93 @@ int leftover_scan(const char *dir, bool any_ns,
 		return -errno;
 	d = fdopendir(fd);
 	if (!d) {
-		int ret = -errno;
-
+		ret = -errno;
 		close(fd);
 		return ret;
 	}
 	while ((e = readdir(d))) {
 		struct leftover l;
 		char text[2048];
+		int tree_fd, n;
 
 		if (strncmp(e->d_name, "clyde.", 6))
 			continue;
+		if (!every && now_ns() - start >= LEFTOVER_SCAN_SECONDS * 1000000000ull) {
+			ret = -ETIMEDOUT;
+			break;
+		}
 		memset(&l, 0, sizeof(l));
-		if (inspect(dirfd(d), e->d_name, &l, text, sizeof(text)))
+		tree_fd = inspect(dirfd(d), e->d_name, &l, text, sizeof(text));
+		if (tree_fd < 0)
 			continue;
-		if (snprintf(l.path, sizeof(l.path), "%s/%s", dir, e->d_name) >= (int)sizeof(l.path))
+		n = snprintf(l.path, sizeof(l.path), "%s/%s", dir, e->d_name);
+		if (n < 0 || n >= (int)sizeof(l.path)) {
+			close(tree_fd);
 			continue;
+		}
 		snprintf(l.name, sizeof(l.name), "%s", e->d_name);
 		l.parent_fd = dirfd(d);
 		judge(text, &l, any_ns);
+		/* before a run only the trees it names are counted */
+		if (every || l.gone)
+			count_size(&l, tree_fd, &budget);
+		close(tree_fd);
 		fn(&l, arg);
 	}
 	closedir(d);
-	return 0;
+	return ret;
 }
 
+/* What l holds, as far as it was counted (see LEFTOVER_COUNT_ENTRIES). */
+static void describe_size(const struct leftover *l, char *out, size_t len)
+{
+	char size[32];
+
+	size_human(size, sizeof(size), l->bytes);
+	switch (l->size) {
+	case LEFTOVER_SIZE_CUT:
+		snprintf(out, len, "at least %s: too large to inspect, its first %" PRIu64
+			 " entries counted, the rest not", size, l->counted);
+		break;
+	case LEFTOVER_SIZE_NOT_OWNED:
+		snprintf(out, len, "size not counted: clyde does not walk another user's tree");
+		break;
+	case LEFTOVER_SIZE_NO_TIME:
+		snprintf(out, len, "size not counted: the time for counting went to the trees "
+			 "before it");
+		break;
+	default:
+		snprintf(out, len, "%s", size);
+		break;
+	}
+}
+
+/*
+ * The path, its size and whose it was, every name and field escaped
+ * (str_escape): the directory's name and the marker's text are whatever
+ * whoever made them wrote, a terminal's commands included.
+ */
 static void describe(const struct leftover *l, char *out, size_t len)
 {
-	char size[32], when[32] = "?";
+	char size[160], when[32] = "?", path[STR_ESCAPED_MAX(sizeof(l->path))];
+	char host[STR_ESCAPED_MAX(sizeof(l->host))], cmd[STR_ESCAPED_MAX(sizeof(l->cmd))];
 	time_t t = (time_t)l->started;
 	struct tm tm;
 
-	size_human(size, sizeof(size), l->bytes);
+	describe_size(l, size, sizeof(size));
 	if (l->started && localtime_r(&t, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-	snprintf(out, len, "%s (%s; clyde pid %ld on %s, started %s: %s)", l->path, size,
-		 (long)l->pid, l->host, when, l->cmd);
+	str_escape(path, sizeof(path), l->path);
+	str_escape(host, sizeof(host), l->host);
+	str_escape(cmd, sizeof(cmd), l->cmd);
+	snprintf(out, len, "%s (%s; clyde pid %ld on %s, started %s: %s)", path, size,
+		 (long)l->pid, host, when, cmd);
 }
 
-/* The path, its size and whose it was: a path of up to 4095 bytes and the rest. */
-#define DESCRIBE_LEN 5200
+/* What describe writes at most: every field escaped whole, and the words around them. */
+#define DESCRIBE_LEN (STR_ESCAPED_MAX(sizeof(((struct leftover *)0)->path)) + \
+		      STR_ESCAPED_MAX(sizeof(((struct leftover *)0)->host)) + \
+		      STR_ESCAPED_MAX(sizeof(((struct leftover *)0)->cmd)) + 320)
 
 /* A user's name for messages: its login, else its number. */
 static void user_name(uid_t uid, char *out, size_t len)
@@ -295,7 +390,14 @@ static void warn_one(const struct leftover *l, void *arg)
 
 void leftover_warn(const char *dir, FILE *out)
 {
-	leftover_scan(dir, false, warn_one, out);
+	char shown[STR_ESCAPED_MAX(WORKDIR_MAX)];
+
+	if (leftover_scan(dir, false, false, warn_one, out) != -ETIMEDOUT)
+		return;
+	str_escape(shown, sizeof(shown), dir);
+	fprintf(out, "clyde: note: stopped looking for what killed runs left in %s after %d s: "
+		"too many clyde.* directories to read before every run; clyde --cleanup reads "
+		"them all\n", shown, LEFTOVER_SCAN_SECONDS);
 }
 
 struct cleanup_state {
@@ -355,8 +457,12 @@ static int remove_as_owner(const struct cleanup_state *cs, const struct leftover
 		return -errno;
 	if (pid == 0) {
 		ret = privs_become(cs->as_uid, cs->as_gid, err, sizeof(err));
-		if (ret)
-			fprintf(cs->out, "clyde: cannot remove %s as %s: %s\n", l->path, as, err);
+		if (ret) {
+			char path[STR_ESCAPED_MAX(sizeof(l->path))];
+
+			str_escape(path, sizeof(path), l->path);
+			fprintf(cs->out, "clyde: cannot remove %s as %s: %s\n", path, as, err);
+		}
 		else
 			ret = remove_leftover(l, as, cs->out);
 		fflush(cs->out);
@@ -426,7 +532,7 @@ int leftover_cleanup(const char *dir, const struct cleanup_opts *opts, FILE *out
 			return CLYDE_EXIT_USAGE;
 		}
 	}
-	ret = leftover_scan(dir, opts->any_ns, clean_one, &cs);
+	ret = leftover_scan(dir, opts->any_ns, true, clean_one, &cs);
 	if (ret) {
 		fprintf(out, "clyde: --cleanup %s: %s\n", dir, strerror(-ret));
 		return CLYDE_EXIT_DIR;

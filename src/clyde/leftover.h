@@ -17,6 +17,15 @@
  * cut), told from those in use, so that --cleanup can remove exactly those.
  */
 
+/* How far a leftover's bytes were counted (see leftover_scan). */
+enum leftover_size {
+	LEFTOVER_SIZE_NONE,		/* not asked for: never shown */
+	LEFTOVER_SIZE_WHOLE,		/* every entry */
+	LEFTOVER_SIZE_CUT,		/* too large: its first entries only */
+	LEFTOVER_SIZE_NOT_OWNED,	/* another user's tree: not walked */
+	LEFTOVER_SIZE_NO_TIME,		/* the scan's budget went to the trees before it */
+};
+
 struct leftover {
 	char path[4096];	/* the private directory, for messages */
 	char name[256];		/* its name in the directory scanned, */
@@ -29,10 +38,12 @@ struct leftover {
 	char host[64];
 	char cmd[512];
 	int64_t started;	/* epoch seconds */
-	uint64_t bytes;		/* what it holds (allocated blocks) */
+	uint64_t bytes;		/* what it holds (allocated blocks), as far as counted: */
+	enum leftover_size size;
+	uint64_t counted;	/* LEFTOVER_SIZE_CUT: the entries counted */
 	bool same_host;
 	bool gone;		/* its process is gone (this host only) */
-	char why[256];		/* how that was told, or why it could not be */
+	char why[512];		/* how that was told, or why it could not be (shown escaped) */
 };
 
 /* Parse a marker's text; 0, or -EINVAL when it is not clyde's. */
@@ -41,10 +52,14 @@ int leftover_parse(const char *text, struct leftover *l);
 /*
  * Each clyde.* directory right in dir that has a marker (a real directory,
  * never a symlink, read by descriptors): fn is called with what was found.
- * any_ns: a marker from another pid namespace counts as gone. 0 or -errno
- * (dir cannot be read).
+ * any_ns: a marker from another pid namespace counts as gone. every: look
+ * at each and count each one's size (--cleanup); else (before a run) the
+ * scan stops after LEFTOVER_SCAN_SECONDS and counts only the trees whose
+ * process is gone. Counting is bounded either way (LEFTOVER_COUNT_*), and
+ * a tree the effective user does not own is never walked. 0, -ETIMEDOUT
+ * (not every: it stopped early), or -errno (dir cannot be read).
  */
-int leftover_scan(const char *dir, bool any_ns,
+int leftover_scan(const char *dir, bool any_ns, bool every,
 		  void (*fn)(const struct leftover *l, void *arg), void *arg);
 
 /* A run's note on stderr for every leftover whose process is gone. */

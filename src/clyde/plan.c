@@ -176,8 +176,24 @@ static void plan_steady_size(struct run_plan *p)
 
 int plan_build(struct run_plan *p, const struct clyde_options *o, char *err, size_t errlen)
 {
-	return plan_build_space(p, o, workdir_free_bytes(o->dir), workdir_free_inodes(o->dir),
-				err, errlen);
+	char note[sizeof(p->space_note)];
+	uint64_t free_bytes = workdir_free_bytes(o->dir, note, sizeof(note));
+	size_t len;
+	int ret;
+
+	ret = plan_build_space(p, o, free_bytes, workdir_free_inodes(o->dir), err, errlen);
+	if (!note[0])
+		return ret;
+	/* where the free space came from: the run's context, the JSON and --plan say it */
+	if (ret) {
+		len = strlen(err);
+		snprintf(err + len, errlen - len, " (%s)", note);
+		return ret;
+	}
+	snprintf(p->space_note, sizeof(p->space_note), "%s", note);
+	len = strlen(p->size_note);
+	snprintf(p->size_note + len, sizeof(p->size_note) - len, "%s%s", len ? "; " : "", note);
+	return 0;
 }
 
 /* A default run's time boxes: only on the phases whose amount clyde chose. */

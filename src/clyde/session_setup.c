@@ -141,6 +141,9 @@ int prepare(struct session *s, char *err, size_t errlen)
 	ret = plan_build(p, o, err, errlen);
 	if (ret)
 		return ret;
+	/* before anything is written: a run sized by memory says so at once */
+	if (p->space_note[0] && cluster_rank() == 0)
+		fprintf(stderr, "clyde: note: -d %s: %s\n", o->dir, p->space_note);
 	ret = workdir_check(o->dir, plan_space_bytes(p), err, errlen);
 	if (ret)
 		return dir_error_status(ret);

@@ -74,6 +74,8 @@ struct run_plan {
 	/* The free space of the directory, read once by plan_build (the unit tests set it). */
 	uint64_t free_bytes;
 	uint64_t free_inodes;		/* UINT64_MAX: the file system does not say */
+	/* A file system that reports no size: free_bytes is the memory it may fill; "" else. */
+	char space_note[192];
 
 	bool run[PH_COUNT];
 	/* bonnie++'s +++++ for a phase under 0.5 s: only where the user set the count. */
@@ -93,8 +95,8 @@ struct run_plan {
 	struct steady_spec steady;
 	uint64_t steady_file_bytes;
 
-	/* Why the sizes are what they are, for the context line and --plan. */
-	char size_note[192];
+	/* Why the sizes are what they are, for the context line and --plan (and space_note). */
+	char size_note[384];
 	char files_note[192];
 	char cal_note[192];		/* what the calibration measured, for --plan */
 	double estimate_seconds;	/* the whole invocation, every -x run */

@@ -217,7 +217,7 @@ struct run_env {
 	/* How clyde chose the counts the user left open. */
 	bool seeks_timed;
 	bool files_calibrated;
-	char size_note[192];
+	char size_note[384];
 	char files_note[192];
 };
 

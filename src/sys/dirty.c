@@ -28,6 +28,16 @@ static int64_t meminfo_field(const char *text, const char *name)
 	return -1;
 }
 
+int sys_parse_mem_available(const char *text, uint64_t *bytes)
+{
+	int64_t kib = meminfo_field(text, "MemAvailable");
+
+	if (kib < 0 || (uint64_t)kib > UINT64_MAX / 1024)
+		return -EINVAL;
+	*bytes = (uint64_t)kib * 1024;
+	return 0;
+}
+
 int sys_dirty_parse_meminfo(const char *text, struct sys_dirty *d)
 {
 	d->dirty_kib = meminfo_field(text, "Dirty");

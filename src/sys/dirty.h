@@ -45,4 +45,19 @@ const char *sys_file_dirty_source(void);
 /* /proc/meminfo's text: Dirty and Writeback in KiB (-1 where absent); 0 or -EINVAL. */
 int sys_dirty_parse_meminfo(const char *text, struct sys_dirty *d);
 
+/*
+ * The memory that a file system held in memory (ramfs, tmpfs without a
+ * size) may still fill: its bytes, and what told them in source. Linux
+ * (dirty_linux.c): /proc/meminfo's MemAvailable, the kernel's estimate
+ * of what can be had without swapping. FreeBSD and DragonFly
+ * (dirty_bsd.c): the free and inactive pages, vm.stats.vm.v_free_count
+ * and v_inactive_count times v_page_size (sys/vm/vm_meter.c in both).
+ * NetBSD has no such names: -ENOSYS, and the caller says it cannot tell.
+ * 0 or -errno.
+ */
+int sys_memory_available(uint64_t *bytes, char *source, size_t len);
+
+/* /proc/meminfo's text: MemAvailable in bytes; 0, or -EINVAL where absent. */
+int sys_parse_mem_available(const char *text, uint64_t *bytes);
+
 #endif

@@ -89,6 +89,25 @@ void sys_dirty_close(struct sys_dirty_reader *r)
 	r->fd = -1;
 }
 
+int sys_memory_available(uint64_t *bytes, char *source, size_t len)
+{
+	int64_t free_pages, inactive_pages, page;
+	int ret;
+
+	ret = sysctl_i64("vm.stats.vm.v_free_count", &free_pages);
+	if (!ret)
+		ret = sysctl_i64("vm.stats.vm.v_inactive_count", &inactive_pages);
+	if (!ret)
+		ret = sysctl_i64("vm.stats.vm.v_page_size", &page);
+	if (ret)
+		return ret == -ENOENT ? -ENOSYS : ret;
+	if (free_pages < 0 || inactive_pages < 0 || page <= 0)
+		return -EINVAL;
+	*bytes = ((uint64_t)free_pages + (uint64_t)inactive_pages) * (uint64_t)page;
+	snprintf(source, len, "free and inactive pages, vm.stats.vm");
+	return 0;
+}
+
 int sys_file_dirty(int fd, struct sys_dirty *d)
 {
 	(void)fd;

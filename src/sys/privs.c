@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <errno.h>
 #include <grp.h>
+#include <stdint.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,19 +26,84 @@ static bool all_digits(const char *s)
 	return true;
 }
 
-static int resolve_group(const char *name, gid_t *gid, char *err, size_t errlen)
+/* A name no lookup found that was meant as a number: a sign, a space, a digit first. */
+static bool number_like(const char *s)
+{
+	return isdigit((unsigned char)s[0]) || isspace((unsigned char)s[0]) || s[0] == '-' ||
+	       s[0] == '+';
+}
+
+enum id_kind { ID_USER, ID_GROUP };
+
+/* uid_t and gid_t are unsigned on every system clyde builds on: (T)-1 is the largest. */
+_Static_assert((uid_t)-1 > 0 && (gid_t)-1 > 0, "uid_t and gid_t are unsigned");
+
+/* (uid_t)-1 or (gid_t)-1: one past the largest id clyde takes. */
+static uintmax_t id_all_ones(enum id_kind kind)
+{
+	return kind == ID_USER ? (uintmax_t)(uid_t)-1 : (uintmax_t)(gid_t)-1;
+}
+
+/* The message for text that is neither a name found nor an id. */
+static int not_an_id(const char *opt, enum id_kind kind, const char *text, char *err,
+		     size_t errlen)
+{
+	const char *what = kind == ID_USER ? "user" : "group";
+
+	if (!*text)
+		snprintf(err, errlen, "%s: the %s name is empty", opt, what);
+	else if (number_like(text))
+		snprintf(err, errlen, "%s '%s': neither a %s's name nor a %s id (a decimal "
+			 "number from 0 to %ju)", opt, text, what, what, id_all_ones(kind) - 1);
+	else
+		snprintf(err, errlen, "%s: no such %s '%s'", opt, what, text);
+	return -EINVAL;
+}
+
+/*
+ * The id in text, all decimal digits: refused, never cut or wrapped, above
+ * what the type holds (a cast of 4294967296 to a 32-bit uid_t is 0, root)
+ * and at its all-ones value, which setuid, setgid and chown take as "no
+ * change". 0, or -ERANGE with err naming the value.
+ */
+static int parse_id(const char *opt, enum id_kind kind, const char *text, uintmax_t *id,
+		    char *err, size_t errlen)
+{
+	uintmax_t all_ones = id_all_ones(kind), v = 0;
+
+	for (const char *c = text; *c && v < all_ones; c++) {
+		unsigned digit = (unsigned)(*c - '0');
+
+		v = v > (all_ones - digit) / 10 ? all_ones : v * 10 + digit;
+	}
+	if (v >= all_ones) {
+		snprintf(err, errlen, "%s %s: out of range: a %s id is a number from 0 to %ju "
+			 "(%ju, (%s)-1, means \"no change\" to %s and chown)", opt, text,
+			 kind == ID_USER ? "user" : "group", all_ones - 1, all_ones,
+			 kind == ID_USER ? "uid_t" : "gid_t",
+			 kind == ID_USER ? "setuid" : "setgid");
+		return -ERANGE;
+	}
+	*id = v;
+	return 0;
+}
+
+static int resolve_group(const char *opt, const char *name, gid_t *gid, char *err,
+			 size_t errlen)
 {
 	struct group *gr;
+	uintmax_t id;
+	int ret;
 
 	if (all_digits(name)) {
-		*gid = (gid_t)strtoul(name, NULL, 10);
-		return 0;
+		ret = parse_id(opt, ID_GROUP, name, &id, err, errlen);
+		if (!ret)
+			*gid = (gid_t)id;
+		return ret;
 	}
 	gr = getgrnam(name);
-	if (!gr) {
-		snprintf(err, errlen, "-g/-u: no such group '%s'", name);
-		return -EINVAL;
-	}
+	if (!gr)
+		return not_an_id(opt, ID_GROUP, name, err, errlen);
 	*gid = gr->gr_gid;
 	return 0;
 }
@@ -52,14 +118,37 @@ static int default_group(gid_t *gid)
 	return 0;
 }
 
+/* The user name or id text: its uid, and its passwd entry where it has one. */
+static int resolve_user(const char *opt, const char *text, uid_t *uid, struct passwd **pw,
+			char *err, size_t errlen)
+{
+	uintmax_t id;
+	int ret;
+
+	if (all_digits(text)) {
+		ret = parse_id(opt, ID_USER, text, &id, err, errlen);
+		if (ret)
+			return ret;
+		*uid = (uid_t)id;
+		*pw = getpwuid(*uid);
+		return 0;
+	}
+	*pw = getpwnam(text);
+	if (!*pw)
+		return not_an_id(opt, ID_USER, text, err, errlen);
+	*uid = (*pw)->pw_uid;
+	return 0;
+}
+
 int privs_resolve(const char *opt, const char *user, const char *group, uid_t *uid, gid_t *gid,
 		  char *err, size_t errlen)
 {
 	char name[256];
-	const char *grp = group;
+	const char *grp = group, *grp_opt = group ? "-g" : opt;
 	struct passwd *pw = NULL;
 	bool have_gid = false;
 	char *colon;
+	int ret;
 
 	*uid = getuid();
 	*gid = getgid();
@@ -71,20 +160,18 @@ int privs_resolve(const char *opt, const char *user, const char *group, uid_t *u
 			if (colon[1] && !grp)
 				grp = user + (colon - name) + 1;
 		}
-		pw = all_digits(name) ? getpwuid((uid_t)strtoul(name, NULL, 10)) : getpwnam(name);
-		if (!pw && !all_digits(name)) {
-			snprintf(err, errlen, "%s: no such user '%s'", opt, name);
-			return -EINVAL;
-		}
-		*uid = pw ? pw->pw_uid : (uid_t)strtoul(name, NULL, 10);
+		ret = resolve_user(opt, name, uid, &pw, err, errlen);
+		if (ret)
+			return ret;
 		if (pw) {
 			*gid = pw->pw_gid;
 			have_gid = true;
 		}
 	}
 	if (grp) {
-		if (resolve_group(grp, gid, err, errlen))
-			return -EINVAL;
+		ret = resolve_group(grp_opt, grp, gid, err, errlen);
+		if (ret)
+			return ret;
 		have_gid = true;
 	} else if (user && !have_gid) {
 		default_group(gid);

@@ -14,7 +14,9 @@ int privs_drop(const char *user, const char *group, char *err, size_t errlen);
 
 /*
  * The uid and gid that privs_drop would take for user and group; opt
- * names the option in messages. 0 or -EINVAL with err set.
+ * names the option in messages. A number is an id: one above what uid_t or
+ * gid_t holds, or equal to its (T)-1, is refused (-ERANGE), never wrapped.
+ * 0 or -EINVAL / -ERANGE with err set.
  */
 int privs_resolve(const char *opt, const char *user, const char *group, uid_t *uid, gid_t *gid,
 		  char *err, size_t errlen);

@@ -12,19 +12,44 @@
 #include <unistd.h>
 
 #include "lib/size.h"
+#include "sys/dirty.h"
 #include "sys/leftover_mark.h"
 #include "sys/workdir.h"
 
-uint64_t workdir_free_bytes(const char *dir)
+/*
+ * What a run may fill on the file system vfs describes. One that reports
+ * no size (f_blocks 0: ramfs, tmpfs size=0) holds what memory holds, and
+ * writing on until it is "full" would take the machine's memory: then the
+ * memory it may still fill (sys_memory_available), or 0 where the system
+ * cannot tell; note says which ("" for an ordinary file system).
+ */
+static uint64_t space_of(const struct statvfs *vfs, char *note, size_t len)
+{
+	char source[64], have[32];
+	uint64_t bytes;
+
+	note[0] = '\0';
+	if (vfs->f_blocks)
+		return (uint64_t)vfs->f_bavail * (uint64_t)vfs->f_frsize;
+	if (sys_memory_available(&bytes, source, sizeof(source))) {
+		snprintf(note, len, "the file system reports no size, and this system does not "
+			 "say how much memory it may fill");
+		return 0;
+	}
+	size_human(have, sizeof(have), bytes);
+	snprintf(note, len, "the file system reports no size: its free space taken as the "
+		 "memory it may fill: %s (%s)", have, source);
+	return bytes;
+}
+
+uint64_t workdir_free_bytes(const char *dir, char *note, size_t len)
 {
 	struct statvfs vfs;
 
+	note[0] = '\0';
 	if (statvfs(dir, &vfs))
 		return 0;
-	/* ramfs and friends count no blocks at all: no limit we can see. */
-	if (vfs.f_blocks == 0)
-		return UINT64_MAX;
-	return (uint64_t)vfs.f_bavail * (uint64_t)vfs.f_frsize;
+	return space_of(&vfs, note, len);
 }
 
 uint64_t workdir_free_inodes(const char *dir)
@@ -44,7 +69,7 @@ int workdir_check(const char *dir, uint64_t need_bytes, char *err, size_t errlen
 	struct statvfs vfs;
 	struct stat st;
 	uint64_t avail;
-	char need[32], have[32];
+	char need[32], have[32], note[192];
 
 	if (stat(dir, &st)) {
 		int e = errno;
@@ -74,12 +99,12 @@ int workdir_check(const char *dir, uint64_t need_bytes, char *err, size_t errlen
 			 dir, (unsigned)getuid(), strerror(e));
 		return e == EROFS ? -EROFS : -EACCES;
 	}
-	avail = vfs.f_blocks ? (uint64_t)vfs.f_bavail * (uint64_t)vfs.f_frsize : UINT64_MAX;
+	avail = space_of(&vfs, note, sizeof(note));
 	if (need_bytes > avail) {
 		size_human(need, sizeof(need), need_bytes);
 		size_human(have, sizeof(have), avail);
-		snprintf(err, errlen, "-d %s: too little free space: the run needs %s, %s is free",
-			 dir, need, have);
+		snprintf(err, errlen, "-d %s: too little free space: the run needs %s, %s is "
+			 "free%s%s%s", dir, need, have, note[0] ? " (" : "", note, note[0] ? ")" : "");
 		return -ENOSPC;
 	}
 	return 0;

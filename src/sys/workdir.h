@@ -2,6 +2,7 @@
 #ifndef CLYDE_WORKDIR_H
 #define CLYDE_WORKDIR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,8 +19,13 @@
  */
 int workdir_check(const char *dir, uint64_t need_bytes, char *err, size_t errlen);
 
-/* Free bytes for an unprivileged user under dir, or 0 when unknown. */
-uint64_t workdir_free_bytes(const char *dir);
+/*
+ * Free bytes for an unprivileged user under dir, or 0 when unknown. Where
+ * the file system reports no size (ramfs, tmpfs size=0), the memory it may
+ * fill, or 0 where the system cannot tell: note (len bytes) says which, ""
+ * for a file system that reports its size.
+ */
+uint64_t workdir_free_bytes(const char *dir, char *note, size_t len);
 
 /* Free inodes for an unprivileged user, UINT64_MAX when not counted, 0 unknown. */
 uint64_t workdir_free_inodes(const char *dir);
@@ -60,5 +66,24 @@ unsigned workdir_name_left_at(int parent_fd, const char *name, const char *shown
 
 /* The bytes allocated to the tree open at dir_fd (not closed), on its file system only. */
 uint64_t workdir_tree_bytes(int dir_fd);
+
+/*
+ * A bound on walks that only look: the entries they may visit and a
+ * deadline (now_ns, lib/timing.h), spent by every walk given the same
+ * budget. Once spent it stays spent.
+ */
+struct walk_budget {
+	uint64_t entries_left;
+	uint64_t deadline_ns;
+	uint64_t entries;	/* visited so far, by all the walks */
+	bool spent;
+	bool out_of_time;	/* the deadline spent it, not the entries */
+};
+
+/*
+ * workdir_tree_bytes within budget: false when the budget ran out first,
+ * *bytes then what the entries visited hold.
+ */
+bool workdir_tree_bytes_within(int dir_fd, struct walk_budget *budget, uint64_t *bytes);
 
 #endif

@@ -27,6 +27,8 @@
 #include <unistd.h>
 
 #include "lib/signals.h"
+#include "lib/strutil.h"
+#include "lib/timing.h"
 #include "sys/leftover_mark.h"
 #include "sys/workdir.h"
 
@@ -56,6 +58,7 @@ struct tree_walk {
 	uint64_t bytes;		/* WALK_MEASURE */
 	bool paused;		/* the test pause came (once per removal) */
 	bool keep_marker;	/* the root's marker: not removed (yet), not named */
+	struct walk_budget *budget;	/* WALK_MEASURE: where to stop, or NULL */
 	char shown[4096];	/* the entry's path, for messages only: never opened */
 };
 
@@ -81,10 +84,31 @@ static void shown_pop(struct tree_walk *w, size_t len)
 
 static void name_left(struct tree_walk *w, const char *why)
 {
-	if (w->op != WALK_NAME)
+	char shown[STR_ESCAPED_MAX(sizeof(w->shown))];
+
+	if (w->op != WALK_NAME || w->named++ >= w->max)
 		return;
-	if (w->named++ < w->max)
-		fprintf(w->out, "clyde:   left: %s%s\n", w->shown, why);
+	/* the names are the tree's, whoever made them: shown, never obeyed */
+	str_escape(shown, sizeof(shown), w->shown);
+	fprintf(w->out, "clyde:   left: %s%s\n", shown, why);
+}
+
+/* Whether a budgeted walk must stop before its next entry; counts the entry if not. */
+static bool walk_spent(struct tree_walk *w)
+{
+	struct walk_budget *b = w->budget;
+
+	if (!b)
+		return false;
+	if (!b->spent && !b->entries_left)
+		b->spent = true;
+	if (!b->spent && now_ns() >= b->deadline_ns)
+		b->spent = b->out_of_time = true;
+	if (b->spent)
+		return true;
+	b->entries_left--;
+	b->entries++;
+	return false;
 }
 
 /* Unlink one name in dirfd; true when it went. */
@@ -201,6 +225,8 @@ static void walk_dir(struct tree_walk *w, int fd, unsigned depth)
 			/* the marker stays until all else went, and goes unnamed */
 			if (depth == 1 && w->keep_marker && !strcmp(e->d_name, LEFTOVER_MARKER))
 				continue;
+			if (walk_spent(w))
+				break;
 			len = shown_push(w, e->d_name);
 			removed += walk_entry(w, dirfd(d), e->d_name, depth);
 			shown_pop(w, len);
@@ -266,19 +292,31 @@ unsigned workdir_name_left_at(int parent_fd, const char *name, const char *shown
 
 uint64_t workdir_tree_bytes(int dir_fd)
 {
-	struct tree_walk w = { .op = WALK_MEASURE };
+	uint64_t bytes;
+
+	workdir_tree_bytes_within(dir_fd, NULL, &bytes);
+	return bytes;
+}
+
+bool workdir_tree_bytes_within(int dir_fd, struct walk_budget *budget, uint64_t *bytes)
+{
+	struct tree_walk w = { .op = WALK_MEASURE, .budget = budget };
 	struct stat root;
 	int fd;
 
+	*bytes = 0;
 	if (fstat(dir_fd, &root))
-		return 0;
+		return true;
 	fd = fcntl(dir_fd, F_DUPFD_CLOEXEC, 0);
 	if (fd < 0)
-		return 0;
+		return true;
+	/* a duplicate shares the offset: from the first entry, whatever a walk before left */
+	lseek(fd, 0, SEEK_SET);
 	w.dev = root.st_dev;
 	w.bytes = (uint64_t)root.st_blocks * 512u;
 	walk_dir(&w, fd, 1);
-	return w.bytes;
+	*bytes = w.bytes;
+	return !budget || !budget->spent;
 }
 
 /*

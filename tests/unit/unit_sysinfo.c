@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* The BSD disk under a mount source, its driver, and visible cuts. */
+/*
+ * The BSD disk under a mount source, its driver, and visible cuts; the
+ * memory a file system without a size may fill (MemAvailable's parser,
+ * and on this system whatever it can tell).
+ */
 #include "config.h"
 
 #include <errno.h>
+#include <stdint.h>
 
 #include "lib/strutil.h"
+#include "sys/dirty.h"
 #include "sys/sysinfo.h"
 #include "unit.h"
 
@@ -36,6 +42,9 @@ static void marked(size_t len, const char *src, const char *want, bool want_cut)
 
 int main(void)
 {
+	char source[64];
+	uint64_t bytes;
+	int ret;
 	char small[4];
 
 	/* FreeBSD: GPT partitions, MBR slices, GELI, NVMe, virtio, CAM. */
@@ -98,5 +107,20 @@ int main(void)
 	marked(4, "abcd", "...", true);
 	marked(8, "/dev/ada0p2", "/dev...", true);
 	marked(3, "abcdef", "ab", true);
+
+	/* MemAvailable, in KiB in the text, as bytes */
+	bytes = 1;
+	CHECK(!sys_parse_mem_available("MemTotal:       24622252 kB\nMemFree:  1 kB\n"
+				       "MemAvailable:   23821140 kB\nBuffers: 2 kB\n", &bytes) &&
+	      bytes == 23821140ull * 1024, "MemAvailable: %ju", (uintmax_t)bytes);
+	CHECK(sys_parse_mem_available("MemTotal: 1 kB\nMemFree: 1 kB\n", &bytes) == -EINVAL,
+	      "no MemAvailable (kernels before 3.14): refused");
+	CHECK(sys_parse_mem_available("MemAvailable: 99999999999999999999 kB\n", &bytes) ==
+	      -EINVAL, "past what a byte count holds: refused");
+	/* this system: Linux says, FreeBSD and DragonFly say, NetBSD cannot */
+	ret = sys_memory_available(&bytes, source, sizeof(source));
+	CHECK(ret == 0 || ret == -ENOSYS, "sys_memory_available: %d", ret);
+	CHECK(ret || (bytes > 0 && source[0]), "some memory, and what told it: %ju '%s'",
+	      (uintmax_t)bytes, source);
 	return unit_verdict("unit_sysinfo");
 }
