@@ -303,13 +303,14 @@ static void say_plan(const struct zcav_opts *o, const struct zcav_sweep *sw, FIL
 			 sp.step == 2 ? "nd" : sp.step == 3 ? "rd" : "th");
 	if (sp.count == UINT64_MAX) {
 		fprintf(err, "clyde-zcav: -w --force %s: writing zeros over blocks of %u MiB%s,"
-			" from MiB %llu to its end (its size not known)\n", path, o->block_mib, every,
-			(unsigned long long)(sp.first * o->block_mib));
+			" from MiB %llu to its end (its size not known)\n", path, o->block_mib,
+			every, (unsigned long long)(sp.first * o->block_mib));
 		return;
 	}
 	last = sp.first + (sp.count - 1) * sp.step;
-	fprintf(err, "clyde-zcav: -w --force %s: writing zeros over %llu MiB: %llu block%s of %u MiB%s,"
-		" from MiB %llu to MiB %llu; the last byte written is at offset %llu%s\n", path,
+	fprintf(err, "clyde-zcav: -w --force %s: writing zeros over %llu MiB: %llu block%s of"
+		" %u MiB%s, from MiB %llu to MiB %llu; the last byte written is at offset %llu%s\n",
+		path,
 		(unsigned long long)(sp.count * o->block_mib), (unsigned long long)sp.count,
 		sp.count == 1 ? "" : "s", o->block_mib, every,
 		(unsigned long long)(sp.first * o->block_mib),

@@ -260,7 +260,10 @@ static int first_pass(struct sweeper *s, struct zcav_pass *p)
 
 	zcav_span_of(o, s->sw, &sp);
 	for (uint64_t k = 0; k < sp.count; k++) {
-		struct zcav_block b = { .offset = (sp.first + k * sp.step) * bbytes, .bytes = bbytes };
+		struct zcav_block b = {
+			.offset = (sp.first + k * sp.step) * bbytes,
+			.bytes = bbytes,
+		};
 		int ret;
 
 		if (clyde_stop_requested())

@@ -77,6 +77,16 @@ expect_eq "two -l/-f pairs: 4 blocks in the second" "$(zcav_offsets "$W/b.log" |
 expect_eq "a file smaller than a block: exit status 2" "$?" 2
 expect_file_has "a file smaller than a block: says so" "$W/e" "too small: not one block of 16 MiB"
 
+# reading with -r and -s: the blocks are in -r's MiB of the file, every other
+# one (when -r's last counted the blocks read, at 2, 6 and 10 MiB here)
+"$ZCAV" $DIRECT -r 2:10 -b 2 -s 2 --json "$W/rs.json" "$W/a" >"$W/o" 2>"$W/e"
+expect_eq "-r 2:10 -b 2 -s 2: exit status" "$?" 0
+mib_offsets='import json, sys
+blocks = json.load(open(sys.argv[1]))["targets"][0]["passes"][0]["blocks"]
+print(*[b["offset"] >> 20 for b in blocks])'
+expect_eq "-r 2:10 -b 2 -s 2: blocks at MiB 2 and 6, none past MiB 10" \
+	"$(python3 -c "$mib_offsets" "$W/rs.json")" "2 6"
+
 # --json, two passes
 "$ZCAV" $DIRECT -b 2 -c 2 --json "$W/j.json" "$W/a" >"$W/o" 2>"$W/e"
 expect_eq "--json -c 2: exit status" "$?" 0
