@@ -355,6 +355,29 @@ static int guard_one(const struct zcav_opts *o, struct zcav_sweep *sw, FILE *err
 	return 0;
 }
 
+/*
+ * Whether target i names what an earlier target opened (a device and a
+ * link to it, or one file twice): each is written by one sweep, and the
+ * exclusive open would otherwise blame "another program". The stat here
+ * only refuses; it never leads to a write.
+ */
+static bool named_before(const struct zcav_sweep *sw, unsigned i)
+{
+	struct stat st, prev;
+
+	if (stat(sw[i].t->path, &st))
+		return false;
+	for (unsigned j = 0; j < i; j++) {
+		if (sw[j].fd < 0 || fstat(sw[j].fd, &prev) || (st.st_mode & S_IFMT) !=
+		    (prev.st_mode & S_IFMT))
+			continue;
+		if (S_ISBLK(st.st_mode) ? st.st_rdev == prev.st_rdev :
+		    st.st_dev == prev.st_dev && st.st_ino == prev.st_ino)
+			return true;
+	}
+	return false;
+}
+
 int zcav_guard(const struct zcav_opts *o, struct zcav_sweep *sw, FILE *err)
 {
 	int ret = 0;
@@ -367,7 +390,15 @@ int zcav_guard(const struct zcav_opts *o, struct zcav_sweep *sw, FILE *err)
 		return ZCAV_EXIT_REFUSED;
 	}
 	for (unsigned i = 0; i < o->ntargets; i++) {
-		int r = guard_one(o, &sw[i], err);
+		int r;
+
+		if (named_before(sw, i)) {
+			fprintf(err, "clyde-zcav: -w %s: refused: an earlier target is the same device"
+				" or file (each is written once)\n", sw[i].t->path);
+			ret = ZCAV_EXIT_REFUSED;
+			continue;
+		}
+		r = guard_one(o, &sw[i], err);
 
 		/* an examination that failed outranks a refusal, as before */
 		if (r == ZCAV_EXIT_IO)

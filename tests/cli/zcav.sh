@@ -182,6 +182,14 @@ expect_eq "-w -r 3:16 -b 2: a usage error" "$?" 1
 expect_file_has "-w -r 3:16 -b 2: says why" "$W/e" "first is not a multiple of the block"
 check "-w -r 3:16 -b 2: the file untouched" cmp -s "$W/r" "$W/r.orig"
 
+# one file named twice: written once at most, so refused
+cp "$W/r.orig" "$W/r"
+"$ZCAV" $DIRECT -w --force -b 2 -l /dev/null "$W/r" -l /dev/null "$W/r" >"$W/o" 2>"$W/e"
+expect_eq "-w --force on one file named twice: refused (3)" "$?" 3
+expect_file_has "-w --force on one file named twice: says so" "$W/e" \
+	"an earlier target is the same device or file"
+check "-w --force on one file named twice: the file untouched" cmp -s "$W/r" "$W/r.orig"
+
 # the path swapped for a symlink to another file after the check: the
 # descriptor the guard checked is what is written, not the new path
 head -c $((4 * 1048576)) /dev/urandom >"$W/t"

@@ -7,7 +7,8 @@
 # zcav_write), the file stays as it was and the device is written; the
 # device cannot be mounted meanwhile (held with O_EXCL); a mounted device
 # named through a symlink is refused; -r and -s write only blocks inside
-# -r's MiB, the rest of the device as it was. About 5 s.
+# -r's MiB, the rest of the device as it was; the device named twice (by
+# its name and a link) is refused. About 5 s.
 . "$TESTLIB"
 need_loops mkfs.ext4 blockdev
 . "$(dirname "$TESTLIB")/env/zcav_lib.sh"
@@ -92,4 +93,13 @@ for r in "12 20" "24 32" "36 64"; do
 	set -- $r
 	check "-w -r 8:40 -s 3: MiB $1-$2 as they were" same_mib "$W/after" "$W/before" "$1" "$2"
 done
+
+# 4. the device and a link to it, both named: refused, nothing written
+device_bytes "$W/before"
+"$ZCAV" -w --force -b 8 -l /dev/null "$LOOP" -l /dev/null "$W/by-id" >"$W/o" 2>"$W/e"
+expect_eq "-w --force on the device and a link to it: refused (3)" "$?" 3
+expect_file_has "-w --force on the device twice: says so" "$W/e" \
+	"$W/by-id: refused: an earlier target is the same device or file"
+device_bytes "$W/after"
+check "-w --force on the device twice: nothing written" cmp -s "$W/after" "$W/before"
 done_testing
