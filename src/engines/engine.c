@@ -93,6 +93,11 @@ int engine_setup(struct engine *e, const struct engine_ops *ops,
 	return ops->setup(e, p);
 }
 
+int engine_adopt(struct engine *e, int fd)
+{
+	return e->ops->adopt ? e->ops->adopt(e, fd) : 0;
+}
+
 void engine_teardown(struct engine *e)
 {
 	if (e->ops)

@@ -78,6 +78,13 @@ struct engine_ops {
 	int (*probe)(unsigned depth, char *desc, size_t len);
 	int (*setup)(struct engine *e, const struct engine_params *p);
 	int (*open)(struct engine *e, const char *path, int flags, mode_t mode, int *fd);
+	/*
+	 * Take fd, opened by the caller, as open would have left it: the
+	 * caller checked that descriptor (clyde-zcav's guard of -w), so the
+	 * path is never opened again. NULL when open does nothing past
+	 * open(2). close closes it.
+	 */
+	int (*adopt)(struct engine *e, int fd);
 	/* Queue n requests; 0 or -errno for a failure of the engine itself. */
 	int (*submit)(struct engine *e, struct io_req *const *reqs, unsigned n);
 	/* Wait for at least min completions; returns how many were stored. */
@@ -113,5 +120,7 @@ int engine_probe(const struct engine_ops *ops, unsigned depth, char *desc, size_
 int engine_setup(struct engine *e, const struct engine_ops *ops,
 		 const struct engine_params *p);
 void engine_teardown(struct engine *e);
+/* ops->adopt, or nothing for an engine without one: 0 or -errno. */
+int engine_adopt(struct engine *e, int fd);
 
 #endif

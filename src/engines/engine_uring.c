@@ -113,15 +113,21 @@ out_free:
 	return ret;
 }
 
-static int uring_open(struct engine *e, const char *path, int flags, mode_t mode, int *fd)
+/* A registered file saves the kernel a lookup per request; plain descriptors still work. */
+static int uring_adopt(struct engine *e, int fd)
 {
 	struct uring *u = e->priv;
 
+	u->file_registered = !io_uring_register_files(&u->ring, &fd, 1);
+	return 0;
+}
+
+static int uring_open(struct engine *e, const char *path, int flags, mode_t mode, int *fd)
+{
 	*fd = open(path, flags, mode);
 	if (*fd < 0)
 		return -errno;
-	u->file_registered = !io_uring_register_files(&u->ring, fd, 1);
-	return 0;
+	return uring_adopt(e, *fd);
 }
 
 /* Queue the rest of r: everything after progress[slot] bytes. */
@@ -290,6 +296,7 @@ const struct engine_ops engine_uring = {
 	.probe = uring_probe,
 	.setup = uring_setup,
 	.open = uring_open,
+	.adopt = uring_adopt,
 	.submit = uring_submit,
 	.reap = uring_reap,
 	.close = uring_close,

@@ -85,15 +85,43 @@ void zcav_identity_read(struct zcav_identity *id, const struct stat *st);
  */
 int zcav_dev_mounted(const struct stat *st, char *what, size_t whatlen);
 int zcav_dev_swap(const struct stat *st, char *what, size_t whatlen);
-int zcav_dev_holders(const char *path, const struct stat *st, char *what, size_t whatlen);
-/* Whether this system can tell the three above for a block device. */
+int zcav_dev_holders(const struct stat *st, char *what, size_t whatlen);
+/* Whether this system can tell the three above; where it cannot, -w is refused. */
 bool zcav_dev_checks_known(void);
+/* The path by which a child program opens the file that is its standard input. */
+const char *zcav_dev_stdin_path(void);
+
+struct zcav_sweep;
 
 /*
- * May the targets be written? 0 when they may; ZCAV_EXIT_REFUSED with
- * every reason said on err; ZCAV_EXIT_IO when one cannot be examined.
+ * For -w: opens every target once and decides on that descriptor, which
+ * the sweep then writes (sw[i].fd). 0 when all may be written;
+ * ZCAV_EXIT_REFUSED with every reason said on err; ZCAV_EXIT_IO when one
+ * cannot be opened or examined.
  */
-int zcav_guard(const struct zcav_opts *o, FILE *err);
+int zcav_guard(const struct zcav_opts *o, struct zcav_sweep *sw, FILE *err);
+
+/* Without -w: opens every target for reading (sw[i].fd). 0, or ZCAV_EXIT_IO (said). */
+int zcav_open_targets(const struct zcav_opts *o, struct zcav_sweep *sw, FILE *err);
+/* The flags of a target's open(2): read or write, O_DIRECT unless --buffered. */
+int zcav_open_flags(const struct zcav_opts *o);
+/* A target that could not be opened: said on err, with a hint when O_DIRECT is why. */
+void zcav_say_open_error(FILE *err, const struct zcav_opts *o, const char *path, int errnum);
+/* sw->size and sw->sized from the open target (st: its fstat). */
+void zcav_target_size(struct zcav_sweep *sw, const struct stat *st);
+
+/*
+ * The blocks a sweep measures (and -w writes), in blocks of -b from the
+ * target's start: first, first + step, ... count of them. -r's first and
+ * last are MiB of the target; a block is taken only when it ends at or
+ * before last (and the target's known size); -s is the step. count is
+ * UINT64_MAX when neither last nor a size bounds it (to the end).
+ */
+struct zcav_span {
+	uint64_t first, step, count;
+};
+
+void zcav_span_of(const struct zcav_opts *o, const struct zcav_sweep *sw, struct zcav_span *sp);
 
 /* One block's measure. */
 struct zcav_block {
@@ -113,6 +141,7 @@ struct zcav_pass {
 /* One target's sweep: every pass, then the mean per block (passes > 1). */
 struct zcav_sweep {
 	const struct zcav_target *t;
+	int fd;				/* the target, opened once (0: standard input); -1 */
 	struct zcav_identity id;
 	uint64_t size;			/* bytes; 0 for a stream */
 	bool sized;			/* no block past size: a regular file, a sized device */
@@ -134,6 +163,7 @@ int zcav_engine_pick(const struct zcav_opts *o, const struct engine_ops **ops, c
 
 /* Measures one target; the text goes to sw->log as it comes. 0 or -errno (said on stderr). */
 int zcav_sweep_run(const struct zcav_opts *o, struct zcav_sweep *sw);
+/* Frees the passes and closes the target if the sweep did not. */
 void zcav_sweep_free(struct zcav_sweep *sw);
 
 /* zcav's text (zcav_text.c). */

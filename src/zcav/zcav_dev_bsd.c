@@ -2,8 +2,8 @@
 /*
  * clyde-zcav on the BSDs: the identity says only what stat(2) does (no
  * sysfs; its JSON fields are null), and whether a disk is mounted,
- * swap or held is not asked here, so zcav_guard refuses -w on a device
- * (a regular file may still be written).
+ * swap or held is not asked here, so zcav_guard refuses every -w, on a
+ * device or a regular file alike (a disk is a character device there).
  */
 #include "config.h"
 
@@ -40,9 +40,8 @@ int zcav_dev_swap(const struct stat *st, char *what, size_t whatlen)
 	return -ENOTSUP;
 }
 
-int zcav_dev_holders(const char *path, const struct stat *st, char *what, size_t whatlen)
+int zcav_dev_holders(const struct stat *st, char *what, size_t whatlen)
 {
-	(void)path;
 	(void)st;
 	(void)what;
 	(void)whatlen;
@@ -52,4 +51,9 @@ int zcav_dev_holders(const char *path, const struct stat *st, char *what, size_t
 bool zcav_dev_checks_known(void)
 {
 	return false;
+}
+
+const char *zcav_dev_stdin_path(void)
+{
+	return "/dev/fd/0";
 }

@@ -6,6 +6,15 @@
  * md, an exclusive open, a loop device over the file); a filesystem or
  * partition signature (blkid -p, else wipefs -n) is named, and is what
  * --force allows. Every refusal names what was found.
+ *
+ * Each target is opened once, here, and every check is made on that
+ * descriptor (fstat, and the probe through it), which the sweep then
+ * writes: a path checked and then opened again could be another file by
+ * then. A symbolic link is followed only to a block device (the names in
+ * /dev/disk/by-id are links); a regular file is opened by its own name,
+ * since writing one through a link has no use and is how another user
+ * would aim root's zeros at a file of their choosing. Character devices
+ * are refused.
  */
 #include "config.h"
 
@@ -18,14 +27,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lib/compat.h"
 #include "zcav/zcav.h"
 
 /*
- * Runs argv with its standard output into buf (len bytes, NUL ended),
- * its error output thrown away: its exit status, 127 when it could not
- * be run, or -errno.
+ * Runs argv with in_fd as its standard input and its standard output
+ * into buf (len bytes, NUL ended), its error output thrown away: its
+ * exit status, 127 when it could not be run, or -errno.
  */
-static int run_capture(char *const argv[], char *buf, size_t len)
+static int run_capture(char *const argv[], int in_fd, char *buf, size_t len)
 {
 	int pipefd[2], status, ret = 0;
 	size_t used = 0;
@@ -42,6 +52,7 @@ static int run_capture(char *const argv[], char *buf, size_t len)
 	if (!pid) {
 		int null = open("/dev/null", O_WRONLY);
 
+		dup2(in_fd, 0);
 		dup2(pipefd[1], 1);
 		if (null >= 0)
 			dup2(null, 2);
@@ -110,18 +121,21 @@ static void blkid_words(const char *out, char *sig, size_t len)
 }
 
 /*
- * A filesystem or partition signature on path: 1 with it said in sig
- * ("TYPE=ext4, UUID=... (blkid -p)"), 0 when the tools find none, -ENOENT
- * when neither blkid nor wipefs could be run.
+ * A filesystem or partition signature on the open target fd: 1 with it
+ * said in sig ("TYPE=ext4, UUID=... (blkid -p)"), 0 when the tools find
+ * none, -ENOENT when neither blkid nor wipefs could be run. The tools
+ * get fd as their standard input and open the file it holds through
+ * zcav_dev_stdin_path(), not through the target's name.
  */
-static int signature(const char *path, char *sig, size_t len)
+static int signature(int fd, char *sig, size_t len)
 {
-	char *blkid[] = { "blkid", "-p", "-o", "export", (char *)path, NULL };
+	char *path = (char *)zcav_dev_stdin_path();
+	char *blkid[] = { "blkid", "-p", "-o", "export", path, NULL };
 	char *wipefs[] = { "wipefs", "--no-act", "--noheadings", "--output", "TYPE,OFFSET",
-			   (char *)path, NULL };
+			   path, NULL };
 	char out[2048];
 	size_t n;
-	int st = run_capture(blkid, out, sizeof(out));
+	int st = run_capture(blkid, fd, out, sizeof(out));
 
 	if (st == 0 || st == 8) {
 		blkid_words(out, sig, len > 16 ? len - 16 : len);
@@ -133,7 +147,7 @@ static int signature(const char *path, char *sig, size_t len)
 	}
 	if (st == 2)
 		return 0;
-	st = run_capture(wipefs, out, sizeof(out));
+	st = run_capture(wipefs, fd, out, sizeof(out));
 	if (st)
 		return -ENOENT;
 	n = strlen(out);
@@ -154,11 +168,6 @@ static int in_use(const char *path, const struct stat *st, char *what, size_t le
 	int found = 0, r;
 
 	what[0] = '\0';
-	if ((S_ISBLK(st->st_mode) || S_ISCHR(st->st_mode)) && !zcav_dev_checks_known()) {
-		snprintf(what, len, "a device on a system where clyde-zcav cannot tell whether"
-			 " it is mounted, swap or held");
-		return 1;
-	}
 	r = zcav_dev_mounted(st, what, len);
 	if (r < 0)
 		goto out_unknown;
@@ -167,67 +176,235 @@ static int in_use(const char *path, const struct stat *st, char *what, size_t le
 	if (r < 0)
 		goto out_unknown;
 	found |= r;
-	/* a mounted device is held too: the exclusive open would only repeat it */
-	if (!found) {
-		r = zcav_dev_holders(path, st, what, len);
-		if (r < 0)
-			goto out_unknown;
-		found |= r;
-	}
+	r = zcav_dev_holders(st, what, len);
+	if (r < 0)
+		goto out_unknown;
+	found |= r;
 	return found;
 out_unknown:
 	fprintf(err, "clyde-zcav: -w %s: cannot tell whether it is in use: %s\n", path, strerror(-r));
 	return r;
 }
 
-int zcav_guard(const struct zcav_opts *o, FILE *err)
+/*
+ * What -w may write: a block device, or a regular file not reached
+ * through a symbolic link (link: the name given was one); NULL, or why not.
+ */
+static const char *unwritable(mode_t mode, bool link)
+{
+	if (S_ISBLK(mode))
+		return NULL;
+	if (S_ISREG(mode) && link)
+		return "a symbolic link to a regular file (-w follows a link only to a block"
+		       " device: name the file itself)";
+	if (S_ISREG(mode))
+		return NULL;
+	if (S_ISCHR(mode))
+		return "a character device (-w writes a block device or a regular file: on Linux a"
+		       " disk is a block device; a terminal, a tape or /dev/null is not)";
+	return "not a device or a regular file";
+}
+
+/*
+ * The kernel refused the exclusive open (EBUSY), or a write open of a
+ * swap file (ETXTBSY): refused, naming what holds it when it can be told,
+ * from a second open that only looks (it is never written), by the name
+ * as the first took it (link: following it).
+ */
+static int say_busy(const char *path, bool link, int errnum, FILE *err)
+{
+	char what[2048] = "";
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (link ? 0 : O_NOFOLLOW));
+
+	if (fd >= 0 && !fstat(fd, &st) && !unwritable(st.st_mode, link) &&
+	    in_use(path, &st, what, sizeof(what), err) < 0)
+		what[0] = '\0';
+	if (fd >= 0)
+		close(fd);
+	fprintf(err, "clyde-zcav: -w %s: refused, even with --force: %s (%s)\n", path,
+		what[0] ? what : "held open by another program",
+		errnum == EBUSY ? "an O_EXCL open: EBUSY" : "a write open: ETXTBSY, a swap file");
+	return ZCAV_EXIT_REFUSED;
+}
+
+/*
+ * Opens a -w target: a symbolic link only when it leads to a block
+ * device, anything else by its own name (O_NOFOLLOW), exclusively
+ * (O_EXCL: Linux refuses it with EBUSY while the block device is mounted
+ * or claimed; a regular file ignores it), without blocking (a FIFO put
+ * there meanwhile). The kind is decided by fstat on what was opened;
+ * lstat and stat before only spare opening what would be refused. 0
+ * with sw->fd and *st, ZCAV_EXIT_REFUSED or ZCAV_EXIT_IO (said).
+ */
+static int open_to_write(const struct zcav_opts *o, struct zcav_sweep *sw, struct stat *st,
+			 FILE *err)
+{
+	const char *path = sw->t->path, *why;
+	int flags = zcav_open_flags(o) | O_EXCL | O_NONBLOCK, fl, ret = ZCAV_EXIT_REFUSED;
+	bool link;
+
+	if (lstat(path, st))
+		goto out_io;
+	link = S_ISLNK(st->st_mode);
+	if (link && stat(path, st))
+		goto out_io;
+	why = unwritable(st->st_mode, link);
+	if (why) {
+		fprintf(err, "clyde-zcav: -w %s: refused: %s\n", path, why);
+		return ZCAV_EXIT_REFUSED;
+	}
+	sw->fd = open(path, flags | (link ? 0 : O_NOFOLLOW));
+	if (sw->fd < 0 && (errno == EBUSY || errno == ETXTBSY))
+		return say_busy(path, link, errno, err);
+	if (sw->fd < 0) {
+		zcav_say_open_error(err, o, path, errno);
+		return ZCAV_EXIT_IO;
+	}
+	if (fstat(sw->fd, st))
+		goto out_io;
+	/* what was opened decides: the name may lead elsewhere by now */
+	why = unwritable(st->st_mode, link);
+	if (why) {
+		fprintf(err, "clyde-zcav: -w %s: refused: %s\n", path, why);
+		goto out_close;
+	}
+	fl = fcntl(sw->fd, F_GETFL);
+	if (fl < 0 || fcntl(sw->fd, F_SETFL, fl & ~O_NONBLOCK))
+		goto out_io;
+	zcav_target_size(sw, st);
+	return 0;
+out_io:
+	fprintf(err, "clyde-zcav: -w %s: %s\n", path, strerror(errno));
+	ret = ZCAV_EXIT_IO;
+out_close:
+	if (sw->fd >= 0)
+		close(sw->fd);
+	sw->fd = -1;
+	return ret;
+}
+
+/*
+ * Before a byte is written: how much, where, and the last offset, in the
+ * units of -r (MiB of the target) and -s (blocks of -b).
+ */
+static void say_plan(const struct zcav_opts *o, const struct zcav_sweep *sw, FILE *err)
+{
+	const char *path = sw->t->path;
+	struct zcav_span sp;
+	char every[48] = "";
+	uint64_t last;
+
+	zcav_span_of(o, sw, &sp);
+	if (!sp.count)
+		return;	/* the sweep says it is too small */
+	if (sp.step > 1)
+		snprintf(every, sizeof(every), ", every %llu%s block", (unsigned long long)sp.step,
+			 sp.step == 2 ? "nd" : sp.step == 3 ? "rd" : "th");
+	if (sp.count == UINT64_MAX) {
+		fprintf(err, "clyde-zcav: -w --force %s: writing zeros over blocks of %u MiB%s,"
+			" from MiB %llu to its end (its size not known)\n", path, o->block_mib,
+			every, (unsigned long long)(sp.first * o->block_mib));
+		return;
+	}
+	last = sp.first + (sp.count - 1) * sp.step;
+	fprintf(err, "clyde-zcav: -w --force %s: writing zeros over %llu MiB: %llu block%s of"
+		" %u MiB%s, from MiB %llu to MiB %llu; the last byte written is at offset %llu%s\n",
+		path,
+		(unsigned long long)(sp.count * o->block_mib), (unsigned long long)sp.count,
+		sp.count == 1 ? "" : "s", o->block_mib, every,
+		(unsigned long long)(sp.first * o->block_mib),
+		(unsigned long long)((last + 1) * o->block_mib),
+		(unsigned long long)((last + 1) * o->block_mib * (uint64_t)MIB - 1),
+		o->passes > 1 ? ", in each pass" : "");
+}
+
+/* One target, opened and checked: 0 when it may be written, or what zcav_guard returns. */
+static int guard_one(const struct zcav_opts *o, struct zcav_sweep *sw, FILE *err)
+{
+	const char *path = sw->t->path;
+	char what[2048], sig[512];
+	struct stat st;
+	int ret, used, has_sig;
+
+	ret = open_to_write(o, sw, &st, err);
+	if (ret)
+		return ret;
+	used = in_use(path, &st, what, sizeof(what), err);
+	if (used < 0)
+		return ZCAV_EXIT_REFUSED;
+	if (used) {
+		fprintf(err, "clyde-zcav: -w %s: refused, even with --force: %s\n", path, what);
+		return ZCAV_EXIT_REFUSED;
+	}
+	has_sig = signature(sw->fd, sig, sizeof(sig));
+	if (!o->force) {
+		if (has_sig > 0)
+			fprintf(err, "clyde-zcav: -w %s: refused without --force: it holds a"
+				" signature: %s; zeros destroy it\n", path, sig);
+		else
+			fprintf(err, "clyde-zcav: -w %s: refused without --force: writing zeros"
+				" destroys everything on it%s\n", path, has_sig < 0 ?
+				" (neither blkid nor wipefs could look for a signature)" : "");
+		return ZCAV_EXIT_REFUSED;
+	}
+	if (has_sig > 0)
+		fprintf(err, "clyde-zcav: -w --force %s: writing zeros over its signature: %s\n",
+			path, sig);
+	say_plan(o, sw, err);
+	return 0;
+}
+
+/*
+ * Whether target i names what an earlier target opened (a device and a
+ * link to it, or one file twice): each is written by one sweep, and the
+ * exclusive open would otherwise blame "another program". The stat here
+ * only refuses; it never leads to a write.
+ */
+static bool named_before(const struct zcav_sweep *sw, unsigned i)
+{
+	struct stat st, prev;
+
+	if (stat(sw[i].t->path, &st))
+		return false;
+	for (unsigned j = 0; j < i; j++) {
+		if (sw[j].fd < 0 || fstat(sw[j].fd, &prev) || (st.st_mode & S_IFMT) !=
+		    (prev.st_mode & S_IFMT))
+			continue;
+		if (S_ISBLK(st.st_mode) ? st.st_rdev == prev.st_rdev :
+		    st.st_dev == prev.st_dev && st.st_ino == prev.st_ino)
+			return true;
+	}
+	return false;
+}
+
+int zcav_guard(const struct zcav_opts *o, struct zcav_sweep *sw, FILE *err)
 {
 	int ret = 0;
 
 	if (!o->write)
 		return 0;
+	if (!zcav_dev_checks_known()) {
+		fputs("clyde-zcav: -w: refused on this system: clyde-zcav cannot tell here whether"
+		      " a device or a file is mounted, swap or held, so it writes nothing\n", err);
+		return ZCAV_EXIT_REFUSED;
+	}
 	for (unsigned i = 0; i < o->ntargets; i++) {
-		const char *path = o->target[i].path;
-		char what[2048], sig[512];
-		struct stat st;
-		int used, has_sig;
+		int r;
 
-		if (stat(path, &st)) {
-			fprintf(err, "clyde-zcav: -w %s: %s\n", path, strerror(errno));
-			return ZCAV_EXIT_IO;
-		}
-		if (!S_ISBLK(st.st_mode) && !S_ISCHR(st.st_mode) && !S_ISREG(st.st_mode)) {
-			fprintf(err, "clyde-zcav: -w %s: refused: not a device or a regular file\n", path);
+		if (named_before(sw, i)) {
+			fprintf(err, "clyde-zcav: -w %s: refused: an earlier target is the same device"
+				" or file (each is written once)\n", sw[i].t->path);
 			ret = ZCAV_EXIT_REFUSED;
 			continue;
 		}
-		used = in_use(path, &st, what, sizeof(what), err);
-		if (used < 0) {
-			ret = ZCAV_EXIT_REFUSED;
-			continue;
-		}
-		if (used) {
-			fprintf(err, "clyde-zcav: -w %s: refused, even with --force: %s\n", path, what);
-			ret = ZCAV_EXIT_REFUSED;
-			continue;
-		}
-		has_sig = signature(path, sig, sizeof(sig));
-		if (!o->force) {
-			if (has_sig > 0)
-				fprintf(err, "clyde-zcav: -w %s: refused without --force: it holds a"
-					" signature: %s; zeros destroy it\n", path, sig);
-			else
-				fprintf(err, "clyde-zcav: -w %s: refused without --force: writing zeros"
-					" destroys everything on it%s\n", path, has_sig < 0 ?
-					" (neither blkid nor wipefs could look for a signature)" : "");
-			ret = ZCAV_EXIT_REFUSED;
-			continue;
-		}
-		if (has_sig > 0)
-			fprintf(err, "clyde-zcav: -w --force %s: writing zeros over its signature: %s\n",
-				path, sig);
-		else
-			fprintf(err, "clyde-zcav: -w --force %s: writing zeros over all of it\n", path);
+		r = guard_one(o, &sw[i], err);
+
+		/* an examination that failed outranks a refusal, as before */
+		if (r == ZCAV_EXIT_IO)
+			return r;
+		if (r)
+			ret = r;
 	}
 	return ret;
 }

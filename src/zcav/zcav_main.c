@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * clyde-zcav: bonnie++ zcav's position sweep in clyde's house. main() is
- * the only caller of exit: the options, the guard of -w (before any
- * privilege is given up), -u/-g, the logs, then every target measured,
+ * the only caller of exit: the options, -u/-g, every target opened (for
+ * -w by its guard, which checks the descriptors it opened), the logs,
+ * then every target measured through those descriptors,
  * at the same time when there are several (as zcav does), the hints,
  * and --json at the end.
  */
@@ -39,7 +40,6 @@ static int open_logs(const struct zcav_opts *o, struct zcav_sweep *sw)
 	for (unsigned i = 0; i < o->ntargets; i++) {
 		const char *log = o->target[i].log;
 
-		sw[i].t = &o->target[i];
 		if (!strcmp(log, "-")) {
 			sw[i].log = stdout;
 			continue;
@@ -133,13 +133,20 @@ int main(int argc, char **argv)
 		fprintf(stderr, "clyde-zcav: %s\n", err);
 		return ZCAV_EXIT_USAGE;
 	}
-	ret = zcav_guard(&o, stderr);
-	if (ret)
-		return ret;
 	if ((o.user || o.group) && privs_drop(o.user, o.group, err, sizeof(err))) {
 		fprintf(stderr, "clyde-zcav: %s\n", err);
 		return ZCAV_EXIT_USAGE;
 	}
+	for (unsigned i = 0; i < o.ntargets; i++) {
+		sw[i].t = &o.target[i];
+		sw[i].fd = -1;
+	}
+	/* each target opened once; the sweep uses that descriptor, never the name */
+	ret = o.write ? zcav_guard(&o, sw, stderr) : zcav_open_targets(&o, sw, stderr);
+	if (ret)
+		goto out;
+	/* tests change the path here: what the guard checked must be what is written */
+	test_pause_named("zcav_write");
 	ret = open_logs(&o, sw);
 	if (ret)
 		goto out;

@@ -39,15 +39,21 @@ void zcav_usage(FILE *out)
 	      "                    (default 512:1)\n"
 	      "  -c count          passes over the target (default 1, at most 100); above 1\n"
 	      "                    each block's time is the mean of its middle third\n"
-	      "  -r [first]:last   only MiB first to last (default all)\n"
-	      "  -s skip           read every skip-th block only (2 to 20)\n"
+	      "  -r [first]:last   only MiB first to last of the target (default all): a\n"
+	      "                    block is taken when it ends by last; first is rounded\n"
+	      "                    down to a block (with -w it must be a multiple of -b)\n"
+	      "  -s skip           every skip-th block only (2 to 20), within -r's MiB\n"
 	      "  -u user[:group]   run as this user (and group); -g group: the group\n"
 	      "  -l log            write the next file's output there (default stdout)\n"
 	      "  -f file           the file, device or partition to read (\"-\": stdin);\n"
 	      "                    several -l/-f pairs are measured at the same time\n"
 	      "  -w                write zeros instead of reading: destroys the data; needs\n"
-	      "                    --force, and is refused on a mounted device, swap, or a\n"
-	      "                    device another holds\n"
+	      "                    --force, and is refused on a mounted device, swap, a\n"
+	      "                    device another holds, a character device, a target named\n"
+	      "                    twice, and a regular file named through a symbolic link\n"
+	      "                    (a link is followed only to a block device); says how\n"
+	      "                    many MiB it writes and the last offset before it starts.\n"
+	      "                    Linux only: refused on the BSDs\n"
 	      "      --force       allow -w, also over a filesystem or partition signature\n"
 	      "      --buffered    read through the page cache, as zcav does (default:\n"
 	      "                    O_DIRECT, so that a second pass measures the device)\n"
@@ -122,7 +128,7 @@ static bool parse_range(struct zcav_opts *o, const char *text)
 		b = a;
 		a = "";
 	}
-	if ((a[0] && !number_arg("-r (first)", a, 1, UINT64_MAX >> 21, &first)) ||
+	if ((a[0] && !number_arg("-r (first)", a, 0, UINT64_MAX >> 21, &first)) ||
 	    !number_arg("-r (last)", b, 1, UINT64_MAX >> 21, &last))
 		return false;
 	if (first >= last) {
@@ -209,6 +215,16 @@ static bool consistent(const struct zcav_opts *o, const char *log)
 	}
 	if (o->force && !o->write) {
 		fputs("clyde-zcav: --force is for -w only\n", stderr);
+		return false;
+	}
+	/* reading starts at the block that holds first, as zcav does; writing there would not */
+	if (o->write && o->first_mib % o->block_mib) {
+		fprintf(stderr, "clyde-zcav: -w -r %llu:...: first is not a multiple of the block"
+			" (-b %u MiB), so the block that holds it starts before it; -w writes only"
+			" whole blocks inside -r (give %llu or %llu)\n",
+			(unsigned long long)o->first_mib, o->block_mib,
+			(unsigned long long)(o->first_mib / o->block_mib * o->block_mib),
+			(unsigned long long)((o->first_mib / o->block_mib + 1) * o->block_mib));
 		return false;
 	}
 	return true;

@@ -230,24 +230,44 @@ static int time_block(struct sweeper *s, struct zcav_block *b)
 	return ret;
 }
 
-/* The first pass: block after block until last, the target's end or its size. */
+void zcav_span_of(const struct zcav_opts *o, const struct zcav_sweep *sw, struct zcav_span *sp)
+{
+	uint64_t end = UINT64_MAX;	/* the first block past the span, in blocks */
+
+	sp->first = o->first_mib / o->block_mib;
+	sp->step = o->skip;
+	if (o->last_mib)
+		end = o->last_mib / o->block_mib;
+	if (sw->sized && sw->size / ((uint64_t)o->block_mib * MIB) < end)
+		end = sw->size / ((uint64_t)o->block_mib * MIB);
+	if (end == UINT64_MAX)
+		sp->count = UINT64_MAX;
+	else
+		sp->count = end > sp->first ? (end - sp->first - 1) / sp->step + 1 : 0;
+}
+
+/*
+ * The first pass: the span's blocks, or until the target's end. No block
+ * past a known size: a file being written would grow, even an empty one.
+ */
 static int first_pass(struct sweeper *s, struct zcav_pass *p)
 {
 	const struct zcav_opts *o = s->o;
 	uint64_t bbytes = (uint64_t)o->block_mib * MIB;
-	uint64_t first = o->first_mib / o->block_mib, last = o->last_mib / o->block_mib;
+	struct zcav_span sp;
 	size_t cap = 0;
 	bool one = o->passes == 1;
 
-	for (uint64_t k = 0; !last || first + k < last; k++) {
-		struct zcav_block b = { .offset = (first + k * o->skip) * bbytes, .bytes = bbytes };
+	zcav_span_of(o, s->sw, &sp);
+	for (uint64_t k = 0; k < sp.count; k++) {
+		struct zcav_block b = {
+			.offset = (sp.first + k * sp.step) * bbytes,
+			.bytes = bbytes,
+		};
 		int ret;
 
 		if (clyde_stop_requested())
 			return -EINTR;
-		/* no block past a known size: a file being written would grow, even an empty one */
-		if (s->sw->sized && b.offset + bbytes > s->sw->size)
-			break;
 		ret = time_block(s, &b);
 		if (ret < 0)
 			return ret;
@@ -324,42 +344,82 @@ static void pass_done(const struct zcav_sweep *sw, unsigned pass, const struct z
 		tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
+int zcav_open_flags(const struct zcav_opts *o)
+{
+	return (o->write ? O_WRONLY : O_RDONLY) | (o->buffered ? 0 : O_DIRECT) | O_CLOEXEC;
+}
+
+void zcav_say_open_error(FILE *err, const struct zcav_opts *o, const char *path, int errnum)
+{
+	fprintf(err, "clyde-zcav: %s: %s%s\n", path, strerror(errnum),
+		errnum == EINVAL && !o->buffered ?
+		" (O_DIRECT refused here? --buffered reads through the page cache)" : "");
+}
+
+void zcav_target_size(struct zcav_sweep *sw, const struct stat *st)
+{
+	off_t end;
+
+	if (S_ISREG(st->st_mode)) {
+		sw->size = (uint64_t)st->st_size;
+		sw->sized = true;
+		return;
+	}
+	end = lseek(sw->fd, 0, SEEK_END);
+	sw->size = end > 0 ? (uint64_t)end : 0;
+	sw->sized = end > 0;
+}
+
+int zcav_open_targets(const struct zcav_opts *o, struct zcav_sweep *sw, FILE *err)
+{
+	for (unsigned i = 0; i < o->ntargets; i++) {
+		const char *path = o->target[i].path;
+		struct stat st;
+
+		if (!strcmp(path, "-")) {
+			sw[i].fd = 0;
+			continue;
+		}
+		sw[i].fd = open(path, zcav_open_flags(o));
+		if (sw[i].fd < 0) {
+			zcav_say_open_error(err, o, path, errno);
+			return ZCAV_EXIT_IO;
+		}
+		if (fstat(sw[i].fd, &st)) {
+			fprintf(err, "clyde-zcav: %s: %s\n", path, strerror(errno));
+			return ZCAV_EXIT_IO;
+		}
+		zcav_target_size(&sw[i], &st);
+	}
+	return 0;
+}
+
+/* The engine takes the descriptor opened (and, for -w, checked) before: never the path again. */
 static int open_target(struct sweeper *s, const struct engine_ops *ops)
 {
 	struct zcav_sweep *sw = s->sw;
-	int flags = (s->o->write ? O_WRONLY : O_RDONLY) | (s->o->buffered ? 0 : O_DIRECT);
 	struct stat st;
 	int ret;
 
+	s->fd = sw->fd;
 	if (!strcmp(sw->t->path, "-")) {
-		s->fd = 0;
 		sw->direct = false;
 		snprintf(sw->engine, sizeof(sw->engine), "read");
 		snprintf(sw->engine_desc, sizeof(sw->engine_desc), "read(2) in order");
 		snprintf(sw->id.kind, sizeof(sw->id.kind), "stream");
 		return 0;
 	}
-	/* a device being written is held, so that nothing mounts it meanwhile */
-	if (s->o->write && !stat(sw->t->path, &st) && S_ISBLK(st.st_mode))
-		flags |= O_EXCL;
 	ret = sweeper_setup(s, ops);
 	if (ret)
 		return ret;
-	ret = s->eng.ops->open(&s->eng, sw->t->path, flags, 0, &s->fd);
+	/* from here the engine's close closes it */
+	sw->fd = -1;
+	ret = engine_adopt(&s->eng, s->fd);
 	if (ret)
 		return ret;
 	if (fstat(s->fd, &st))
 		return -errno;
 	zcav_identity_read(&sw->id, &st);
-	if (S_ISREG(st.st_mode)) {
-		sw->size = (uint64_t)st.st_size;
-		sw->sized = true;
-	} else {
-		off_t end = lseek(s->fd, 0, SEEK_END);
-
-		sw->size = end > 0 ? (uint64_t)end : 0;
-		sw->sized = end > 0;
-	}
 	sw->direct = !s->o->buffered;
 	snprintf(sw->engine, sizeof(sw->engine), "%s", ops->name);
 	return 0;
@@ -397,9 +457,7 @@ int zcav_sweep_run(const struct zcav_opts *o, struct zcav_sweep *sw)
 	}
 	ret = open_target(&s, ops);
 	if (ret) {
-		fprintf(stderr, "clyde-zcav: %s: %s%s\n", sw->t->path, strerror(-ret),
-			ret == -EINVAL && !o->buffered ?
-			" (O_DIRECT refused here? --buffered reads through the page cache)" : "");
+		zcav_say_open_error(stderr, o, sw->t->path, -ret);
 		goto out;
 	}
 	say_start(o, sw);
@@ -427,10 +485,10 @@ int zcav_sweep_run(const struct zcav_opts *o, struct zcav_sweep *sw)
 	}
 	goto out;
 out_said:
-	fprintf(stderr, "clyde-zcav: %s: %s%s\n", sw->t->path,
-		ret == -ENODATA ? "shorter than on the first pass" : strerror(-ret),
-		ret == -EINVAL && !o->buffered ?
-		" (O_DIRECT refused here? --buffered reads through the page cache)" : "");
+	if (ret == -ENODATA)
+		fprintf(stderr, "clyde-zcav: %s: shorter than on the first pass\n", sw->t->path);
+	else
+		zcav_say_open_error(stderr, o, sw->t->path, -ret);
 out:
 	if (fflush(sw->log) && !ret)
 		ret = -errno;
@@ -441,6 +499,9 @@ out:
 
 void zcav_sweep_free(struct zcav_sweep *sw)
 {
+	if (sw->fd > 0 && strcmp(sw->t->path, "-"))
+		close(sw->fd);
+	sw->fd = -1;
 	for (unsigned p = 0; p < ZCAV_MAX_PASSES; p++)
 		free(sw->pass[p].block);
 	free(sw->mean);

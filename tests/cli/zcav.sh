@@ -6,8 +6,11 @@
 # once; a file too small for one block (exit 2); the hint naming a block
 # size when every line came out a comment; --json with every block; -w
 # refused without --force (exit 3, the file as it was), and with it the
-# file zeroed at its size; -u as root; --help and clyde-zcav(1) naming the
-# same options; clyde-report reading what it wrote.
+# file zeroed at its size; -w refused on a symlink to a file and on
+# character devices; -w -r -s writing only inside -r's MiB (a sparse file's
+# far bytes untouched); the path swapped after -w's check (a pause point)
+# writes the file checked, not the new one; -u as root; --help and
+# clyde-zcav(1) naming the same options; clyde-report reading what it wrote.
 . "$TESTLIB"
 . "$(dirname "$TESTLIB")/env/zcav_lib.sh"
 need_python3 "to read the JSON"
@@ -74,6 +77,16 @@ expect_eq "two -l/-f pairs: 4 blocks in the second" "$(zcav_offsets "$W/b.log" |
 expect_eq "a file smaller than a block: exit status 2" "$?" 2
 expect_file_has "a file smaller than a block: says so" "$W/e" "too small: not one block of 16 MiB"
 
+# reading with -r and -s: the blocks are in -r's MiB of the file, every other
+# one (when -r's last counted the blocks read, at 2, 6 and 10 MiB here)
+"$ZCAV" $DIRECT -r 2:10 -b 2 -s 2 --json "$W/rs.json" "$W/a" >"$W/o" 2>"$W/e"
+expect_eq "-r 2:10 -b 2 -s 2: exit status" "$?" 0
+mib_offsets='import json, sys
+blocks = json.load(open(sys.argv[1]))["targets"][0]["passes"][0]["blocks"]
+print(*[b["offset"] >> 20 for b in blocks])'
+expect_eq "-r 2:10 -b 2 -s 2: blocks at MiB 2 and 6, none past MiB 10" \
+	"$(python3 -c "$mib_offsets" "$W/rs.json")" "2 6"
+
 # --json, two passes
 "$ZCAV" $DIRECT -b 2 -c 2 --json "$W/j.json" "$W/a" >"$W/o" 2>"$W/e"
 expect_eq "--json -c 2: exit status" "$?" 0
@@ -104,6 +117,99 @@ check "-w without --force: the file untouched" cmp -s "$W/a" "$W/a.orig"
 expect_eq "-w --force: exit status" "$?" 0
 expect_eq "-w --force: the file's size kept" "$(wc -c <"$W/a" | tr -d ' ')" $((12 * 1048576))
 check "-w --force: every byte zero" cmp -s -n $((12 * 1048576)) "$W/a" /dev/zero
+
+# -w's target is what its guard opened and checked, by its own name
+# same_mib A B FROM TO: MiB FROM to TO of files A and B hold the same bytes
+same_mib() { cmp -s -i $(($3 * 1048576)):$(($3 * 1048576)) -n $((($4 - $3) * 1048576)) "$1" "$2"; }
+# zero_mib FILE FROM TO: MiB FROM to TO of FILE are zeros
+zero_mib() { cmp -s -i $(($2 * 1048576)):0 -n $((($3 - $2) * 1048576)) "$1" /dev/zero; }
+head -c $((4 * 1048576)) /dev/urandom >"$W/victim"
+cp "$W/victim" "$W/victim.orig"
+ln -s "$W/victim" "$W/link"
+"$ZCAV" $DIRECT -w --force -b 1 "$W/link" >"$W/o" 2>"$W/e"
+expect_eq "-w --force on a symlink to a regular file: refused (3)" "$?" 3
+expect_file_has "-w --force on a symlink to a file: says why" "$W/e" \
+	"refused: a symbolic link to a regular file"
+check "-w --force on a symlink to a file: the file untouched" cmp -s "$W/victim" "$W/victim.orig"
+for dev in /dev/null /dev/zero; do
+	[ -c "$dev" ] || continue
+	"$ZCAV" -w --force -b 1 "$dev" >"$W/o" 2>"$W/e"
+	expect_eq "-w --force on $dev: refused (3)" "$?" 3
+	expect_file_has "-w --force on $dev: a character device" "$W/e" "refused: a character device"
+done
+ln -s /dev/zero "$W/zlink"
+"$ZCAV" -w --force -b 1 "$W/zlink" >"$W/o" 2>"$W/e"
+expect_eq "-w --force on a symlink to a character device: refused (3)" "$?" 3
+if [ "$(id -u)" = 0 ] && mknod "$W/cdev" c 1 3 2>/dev/null; then
+	"$ZCAV" -w --force -b 1 "$W/cdev" >"$W/o" 2>"$W/e"
+	expect_eq "-w --force on a character device made here (mknod): refused (3)" "$?" 3
+fi
+
+# -r and -s in MiB of the target: every block written lies inside -r
+head -c $((64 * 1048576)) /dev/urandom >"$W/r"
+cp "$W/r" "$W/r.orig"
+"$ZCAV" $DIRECT -w --force -r :16 -b 2 -s 4 "$W/r" >"$W/o" 2>"$W/e"
+expect_eq "-w -r :16 -b 2 -s 4: exit status" "$?" 0
+expect_file_has "-w -r :16 -b 2 -s 4: says what it writes before it writes" "$W/e" \
+	"writing zeros over 4 MiB: 2 blocks of 2 MiB, every 4th block, from MiB 0 to MiB 10; the last byte written is at offset 10485759"
+expect_eq "-w -r :16 -b 2 -s 4: the file's size kept" "$(wc -c <"$W/r" | tr -d ' ')" $((64 * 1048576))
+check "-w -r :16 -b 2 -s 4: MiB 0-2 zeros" zero_mib "$W/r" 0 2
+check "-w -r :16 -b 2 -s 4: MiB 2-8 as they were" same_mib "$W/r" "$W/r.orig" 2 8
+check "-w -r :16 -b 2 -s 4: MiB 8-10 zeros" zero_mib "$W/r" 8 10
+check "-w -r :16 -b 2 -s 4: nothing written from MiB 10 on" same_mib "$W/r" "$W/r.orig" 10 64
+# the issue's case: -r 0:1000 -b 100 -s 20 on a sparse file of 19000 MiB
+truncate -s 19000M "$W/sparse"
+for mib in 1000 2050 18050; do
+	printf 'untouched at %s MiB' $mib | dd of="$W/sparse" bs=1048576 seek=$mib conv=notrunc \
+		status=none
+done
+"$ZCAV" $DIRECT -w --force -r 0:1000 -b 100 -s 20 "$W/sparse" >"$W/o" 2>"$W/e"
+expect_eq "-w -r 0:1000 -b 100 -s 20: exit status" "$?" 0
+expect_file_has "-w -r 0:1000 -b 100 -s 20: one block, inside the range" "$W/e" \
+	"writing zeros over 100 MiB: 1 block of 100 MiB, every 20th block, from MiB 0 to MiB 100"
+for mib in 1000 2050 18050; do
+	expect_eq "-w -r 0:1000 -s 20: nothing written at MiB $mib" \
+		"$(dd if="$W/sparse" bs=1048576 skip=$mib count=1 status=none | head -c 40 | tr -d '\0')" \
+		"untouched at $mib MiB"
+done
+expect_eq "-w -r 0:1000 -s 20: the sparse file's size kept" "$(wc -c <"$W/sparse" | tr -d ' ')" \
+	$((19000 * 1048576))
+rm -f "$W/sparse"
+# a first inside a block: reading starts at that block as zcav does; writing is refused
+cp "$W/r.orig" "$W/r"
+"$ZCAV" $DIRECT -w --force -r 3:16 -b 2 "$W/r" >"$W/o" 2>"$W/e"
+expect_eq "-w -r 3:16 -b 2: a usage error" "$?" 1
+expect_file_has "-w -r 3:16 -b 2: says why" "$W/e" "first is not a multiple of the block"
+check "-w -r 3:16 -b 2: the file untouched" cmp -s "$W/r" "$W/r.orig"
+
+# one file named twice: written once at most, so refused
+cp "$W/r.orig" "$W/r"
+"$ZCAV" $DIRECT -w --force -b 2 -l /dev/null "$W/r" -l /dev/null "$W/r" >"$W/o" 2>"$W/e"
+expect_eq "-w --force on one file named twice: refused (3)" "$?" 3
+expect_file_has "-w --force on one file named twice: says so" "$W/e" \
+	"an earlier target is the same device or file"
+check "-w --force on one file named twice: the file untouched" cmp -s "$W/r" "$W/r.orig"
+
+# the path swapped for a symlink to another file after the check: the
+# descriptor the guard checked is what is written, not the new path
+head -c $((4 * 1048576)) /dev/urandom >"$W/t"
+: >"$W/race.err"
+CLYDE_TEST_PAUSE=zcav_write CLYDE_TEST_RESUME=$W/go "$ZCAV" $DIRECT -w --force -b 1 "$W/t" \
+	>"$W/o" 2>"$W/race.err" &
+pid=$!
+if wait_pause "$W/race.err"; then
+	mv "$W/t" "$W/t.checked"
+	ln -s "$W/victim" "$W/t"
+	touch "$W/go"
+else
+	fail "-w: never paused between its check and its sweep: $(cat "$W/race.err")"
+	kill $pid
+fi
+wait $pid
+expect_eq "-w with its path swapped after the check: exit status" "$?" 0
+check "-w with its path swapped: the file swapped in untouched" cmp -s "$W/victim" "$W/victim.orig"
+check "-w with its path swapped: the file it checked was written" \
+	cmp -s -n $((4 * 1048576)) "$W/t.checked" /dev/zero
 
 # -u: the file opened as that user (root's file, mode 600: refused to nobody)
 if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
