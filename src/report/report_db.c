@@ -164,6 +164,10 @@ static int check_schema(struct report_db *db, bool write, char *err, size_t errl
 	if (version > REPORT_DB_SCHEMA)
 		return db_fail(err, errlen, "%s: schema %lld is newer than this clyde-report's (%d)",
 			       db->path, version, REPORT_DB_SCHEMA);
+	/* 0 is a new file's (no table yet); migrations[] is indexed by it, so nothing else below 1 */
+	if (version < 0 || (version == 0 && tables))
+		return db_fail(err, errlen, "%s: schema %lld is not one of clyde-report's (1 to %d)",
+			       db->path, version, REPORT_DB_SCHEMA);
 	if (!app && !write)
 		return db_fail(err, errlen, "%s: empty: no clyde history in it yet", db->path);
 	ret = check_integrity(db, err, errlen);

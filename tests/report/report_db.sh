@@ -8,7 +8,8 @@
 # win over it, a history chart that parses as SVG, four writers at once,
 # a database of the previous schema (made here from SQL, not by
 # clyde-report) migrated, and databases that are not to be written or
-# used: read-only, newer, foreign, damaged. The database is read back with
+# used: read-only, newer, of a crafted schema version or application id,
+# foreign, damaged. The database is read back with
 # Python's sqlite3 module, independent of the program.
 . "$TESTLIB"
 [ -x "$REPORT" ] || skip "no $REPORT"
@@ -238,6 +239,29 @@ python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("creat
 expect_eq "another program's database is refused: 5" "$(status "$REPORT" --db "$W/foreign.db" --add "$W/few.csv")" 5
 expect_file_has "and said" "$W/err" "not a clyde history"
 expect_eq "and left alone" "$(sql "$W/foreign.db" 'select count(*) from sqlite_master')" 1
+# crafted schema versions and owners: refused with the value named, never a crash (a
+# negative version indexed the migrations' table: SIGSEGV)
+current=$(sql "$C" 'pragma user_version')
+for v in -1000000 2147483647 $((current + 1)) 0 -1; do
+	cp "$C" "$W/v.db"
+	python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("pragma user_version = %d" % int(sys.argv[2])); c.commit()' \
+		"$W/v.db" "$v"
+	expect_eq "user_version $v, --add: refused with 5" "$(status "$REPORT" --db "$W/v.db" --add "$W/few.csv")" 5
+	expect_file_has "user_version $v, --add: the value named" "$W/err" "schema $v "
+	expect_eq "user_version $v, --compare: refused with 5" \
+		"$(status "$REPORT" --db "$W/v.db" --compare kernel=A kernel=B)" 5
+	expect_file_has "user_version $v, --compare: the value named" "$W/err" "schema $v "
+	expect_eq "user_version $v: left as it was" "$(sql "$W/v.db" 'pragma user_version')|$(sql "$W/v.db" \
+		'select count(*) from runs')" "$v|$(sql "$C" 'select count(*) from runs')"
+done
+: >"$W/v.db"
+python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("pragma user_version = -1000000"); c.commit()' "$W/v.db"
+expect_eq "an empty file of user_version -1000000: refused with 5" "$(status "$REPORT" --db "$W/v.db" --add "$W/few.csv")" 5
+expect_file_has "and the value named" "$W/err" "schema -1000000 "
+cp "$C" "$W/app.db"
+python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("pragma application_id = 1234567"); c.commit()' "$W/app.db"
+expect_eq "a history of another application_id: refused with 5" "$(status "$REPORT" --db "$W/app.db" --add "$W/few.csv")" 5
+expect_file_has "and the value named" "$W/err" "not a clyde history (application_id 1234567"
 head -c 4096 /dev/zero | tr '\0' 'x' >"$W/junk.db"
 expect_eq "a file that is no database: 5" "$(status "$REPORT" --db "$W/junk.db" --add "$W/few.csv")" 5
 
