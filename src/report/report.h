@@ -151,7 +151,7 @@ struct report_config {
 	struct report_stat stat[PH_COUNT][RM_ALL];
 	/* Against the baseline (when one is set and both have values). */
 	bool has_ratio[PH_COUNT][RM_ALL];
-	double ratio[PH_COUNT][RM_ALL];	/* > 1 better, whatever the measure's direction */
+	double ratio[PH_COUNT][RM_ALL];	/* of the means, > 1 better, whatever the measure's direction */
 	bool within_noise[PH_COUNT][RM_ALL];	/* Welch's t-test p >= 0.05, or n < 2 on either side */
 	double p_value[PH_COUNT][RM_ALL];	/* -1 when not computed */
 	double geomean;		/* of the config's rate ratios; 0 when none */
@@ -339,6 +339,14 @@ bool report_higher_is_better(enum report_measure m);
 bool report_measure_applies(enum phase_id ph, enum report_measure m);
 /* The ratio of a to base, oriented so that > 1 is better; false when undefined. */
 bool report_ratio(enum report_measure m, double a, double base, double *ratio);
+/*
+ * A comparison's ratio: a's mean over base's, oriented as report_ratio;
+ * false when either has no value or it is undefined. The mean, not the
+ * median, because Welch's test (report_welch_p) is a test of the means:
+ * the direction, the size and the noise all come from one statistic.
+ */
+bool report_mean_ratio(enum report_measure m, const struct report_stat *a,
+		       const struct report_stat *base, double *ratio);
 
 /*
  * A time series' summaries (report_stats.c). report_series_rate: the

@@ -90,13 +90,18 @@ enum report_verdict {
 };
 
 const char *report_verdict_name(enum report_verdict v);
-/* b against a (the baseline): the ratio (> 1 better; NAN when undefined), Welch's p (-1: none). */
+/*
+ * b against a (the baseline): the ratio of the means (> 1 better; NAN
+ * when undefined) and Welch's p for the same means (-1: none), so that
+ * the verdict's direction and its significance are one statistic's.
+ */
 enum report_verdict report_verdict_of(const struct report_stat *a, const struct report_stat *b,
 				      enum report_measure m, double *ratio, double *p);
 
 /*
  * The comparison's table on out: per configuration and phase both
- * medians, the ratio, each side's CV, p and the verdict. fail_pct >= 0:
+ * means, their ratio, each side's CV, p and the verdict ("-" for what a
+ * side with no run, or one, cannot give). fail_pct >= 0:
  * each phase worse by more than fail_pct percent, and significantly, is
  * named on errs and counted in *regressions. 0, -ENOMEM or -EIO.
  */

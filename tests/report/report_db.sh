@@ -149,6 +149,61 @@ expect_eq "two actions: usage" "$(status "$REPORT" --db "$C" --add --history a=b
 expect_eq "--svg with --compare: usage" "$(status "$REPORT" --db "$C" --compare kernel=A kernel=B --svg "$W/x.svg")" 1
 expect_eq "--by without --history: usage" "$(status "$REPORT" --db "$C" --compare kernel=A kernel=B --by kernel)" 1
 
+# 2b. sets whose median and mean disagree: the verdict is the mean's (its ratio and Welch's
+# test of it), so the gate fails only on a regression of the same statistic it tests
+S=$W/s.db
+# runs FILE NAME FIRST_SEED VALUE...: one CSV line per value (putc and getc that rate, seeks 1000)
+runs() {
+	f=$1 n=$2 sd=$3
+	shift 3
+	: >"$f"
+	for v in "$@"; do
+		line "$n" "$sd" "$v" "$v" 1000 >>"$f"
+		sd=$((sd + 1))
+	done
+}
+# repeat N VALUE: VALUE N times
+repeat() {
+	i=0
+	while [ "$i" -lt "$1" ]; do printf '%s ' "$2"; i=$((i + 1)); done
+}
+# the issue's: A 7 runs at 100000 and 5 at 80000 (median 100000, mean 91667), B 12 at 99000
+# shellcheck disable=SC2046
+runs "$W/bi-a.csv" mix 1000 $(repeat 7 100000) $(repeat 5 80000)
+# shellcheck disable=SC2046
+runs "$W/bi-b.csv" mix 2000 $(repeat 12 99000)
+# skewed: A 28 runs at 100000 and 12 at 200000 (median 100000, mean 130000), B 40 at 109000..111000
+# shellcheck disable=SC2046
+runs "$W/sk-a.csv" skew 3000 $(repeat 28 100000) $(repeat 12 200000)
+# shellcheck disable=SC2046
+runs "$W/sk-b.csv" skew 4000 $(repeat 20 109000) $(repeat 20 111000)
+# unequal sizes: A 3 runs {90000, 100000, 140000} (median 100000, mean 110000), B 9 at 104000
+runs "$W/un-a.csv" uneq 5000 90000 100000 140000
+# shellcheck disable=SC2046
+runs "$W/un-b.csv" uneq 6000 $(repeat 9 104000)
+for set in bi sk un; do
+	check "add $set A" "$REPORT" --db "$S" --add --label "set=$set-a" "$W/$set-a.csv"
+	check "add $set B" "$REPORT" --db "$S" --add --label "set=$set-b" "$W/$set-b.csv"
+done
+expect_eq "bimodal: a 0.5% gate passes (B's mean is 8% better)" \
+	"$(status "$REPORT" --db "$S" --compare set=bi-a set=bi-b --fail-on-regression=0.5)" 0
+expect_match "bimodal: better by the ratio of the means" "$(grep ' putc ' "$W/out")" \
+	' 91666\.7  *99000\.0  *1\.080 .* better '
+check "bimodal: nothing named worse" sh -c "! grep -q worse '$W/out' '$W/err'"
+expect_eq "bimodal, B as the baseline: the 0.5% gate fails: 7" \
+	"$(status "$REPORT" --db "$S" --compare set=bi-b set=bi-a --fail-on-regression=0.5)" 7
+expect_file_has "bimodal, B as the baseline: the regression is the means' 7.4%" "$W/err" "putc 7.4% worse (p 0.0313)"
+expect_eq "skewed: a 0.5% gate fails: 7 (the medians said 10% better)" \
+	"$(status "$REPORT" --db "$S" --compare set=sk-a set=sk-b --fail-on-regression=0.5)" 7
+expect_match "skewed: worse by the ratio of the means" "$(grep ' putc ' "$W/out")" ' 0\.846 .* worse '
+expect_file_has "skewed: named with the means' 15.4%" "$W/err" "putc 15.4% worse"
+expect_eq "skewed, a 20% gate: passes" \
+	"$(status "$REPORT" --db "$S" --compare set=sk-a set=sk-b --fail-on-regression=20)" 0
+expect_eq "unequal sizes: a 0.5% gate passes" \
+	"$(status "$REPORT" --db "$S" --compare set=un-a set=un-b --fail-on-regression=0.5)" 0
+expect_match "unequal sizes: the means' ratio, within noise" "$(grep ' putc ' "$W/out")" \
+	' 110000\.0  *104000\.0  *0\.945 .* within noise \(3/9 runs\)'
+
 # 3. the history chart
 expect_eq "history by label" "$(status "$REPORT" --db "$C" --history name=box --by kernel --svg "$W/h.svg")" 0
 check "the history is SVG that parses" python3 - "$W/h.svg" <<'EOF'
