@@ -98,16 +98,25 @@ const char *report_verdict_name(enum report_verdict v);
 enum report_verdict report_verdict_of(const struct report_stat *a, const struct report_stat *b,
 				      enum report_measure m, double *ratio, double *p);
 
+/* What a comparison found, for the gate (--fail-on-regression) to decide on. */
+struct report_gate {
+	unsigned regressions;	/* phases worse by more than fail_pct, significantly */
+	unsigned too_few;	/* phases with no verdict: under REPORT_MIN_RUNS runs on a side */
+	unsigned shared;	/* configurations that both sets have runs of */
+};
+
 /*
  * The comparison's table on out: per configuration and phase both
  * means, their ratio, each side's CV, p and the verdict ("-" for what a
- * side with no run, or one, cannot give). fail_pct >= 0:
+ * side with no run, or one, cannot give). fail_pct >= 0 (the gate):
  * each phase worse by more than fail_pct percent, and significantly, is
- * named on errs and counted in *regressions. 0, -ENOMEM or -EIO.
+ * named on errs and counted in gate->regressions, and each phase without
+ * a verdict for too few runs (none on a side included) named and counted
+ * in gate->too_few. 0, -ENOMEM or -EIO.
  */
 int report_sets_compare(FILE *out, FILE *errs, const struct report_points *a,
 			const struct report_points *b, const char *sel_a, const char *sel_b,
-			double fail_pct, unsigned *regressions);
+			double fail_pct, struct report_gate *gate);
 
 /*
  * The history's charts: per configuration and phase, the median of each

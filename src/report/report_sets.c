@@ -158,7 +158,7 @@ static void side_cells(char *mean, char *cv, size_t len, const struct report_sta
 /* One configuration's phase: its row, and its regression on errs. */
 static int compare_cell(FILE *out, FILE *errs, const struct report_points *a,
 			const struct report_points *b, const struct report_point *p,
-			double fail_pct, unsigned *regressions)
+			double fail_pct, struct report_gate *gate)
 {
 	struct report_stat sa, sb;
 	enum report_verdict v;
@@ -182,9 +182,14 @@ static int compare_cell(FILE *out, FILE *errs, const struct report_points *a,
 	fprintf(out, "  %-18s %12s %12s %7s %7s %7s %7s  %s (%u/%u runs)\n", phase_csv_name(p->ph),
 		mean_a, mean_b, rs, cv_a, cv_b, ps, report_verdict_name(v), sa.n, sb.n);
 	if (v == RV_WORSE && fail_pct >= 0 && (1 - ratio) * 100 > fail_pct) {
-		++*regressions;
+		gate->regressions++;
 		fprintf(errs, "clyde-report: regression: %s: %s %.1f%% worse (p %.4f), more than %g%%\n",
 			p->config, phase_csv_name(p->ph), (1 - ratio) * 100, pv, fail_pct);
+	}
+	if (v == RV_TOO_FEW && fail_pct >= 0) {
+		gate->too_few++;
+		fprintf(errs, "clyde-report: too few runs: %s: %s has %u in A and %u in B, a verdict needs %d a side\n",
+			p->config, phase_csv_name(p->ph), sa.n, sb.n, REPORT_MIN_RUNS);
 	}
 	free(sb.values);
 free_a:
@@ -193,12 +198,22 @@ free_a:
 }
 
 /* Prints config's rows, its phases in the phase table's order. */
+/* Whether pts has a point of config. */
+static bool config_in(const struct report_points *pts, const char *config)
+{
+	for (size_t i = 0; i < pts->n; i++)
+		if (!strcmp(pts->p[i].config, config))
+			return true;
+	return false;
+}
+
 static int compare_config(FILE *out, FILE *errs, const struct report_points *a,
 			  const struct report_points *b, const char *config, double fail_pct,
-			  unsigned *regressions)
+			  struct report_gate *gate)
 {
 	int ret;
 
+	gate->shared += config_in(a, config) && config_in(b, config);
 	fprintf(out, "%s\n  %-18s %12s %12s %7s %7s %7s %7s  %s\n", config, "phase", "mean A",
 		"mean B", "B/A", "CV A", "CV B", "p", "verdict");
 	for (int ph = 0; ph < PH_COUNT; ph++) {
@@ -206,7 +221,7 @@ static int compare_config(FILE *out, FILE *errs, const struct report_points *a,
 
 		if (!p)
 			continue;
-		ret = compare_cell(out, errs, a, b, p, fail_pct, regressions);
+		ret = compare_cell(out, errs, a, b, p, fail_pct, gate);
 		if (ret)
 			return ret;
 	}
@@ -226,12 +241,12 @@ static bool config_seen(const struct report_points *a, const struct report_point
 
 int report_sets_compare(FILE *out, FILE *errs, const struct report_points *a,
 			const struct report_points *b, const char *sel_a, const char *sel_b,
-			double fail_pct, unsigned *regressions)
+			double fail_pct, struct report_gate *gate)
 {
 	const struct report_points *sets[2] = { a, b };
 	int ret;
 
-	*regressions = 0;
+	memset(gate, 0, sizeof(*gate));
 	fprintf(out, "A: %s (%u runs)\nB: %s (%u runs)\n"
 		"Rates (KiB/s, /s): each side's mean; B/A, the ratio of the means, above 1 is better;\n"
 		"p: Welch's t-test of the same means; a verdict needs %d runs a side.\n\n",
@@ -242,7 +257,7 @@ int report_sets_compare(FILE *out, FILE *errs, const struct report_points *a,
 		for (size_t i = 0; i < in->n; i++) {
 			if (config_seen(a, in, i))
 				continue;
-			ret = compare_config(out, errs, a, b, in->p[i].config, fail_pct, regressions);
+			ret = compare_config(out, errs, a, b, in->p[i].config, fail_pct, gate);
 			if (ret)
 				return ret;
 		}

@@ -84,14 +84,14 @@ static void read_side(void)
 {
 	struct report_points a = { 0 }, b = { 0 };
 	struct report_db *db;
-	unsigned regressions;
+	struct report_gate gate;
 	char err[512];
 
 	if (report_db_open(&db, path, false, err, sizeof(err)))
 		return;
 	if (!report_db_select(db, "name=box", NULL, &a, err, sizeof(err)) &&
 	    !report_db_select(db, "kernel=B", "kernel", &b, err, sizeof(err))) {
-		report_sets_compare(sink, sink, &a, &b, "name=box", "kernel=B", 5, &regressions);
+		report_sets_compare(sink, sink, &a, &b, "name=box", "kernel=B", 5, &gate);
 		report_history_svg(sink, &a, "fuzz");
 	}
 	report_points_free(&a);

@@ -132,8 +132,39 @@ expect_eq "a 5% gate fails on the 10% regression: 7" \
 expect_file_has "the regression is named" "$W/err" "regression: box -s 8M::*:5 -n 1: putc 10.0% worse"
 check "the noisy phase is not named" sh -c "! grep -q getc '$W/err'"
 expect_eq "a 15% gate passes" "$(status "$REPORT" --db "$C" --compare kernel=A kernel=B --fail-on-regression=15)" 0
-expect_eq "too few runs never fail the gate" \
-	"$(status "$REPORT" --db "$C" --compare kernel=A kernel=C --fail-on-regression=5)" 0
+expect_eq "2 runs against 5: the gate cannot judge: 8" \
+	"$(status "$REPORT" --db "$C" --compare kernel=A kernel=C --fail-on-regression=5)" 8
+expect_file_has "and names the phase and its runs" "$W/err" \
+	"too few runs: box -s 8M::*:5 -n 1: putc has 5 in A and 2 in B, a verdict needs 3 a side"
+expect_file_has "and says how to let it pass" "$W/err" "3 phases with too few runs to judge (under 3 a side); --allow-few lets them pass"
+expect_eq "2 runs against 5, --allow-few: 0" \
+	"$(status "$REPORT" --db "$C" --compare kernel=A kernel=C --fail-on-regression=5 --allow-few)" 0
+expect_file_has "--allow-few still names them" "$W/err" "too few runs: box -s 8M::*:5 -n 1: putc has 5 in A and 2 in B"
+expect_eq "2 runs against 5 without the gate: a report, 0" \
+	"$(status "$REPORT" --db "$C" --compare kernel=A kernel=C)" 0
+expect_eq "--allow-few without --fail-on-regression: usage" \
+	"$(status "$REPORT" --db "$C" --compare kernel=A kernel=C --allow-few)" 1
+# a regression in one configuration, too few runs in another: the regression's 7 wins
+line odd 950 100000 100000 1000 >"$W/odd.csv"
+line odd 951 100000 100000 1000 >>"$W/odd.csv"
+G2=$W/g.db
+check "gate sets: A" "$REPORT" --db "$G2" --add --label side=a "$W/a.csv"
+check "gate sets: B" "$REPORT" --db "$G2" --add --label side=b "$W/b.csv" "$W/odd.csv"
+expect_eq "a regression and a phase with too few runs: 7" \
+	"$(status "$REPORT" --db "$G2" --compare side=a side=b --fail-on-regression=5)" 7
+expect_eq "too few runs and no regression beyond 15%: 8" \
+	"$(status "$REPORT" --db "$G2" --compare side=a side=b --fail-on-regression=15)" 8
+expect_file_has "the one-sided configuration named" "$W/err" "too few runs: odd -s 8M::*:5 -n 1: putc has 0 in A and 2 in B"
+# sides that share no configuration (configurations are keyed by name): nothing compared, 3,
+# gate or not; a side with no run shows a dash, not nan or 0.0%
+expect_eq "disjoint sides: 3" "$(status "$REPORT" --db "$G2" --compare name=box name=odd)" 3
+expect_file_has "disjoint sides: said" "$W/err" "name=box and name=odd share no configuration (a name and its parameters): nothing compared"
+expect_eq "disjoint sides, with the gate and --allow-few: still 3" \
+	"$(status "$REPORT" --db "$G2" --compare name=box name=odd --fail-on-regression=5 --allow-few)" 3
+expect_eq "an empty side: dashes for its mean and CV" "$(grep ' putc ' "$W/out" | tr -s ' ')" \
+" putc 94999.6 - - 5.6% - - too few runs (10/0 runs)
+ putc - 100000.0 - - 0.0% - too few runs (0/2 runs)"
+check "no nan" sh -c "! grep -q nan '$W/out'"
 expect_eq "an environment column selects too" "$(status "$REPORT" --db "$C" --compare kernel=A,name=box kernel=B)" 0
 expect_eq "a selection that matches nothing wins over 7: 3" \
 	"$(status "$REPORT" --db "$C" --compare kernel=A kernel=Z --fail-on-regression=5)" 3
