@@ -15,7 +15,7 @@
 #include "report/report.h"
 
 /* The schema this clyde-report writes; --add migrates older ones (clyde-report(1)). */
-#define REPORT_DB_SCHEMA	2
+#define REPORT_DB_SCHEMA	3
 /* PRAGMA application_id of a clyde history: "ClDb". */
 #define REPORT_DB_APP_ID	0x436c4462
 /* How long a writer waits for another's lock, milliseconds. */
@@ -42,8 +42,10 @@ void report_db_close(struct report_db *db);
 
 /*
  * Adds every run and position sweep of s, with the labels ("K=V") given,
- * in one transaction: all of it or, on an error, nothing. A run whose
- * identity is there already is not added again (its new labels are).
+ * in one transaction: all of it or, on an error, nothing. A run already
+ * there is not added again (its new labels are): one of the same
+ * identity (seed, start and host) or, for a run that does not say when
+ * it began, of the same line key (report_line_key).
  */
 int report_db_add(struct report_db *db, const struct report_set *s, char *const *labels,
 		  unsigned nlabels, unsigned *added, unsigned *present, char *err, size_t errlen);
@@ -54,7 +56,7 @@ struct report_point {
 	enum phase_id ph;
 	double value;
 	char config[640];
-	char group[128];	/* --history: the run's date or its --by label's value */
+	char group[128];	/* --history: when it ran (else was added), or its --by label's value */
 };
 
 struct report_points {

@@ -93,10 +93,79 @@ expect_eq "add a zcav sweep" "$(status "$REPORT" --db "$DB" --add "$W/disk.zcav"
 expect_eq "add it again" "$(status "$REPORT" --db "$DB" --add "$W/disk.zcav")" 0
 expect_eq "the sweep once, with its points" "$(sql "$DB" 'select count(*) from sweeps')|$(sql "$DB" \
 	'select group_concat(mib_s) from (select mib_s from sweep_points order by point)')" "1|150.0,140.0,100.0"
-expect_eq "the schema version" "$(sql "$DB" 'pragma user_version')" 2
+expect_eq "the schema version" "$(sql "$DB" 'pragma user_version')" 3
 expect_eq "nothing readable to add: 3" "$(status "$REPORT" --db "$DB" --add /dev/null)" 3
 expect_eq "an unreadable input: 2" "$(status "$REPORT" --db "$DB" --add "$W/none.csv")" 2
 expect_eq "a bad label: usage" "$(status "$REPORT" --db "$DB" --add --label 'a b=c' "$W/x2.csv")" 1
+
+# 1b. a run's identity: its seed, start and host where the JSON says when it began
+# (clyde-result/10), else its line and which of its input's runs with that line it is.
+# doc10 OUT HOST=START...: clyde-x2.json's first run (a real one) as a /10 document, once
+# per HOST=START, each with the same CSV line (an empty START: null)
+doc10() {
+	python3 - "$REPORT_GOLDEN/clyde-x2.json" "$@" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+run = doc["runs"][0]
+doc["schema"] = "clyde-result/10"
+doc["runs"] = []
+for hs in sys.argv[3:]:
+    host, start = hs.split("=", 1)
+    r = dict(run)
+    r["host"], r["started_at"] = host, start or None
+    doc["runs"].append(r)
+json.dump(doc, open(sys.argv[2], "w"), indent=1)
+EOF
+}
+I=$W/id.db
+doc10 "$W/twins.json" h1=2026-01-02T03:04:05.000001Z h2=2026-01-02T03:04:05.000001Z
+expect_eq "two runs of one CSV line, two hosts: both stored" "$(status "$REPORT" --db "$I" --add "$W/twins.json")" 0
+expect_file_has "both added" "$W/out" "2 runs added, 0 already there"
+expect_eq "their identities: seed, start, host" "$(sql "$I" "select identity from runs order by id" | tr '\n' ' ')" \
+	"$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]; s=r["seed"]
+print("run:%d|2026-01-02T03:04:05.000001Z|h1 run:%d|2026-01-02T03:04:05.000001Z|h2 " % (s, s))' "$REPORT_GOLDEN/clyde-x2.json")"
+expect_eq "two starts and hosts" "$(sql "$I" "select group_concat(host || '@' || started_at, ' ') from runs")" \
+	"h1@2026-01-02T03:04:05.000001Z h2@2026-01-02T03:04:05.000001Z"
+expect_eq "their line: the document's first and second of it" "$(sql "$I" "select replace(line_identity, \
+	(select line_identity from runs where id = 1), 'L') from runs order by id" | tr '\n' ' ')|$(sql "$I" \
+	'select line_identity from runs where id = 1')" "L L#2 |csv:$(python3 -c 'import json,sys
+print(json.load(open(sys.argv[1]))["runs"][0]["csv"])' "$REPORT_GOLDEN/clyde-x2.json")"
+expect_eq "the same document again" "$(status "$REPORT" --db "$I" --add "$W/twins.json")" 0
+expect_file_has "stored once" "$W/out" "0 runs added, 2 already there"
+doc10 "$W/later.json" h1=2026-01-02T03:09:00Z
+expect_eq "the same line, started later on h1: a third run" "$(status "$REPORT" --db "$I" --add "$W/later.json")" 0
+expect_file_has "added" "$W/out" "1 run added, 0 already there"
+python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["runs"][0]["csv"])' "$REPORT_GOLDEN/clyde-x2.json" >"$W/one.csv"
+expect_eq "the CSV line alone: one of those runs" "$(status "$REPORT" --db "$I" --add "$W/one.csv")" 0
+expect_file_has "already there" "$W/out" "0 runs added, 1 already there"
+expect_eq "--history dates each run by its start" "$(status "$REPORT" --db "$I" --history name=tmpfs-clyde --svg "$W/id.svg")" 0
+expect_eq "its groups: the starts to the second, in order" "$(python3 - "$W/id.svg" <<'EOF'
+import sys, xml.etree.ElementTree as ET
+g = ET.parse(sys.argv[1]).getroot().find("{http://www.w3.org/2000/svg}g")
+print(" ".join(t.text for t in g.iter("{http://www.w3.org/2000/svg}text") if t.text and t.text.startswith("20")))
+EOF
+)" "2026-01-02T03:04:05Z 2026-01-02T03:09:00Z"
+# the line first, then the document: the line's row becomes the run that says when it ran,
+# and the document's other run of the same line is another
+L=$W/line.db
+expect_eq "a CSV line, then /10 runs of that line" "$(status "$REPORT" --db "$L" --add "$W/one.csv")|$(status "$REPORT" --db "$L" --add "$W/twins.json")" "0|0"
+expect_file_has "one of them is the line's run" "$W/out" "1 run added, 1 already there"
+expect_eq "both known by their start now" "$(sql "$L" "select count(*), count(started_at), count(distinct identity) from runs")" "2|2|2"
+# two identical lines in one input are two runs; the same input again, none new
+{ cat "$W/one.csv"; cat "$W/one.csv"; } >"$W/two.csv"
+expect_eq "one file, the same line twice" "$(status "$REPORT" --db "$W/two.db" --add "$W/two.csv")" 0
+expect_file_has "two runs" "$W/out" "2 runs added, 0 already there"
+expect_eq "the file again" "$(status "$REPORT" --db "$W/two.db" --add "$W/two.csv")" 0
+expect_file_has "none new" "$W/out" "0 runs added, 2 already there"
+expect_eq "its line in another file: the first of them" "$(status "$REPORT" --db "$W/two.db" --add "$W/one.csv")" 0
+expect_file_has "already there" "$W/out" "0 runs added, 1 already there"
+# a start that is not a UTC time: the run is refused, not guessed at
+doc10 "$W/badstart.json" h1=2026-01-02
+expect_eq "a started_at that is not a UTC time: nothing to add, 3" "$(status "$REPORT" --db "$W/bad.db" --add "$W/badstart.json")" 3
+expect_file_has "and said" "$W/err" 'a "started_at" that is not a UTC time'
+doc10 "$W/nostart.json" h1=
+expect_eq "a /10 run whose start is null: known by its line" "$(status "$REPORT" --db "$L" --add "$W/nostart.json")" 0
+expect_file_has "one of that line's runs" "$W/out" "0 runs added, 1 already there"
 
 # 2. compare made-up runs whose answer is known
 C=$W/c.db
@@ -279,7 +348,8 @@ expect_eq "four writers: intact" "$(sql "$P" 'pragma integrity_check')" ok
 
 # 5. a database of the previous schema (1), written here from SQL, migrated by an add
 O=$W/old.db
-python3 - "$O" <<'EOF'
+line box 7 123456 123456 1000 >"$W/oldline.csv"
+python3 - "$O" "csv:$(cat "$W/oldline.csv")" <<'EOF'
 import sqlite3, sys
 con = sqlite3.connect(sys.argv[1])
 con.executescript("""
@@ -296,21 +366,24 @@ CREATE TABLE labels (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCA
   key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (run_id, key)) WITHOUT ROWID;
 CREATE INDEX labels_key_value ON labels(key, value);
 INSERT INTO runs (id, identity, added_at, source, line, format, tool_version, name, config)
-  VALUES (1, 'csv:old run', '2025-01-01T00:00:00Z', 'old.csv', 1, 'clyde-csv', '0.0.9', 'box',
+  VALUES (1, '@IDENTITY@', '2025-01-01T00:00:00Z', 'old.csv', 1, 'clyde-csv', '0.0.9', 'box',
           'box -s 8M::1000:5 -n 1');
 INSERT INTO results VALUES (1, 'putc', 'rate', 123456);
 INSERT INTO labels VALUES (1, 'kernel', 'old');
 PRAGMA application_id = 1131168866;
 PRAGMA user_version = 1;
-""")
+""".replace("@IDENTITY@", sys.argv[2].replace("'", "''")))
 con.commit()
 EOF
 expect_eq "a schema-1 database is read as it is" "$(status "$REPORT" --db "$O" --history kernel=old --svg "$W/old.svg")" 0
 expect_eq "and left at schema 1" "$(sql "$O" 'pragma user_version')" 1
 expect_eq "an add migrates it" "$(status "$REPORT" --db "$O" --add --label kernel=new "$W/a.csv")" 0
-expect_eq "to schema 2" "$(sql "$O" 'pragma user_version')" 2
+expect_eq "to schema 3" "$(sql "$O" 'pragma user_version')" 3
 expect_eq "with the new columns and tables" "$(sql "$O" "select count(*) from pragma_table_info('runs') where name in \
-	('cache_mode', 'cache_outcome', 'resident_worst_pct')")|$(sql "$O" "select count(*) from sqlite_master where name in ('series', 'sweeps', 'sweep_points')")" "3|3"
+	('cache_mode', 'cache_outcome', 'resident_worst_pct', 'line_identity', 'started_at')")|$(sql "$O" "select count(*) from sqlite_master where name in ('series', 'sweeps', 'sweep_points', 'runs_line_identity')")" "5|4"
+expect_eq "the old run known by its line" "$(sql "$O" "select line_identity = identity, started_at is null from runs where id = 1")" "1|1"
+expect_eq "its file added again: already there" "$(status "$REPORT" --db "$O" --add "$W/oldline.csv")" 0
+expect_file_has "and counted so" "$W/out" "0 runs added, 1 already there"
 expect_eq "the old run kept" "$(sql "$O" "select r.name, x.value, l.value from runs r join results x on x.run_id = r.id \
 	join labels l on l.run_id = r.id where r.id = 1")" "box|123456.0|old"
 expect_eq "the new runs added" "$(sql "$O" 'select count(*) from runs')" 6
