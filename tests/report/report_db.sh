@@ -75,6 +75,9 @@ print("|".join([r["filesystem"]["type"], r["machine"]["kernel"], r["cache"]["mod
 	"$REPORT_GOLDEN/clyde-x2.json")"
 expect_eq "figures per phase and measure" "$(sql "$DB" "select count(*) > 0 from results where measure = 'rate' and phase = 'put_block'")" 1
 expect_eq "add bonnie++'s CSV" "$(status "$REPORT" --db "$DB" --add "$REPORT_GOLDEN/bonnie-2.00a.csv")" 0
+expect_eq "older documents and bonnie++ lines say no start: known by their lines" \
+	"$(sql "$DB" "select count(*) from runs where started_at is null and identity = line_identity and identity like 'csv:%'")" \
+	"$(sql "$DB" "select count(*) from runs")"
 expect_eq "a bonnie++ line has no environment" \
 	"$(sql "$DB" "select count(*) from runs where format like 'bonnie%' and kernel is null and fs_type is null and host is null")" \
 	"$(sql "$DB" "select count(*) from runs where format like 'bonnie%'")"
