@@ -512,8 +512,9 @@ static void json_run_identity(struct report_run *r, const struct json_node *run)
 			       r->key, r->seed);
 	for (int ph = 0; ph < PH_COUNT && len < sizeof(r->line_identity); ph++)
 		if (r->has[ph][RM_RATE])
-			len += (size_t)snprintf(r->line_identity + len, sizeof(r->line_identity) - len,
-						"|%d:%.9g", ph, r->v[ph][RM_RATE]);
+			len += (size_t)snprintf(r->line_identity + len,
+						sizeof(r->line_identity) - len, "|%d:%.9g", ph,
+						r->v[ph][RM_RATE]);
 }
 
 /* "2026-12-06T07:10:02Z", with up to 9 digits of a second after a '.': UTC, ISO 8601. */

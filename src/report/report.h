@@ -81,7 +81,7 @@ struct report_series {
 struct report_env {
 	bool has;
 	char clyde_version[32];
-	char host[64];		/* where it ran (clyde-result/10), else the cluster's first host; "": none named */
+	char host[64];		/* where it ran (/10), else the cluster's first host; "": none */
 	char os[32], kernel[96], arch[32], cpu_model[128];
 	double cpus, ram_bytes;
 	char fs_type[32], fs_source[128], fs_mountpoint[256], fs_options[256];
@@ -118,7 +118,7 @@ struct report_run {
 	 * document), which is then known by its line (report_line_key).
 	 */
 	char identity[256];
-	char started_at[32];	/* clyde-result/10: "2026-12-06T07:10:02.123456Z"; "" not known */
+	char started_at[32];	/* /10: "2026-12-06T07:10:02.123456Z"; "" not known */
 	/*
 	 * Its line: "csv:" and its CSV line (a clyde JSON run's own "csv", so
 	 * that the document and its line are one run), or for a JSON run
@@ -161,7 +161,7 @@ struct report_config {
 	struct report_stat stat[PH_COUNT][RM_ALL];
 	/* Against the baseline (when one is set and both have values). */
 	bool has_ratio[PH_COUNT][RM_ALL];
-	double ratio[PH_COUNT][RM_ALL];	/* of the means, > 1 better, whatever the measure's direction */
+	double ratio[PH_COUNT][RM_ALL];	/* of the means, > 1 better whatever the measure */
 	bool within_noise[PH_COUNT][RM_ALL];	/* Welch's t-test p >= 0.05, or n < 2 on either side */
 	double p_value[PH_COUNT][RM_ALL];	/* -1 when not computed */
 	double geomean;		/* of the config's rate ratios; 0 when none */
@@ -262,8 +262,8 @@ void report_display_pick(struct report_display *d, enum phase_id ph,
  * it ran with one; /4: the run's tree and the tree phases, when it ran
  * with --tree; /6: a run that failed is skipped as malformed; /8: each
  * phase's time series, where it was recorded; /10: the run's host and
- * start; /5's cluster, /7's plan and /9's ranks_summary are not read). CSV has bonnie++'s twelve phases
- * only (PH_BONNIE_COUNT).
+ * start; /5's cluster, /7's plan and /9's ranks_summary are not read).
+ * CSV has bonnie++'s twelve phases only (PH_BONNIE_COUNT).
  * Header lines are skipped; lines without a comma (the text table around
  * a CSV line) are counted in text_lines and ignored; malformed lines and
  * documents are reported on errs (NULL: not at all) as "source:line:

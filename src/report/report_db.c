@@ -177,7 +177,7 @@ static int check_schema(struct report_db *db, bool write, char *err, size_t errl
 	if (version > REPORT_DB_SCHEMA)
 		return db_fail(err, errlen, "%s: schema %lld is newer than this clyde-report's (%d)",
 			       db->path, version, REPORT_DB_SCHEMA);
-	/* 0 is a new file's (no table yet); migrations[] is indexed by it, so nothing else below 1 */
+	/* 0 is a new file's (no table yet); migrations[] is indexed by it: nothing else below 1 */
 	if (version < 0 || (version == 0 && tables))
 		return db_fail(err, errlen, "%s: schema %lld is not one of clyde-report's (1 to %d)",
 			       db->path, version, REPORT_DB_SCHEMA);
@@ -285,9 +285,9 @@ static const char *const add_sql[] = {
 	" ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,"
 	" ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
 	/*
-	 * The run already there: its identity, or a row of its line that does
-	 * not say when it ran (?3 NULL: this run does not either, any row of
-	 * its line is it), the identity's first
+	 * The run already there: a row of its identity or, failing that, of
+	 * its line that does not say when it ran (?3 NULL: this run does not
+	 * say either, and any row of its line is it)
 	 */
 	"SELECT id, identity = ?1 FROM runs WHERE identity = ?1"
 	" OR (line_identity = ?2 AND (?3 IS NULL OR started_at IS NULL))"
@@ -388,7 +388,9 @@ static int find_run(struct report_db *db, struct add_stmts *q, const char *ident
 	*by_line = rc == SQLITE_ROW && !sqlite3_column_int(q->find, 1);
 	sqlite3_reset(q->find);
 	sqlite3_clear_bindings(q->find);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : exec_fail(db, rc, "finding a run", err, errlen);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return exec_fail(db, rc, "finding a run", err, errlen);
+	return 0;
 }
 
 /*

@@ -56,7 +56,7 @@ struct report_point {
 	enum phase_id ph;
 	double value;
 	char config[640];
-	char group[128];	/* --history: when it ran (else was added), or its --by label's value */
+	char group[128];	/* --history: when it ran (or was added), or its --by label's value */
 };
 
 struct report_points {

@@ -26,7 +26,7 @@ enum report_exit {
 	REPORT_EXIT_DB = 5,	/* the history could not be opened, checked, read or written */
 	REPORT_EXIT_NO_DB = 6,	/* --db in a build without SQLite */
 	REPORT_EXIT_REGRESSION = 7,	/* --fail-on-regression: a phase worse beyond it */
-	REPORT_EXIT_TOO_FEW = 8,	/* --fail-on-regression: a phase with too few runs to judge */
+	REPORT_EXIT_TOO_FEW = 8,	/* --fail-on-regression: a phase it cannot judge */
 };
 
 struct report_opts {
@@ -293,7 +293,8 @@ static int check_db_usage(struct report_opts *o, int argc, char **argv)
 	const char *why = NULL, *bad = NULL;
 
 	if (!o->db && (actions || o->nlabels || o->by || o->fail_pct >= 0 || o->allow_few))
-		why = "--add, --label, --compare, --fail-on-regression, --allow-few, --history and --by need --db";
+		why = "--add, --label, --compare, --fail-on-regression, --allow-few, --history "
+		      "and --by need --db";
 	else if (o->db && actions != 1)
 		why = "--db needs one of --add, --compare and --history";
 	else if (o->nlabels && !o->add)
@@ -457,14 +458,14 @@ static int gate_status(const struct report_opts *o, const struct report_gate *g)
 	if (o->fail_pct < 0)
 		return 0;
 	if (g->regressions) {
-		fprintf(stderr, "clyde-report: %u phase%s worse by more than %g%%\n", g->regressions,
-			g->regressions == 1 ? "" : "s", o->fail_pct);
+		fprintf(stderr, "clyde-report: %u phase%s worse by more than %g%%\n",
+			g->regressions, g->regressions == 1 ? "" : "s", o->fail_pct);
 		return REPORT_EXIT_REGRESSION;
 	}
 	if (g->too_few && !o->allow_few) {
-		fprintf(stderr, "clyde-report: %u phase%s with too few runs to judge (under %d a side); "
-			"--allow-few lets them pass\n", g->too_few, g->too_few == 1 ? "" : "s",
-			REPORT_MIN_RUNS);
+		fprintf(stderr, "clyde-report: %u phase%s with too few runs to judge "
+			"(under %d a side); --allow-few lets them pass\n", g->too_few,
+			g->too_few == 1 ? "" : "s", REPORT_MIN_RUNS);
 		return REPORT_EXIT_TOO_FEW;
 	}
 	return 0;

@@ -188,8 +188,9 @@ static int compare_cell(FILE *out, FILE *errs, const struct report_points *a,
 	}
 	if (v == RV_TOO_FEW && fail_pct >= 0) {
 		gate->too_few++;
-		fprintf(errs, "clyde-report: too few runs: %s: %s has %u in A and %u in B, a verdict needs %d a side\n",
-			p->config, phase_csv_name(p->ph), sa.n, sb.n, REPORT_MIN_RUNS);
+		fprintf(errs, "clyde-report: too few runs: %s: %s has %u in A and %u in B, "
+			"a verdict needs %d a side\n", p->config, phase_csv_name(p->ph), sa.n, sb.n,
+			REPORT_MIN_RUNS);
 	}
 	free(sb.values);
 free_a:

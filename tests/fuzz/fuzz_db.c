@@ -2,9 +2,9 @@
 /*
  * libFuzzer target for the results history's open path: any bytes as the
  * database file (the corpus starts from a real history, which the fuzzer
- * mutates, half the time in the file's header), opened to read (a selection, a history's grouping and a
- * comparison of two sets) and opened to write (a migration, then an add
- * of two runs). A crafted file may be refused, never crash, leak or trip
+ * mutates, half the time in the file's header), opened to read (a
+ * selection, a history's grouping and a comparison of two sets) and
+ * opened to write (a migration, then an add of two runs). A crafted file may be refused, never crash, leak or trip
  * a sanitizer. Built and run by .ci/fuzz-report where the build has
  * SQLite, not by make.
  */
@@ -47,7 +47,9 @@ static int setup(void)
 {
 	const char *tmp = getenv("TMPDIR");
 
-	snprintf(dir, sizeof(dir), "%s/clyde-fuzz-db.XXXXXX", tmp && strlen(tmp) < 32 ? tmp : "/tmp");
+	if (!tmp || strlen(tmp) >= 32)
+		tmp = "/tmp";
+	snprintf(dir, sizeof(dir), "%s/clyde-fuzz-db.XXXXXX", tmp);
 	if (!mkdtemp(dir))
 		return -errno;
 	snprintf(path, sizeof(path), "%s/h.db", dir);

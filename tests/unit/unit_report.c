@@ -862,12 +862,14 @@ static void test_verdict_one_statistic(void)
 	sb = stat_of(b, 12);
 	se = sqrt(1166666666.6666667 / 11 / 12);
 	t = (99000 - 1100000 / 12.0) / se;
-	CHECK(report_verdict_of(&sa, &sb, RM_RATE, &ratio, &p) == RV_BETTER, "bimodal: better, p %g", p);
+	CHECK(report_verdict_of(&sa, &sb, RM_RATE, &ratio, &p) == RV_BETTER, "bimodal: better, p %g",
+	      p);
 	CHECK_NEAR(ratio, 99000 / (1100000 / 12.0), 1e-12);
 	CHECK_NEAR(p, report_t_two_sided_p(t, 11), 1e-12);
 	CHECK(p > 0.030 && p < 0.032, "bimodal: p %g", p);
 	/* the other way round, B's runs as the baseline: worse by the same statistic */
-	CHECK(report_verdict_of(&sb, &sa, RM_RATE, &ratio, &p) == RV_WORSE, "bimodal, reversed: worse");
+	CHECK(report_verdict_of(&sb, &sa, RM_RATE, &ratio, &p) == RV_WORSE,
+	      "bimodal, reversed: worse");
 	CHECK_NEAR(ratio, (1100000 / 12.0) / 99000, 1e-12);
 
 	/*
@@ -882,8 +884,10 @@ static void test_verdict_one_statistic(void)
 		b[i] = i < 20 ? 109 : 111;
 	sa = stat_of(a, 40);
 	sb = stat_of(b, 40);
-	CHECK(sa.median == 100 && sb.median == 110, "skewed: the medians %g %g", sa.median, sb.median);
-	CHECK(report_verdict_of(&sa, &sb, RM_RATE, &ratio, &p) == RV_WORSE, "skewed: worse, p %g", p);
+	CHECK(sa.median == 100 && sb.median == 110, "skewed: the medians %g %g", sa.median,
+	      sb.median);
+	CHECK(report_verdict_of(&sa, &sb, RM_RATE, &ratio, &p) == RV_WORSE, "skewed: worse, p %g",
+	      p);
 	CHECK_NEAR(ratio, 110.0 / 130, 1e-12);
 	CHECK(p > 0.005 && p < 0.015, "skewed: p %g", p);
 	/* CPU per unit (lower is better): the same values as CPU make B the better */
@@ -901,7 +905,8 @@ static void test_verdict_one_statistic(void)
 	two_values(b, 9, 9, 104, 104);
 	sa = stat_of(a, 3);
 	sb = stat_of(b, 9);
-	CHECK(report_verdict_of(&sa, &sb, RM_RATE, &ratio, &p) == RV_NOISE, "unequal sizes: noise, p %g", p);
+	CHECK(report_verdict_of(&sa, &sb, RM_RATE, &ratio, &p) == RV_NOISE,
+	      "unequal sizes: noise, p %g", p);
 	CHECK_NEAR(ratio, 104.0 / 110, 1e-12);
 	CHECK_NEAR(p, report_t_two_sided_p(6 / sqrt(700.0 / 3), 2), 1e-12);
 
@@ -921,18 +926,21 @@ static void test_verdict_one_statistic(void)
 			double *dst = i < na ? &a[i] : &b[i - na];
 
 			x = x * 6364136223846793005ull + 1442695040888963407ull;
-			*dst = (i < na ? 1000 : 1030) + (double)(x >> 54) - ((x >> 33) % 4 ? 0 : 600);
+			*dst = (i < na ? 1000 : 1030) + (double)(x >> 54) -
+			       ((x >> 33) % 4 ? 0 : 600);
 		}
 		qsort(a, na, sizeof(double), cmp_sorted);
 		qsort(b, nb, sizeof(double), cmp_sorted);
 		sa = stat_of(a, na);
 		sb = stat_of(b, nb);
 		v = report_verdict_of(&sa, &sb, RM_RATE, &ratio, &p);
-		if (fabs(ratio - sb.mean / sa.mean) > 1e-12 || (v == RV_BETTER && !(sb.mean > sa.mean)) ||
-		    (v == RV_WORSE && !(sb.mean < sa.mean)) || (v != RV_NOISE) != (p < REPORT_NOISE_P)) {
-			CHECK(false, "round %d: %u vs %u runs, means %g %g, medians %g %g: %s, ratio %g, p %g",
-			      round, na, nb, sa.mean, sb.mean, sa.median, sb.median, report_verdict_name(v),
-			      ratio, p);
+		if (fabs(ratio - sb.mean / sa.mean) > 1e-12 ||
+		    (v == RV_BETTER && !(sb.mean > sa.mean)) ||
+		    (v == RV_WORSE && !(sb.mean < sa.mean)) ||
+		    (v != RV_NOISE) != (p < REPORT_NOISE_P)) {
+			CHECK(false, "round %d: %u vs %u runs, means %g %g, medians %g %g: %s, "
+			      "ratio %g, p %g", round, na, nb, sa.mean, sb.mean, sa.median,
+			      sb.median, report_verdict_name(v), ratio, p);
 			break;
 		}
 	}
