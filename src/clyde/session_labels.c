@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "clyde/session.h"
 #include "core/result.h"
@@ -33,6 +34,20 @@ static void copy_field(char *dst, size_t len, const char *src)
 			*c = ' ';
 }
 
+/* Now, UTC to the microsecond, ISO 8601: "2026-12-06T07:10:02.123456Z"; "" when the clock fails. */
+static void wall_clock_now(char *buf, size_t len)
+{
+	struct timespec ts;
+	struct tm tm;
+	char secs[24];
+
+	buf[0] = '\0';
+	if (clock_gettime(CLOCK_REALTIME, &ts) || !gmtime_r(&ts.tv_sec, &tm) ||
+	    !strftime(secs, sizeof(secs), "%Y-%m-%dT%H:%M:%S", &tm))
+		return;
+	snprintf(buf, len, "%s.%06uZ", secs, (unsigned)(ts.tv_nsec / 1000) % 1000000u);
+}
+
 void fill_result_labels(const struct session *s, uint32_t seed, struct run_result *r)
 {
 	const struct clyde_options *o = &s->opt;
@@ -56,6 +71,9 @@ void fill_result_labels(const struct session *s, uint32_t seed, struct run_resul
 	p->file_min = pl->file_min;
 	p->file_dirs = pl->file_dirs;
 	p->file_chunk = pl->file_chunk;
+	snprintf(p->host, sizeof(p->host), "%s", s->hostname);
+	/* the run begins now: its private directory, then its phases */
+	wall_clock_now(p->started_at, sizeof(p->started_at));
 
 	snprintf(e->engine, sizeof(e->engine), "%s", pl->engine->name);
 	copy_field(e->engine_desc, sizeof(e->engine_desc), pl->engine_desc);

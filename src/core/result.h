@@ -152,6 +152,13 @@ struct run_params {
 	int64_t file_min;
 	uint32_t file_dirs;
 	uint32_t file_chunk;
+	/*
+	 * Which run this was, with the seed (clyde-result/10): the host it ran
+	 * on and when it began, UTC wall clock to the microsecond
+	 * ("2026-12-06T07:10:02.123456Z"); "" where not known.
+	 */
+	char host[128];
+	char started_at[32];
 };
 
 /* The tree of --tree, as generated; on is false without --tree. */

@@ -66,7 +66,13 @@
  * holds does not grow with ranks by a record each. Up to 64 ranks, and
  * every other field, as /8.
  */
-#define JSON_SCHEMA "clyde-result/9"
+/*
+ * clyde-result/10: per run "host" (where it ran) and "started_at" (when
+ * it began, UTC, ISO 8601 to the microsecond), so that a run is known by
+ * its seed, start and host (clyde-report's history keeps each once).
+ * Every /9 field is unchanged.
+ */
+#define JSON_SCHEMA "clyde-result/10"
 
 /*
  * The document, the runs array, each run and its phases put one member on
@@ -312,6 +318,8 @@ static void json_run(struct json_writer *w, const struct run_result *r,
 	json_add_str(w, "name", p->name);
 	json_add_uint(w, "seed", p->seed);
 	json_add_uint(w, "concurrency", p->concurrency);
+	json_add_str(w, "host", p->host[0] ? p->host : NULL);
+	json_add_str(w, "started_at", p->started_at[0] ? p->started_at : NULL);
 	json_obj_begin(w, "io");
 	json_add_uint(w, "size_mib", p->file_bytes >> 20);
 	json_add_uint(w, "chunk", p->chunk);

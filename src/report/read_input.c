@@ -73,7 +73,10 @@ void report_set_free(struct report_set *s)
 int reader_add_run(struct reader *rd, const struct report_run *r)
 {
 	struct report_set *s = rd->set;
+	unsigned occurrence = 1;
 
+	for (size_t i = rd->first_run; i < s->nruns; i++)
+		occurrence += !strcmp(s->runs[i].line_identity, r->line_identity);
 	if (s->nruns == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 16;
 		struct report_run *runs = realloc(s->runs, cap * sizeof(*runs));
@@ -83,8 +86,17 @@ int reader_add_run(struct reader *rd, const struct report_run *r)
 		s->runs = runs;
 		s->cap = cap;
 	}
-	s->runs[s->nruns++] = *r;
+	s->runs[s->nruns] = *r;
+	s->runs[s->nruns++].occurrence = occurrence;
 	return 0;
+}
+
+void report_line_key(char *buf, size_t len, const struct report_run *r)
+{
+	if (r->occurrence > 1)
+		snprintf(buf, len, "%s#%u", r->line_identity, r->occurrence);
+	else
+		snprintf(buf, len, "%s", r->line_identity);
 }
 
 /* ---- names and parameters ---- */
@@ -151,7 +163,7 @@ static int read_line(struct reader *rd, const char *p, size_t n, unsigned line)
 int report_read_buffer(struct report_set *s, const char *buf, size_t len,
 		       const char *source, FILE *errs)
 {
-	struct reader rd = { .set = s, .source = source, .errs = errs };
+	struct reader rd = { .set = s, .first_run = s->nruns, .source = source, .errs = errs };
 	size_t pos = 0;
 	unsigned line = 1;
 	int ret = 0;
@@ -288,17 +300,17 @@ void report_run_origin(char *buf, size_t len, const struct report_run *r)
 
 void report_identity_csv(struct report_run *r, const char *p, size_t n)
 {
-	const size_t keep = sizeof(r->identity) - 32;
+	const size_t keep = sizeof(r->line_identity) - 32;
 	uint64_t hash = 1469598103934665603ull;	/* FNV-1a */
 
 	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\r'))
 		n--;
-	if (n + 4 < sizeof(r->identity)) {
-		snprintf(r->identity, sizeof(r->identity), "csv:%.*s", (int)n, p);
+	if (n + 4 < sizeof(r->line_identity)) {
+		snprintf(r->line_identity, sizeof(r->line_identity), "csv:%.*s", (int)n, p);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
 		hash = (hash ^ (unsigned char)p[i]) * 1099511628211ull;
-	snprintf(r->identity, sizeof(r->identity), "csv:%.*s...%016llx", (int)keep, p,
+	snprintf(r->line_identity, sizeof(r->line_identity), "csv:%.*s...%016llx", (int)keep, p,
 		 (unsigned long long)hash);
 }

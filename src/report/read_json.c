@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * clyde-report's JSON reader: clyde's documents (clyde-result/1 to /9:
+ * clyde-report's JSON reader: clyde's documents (clyde-result/1 to /10:
  * /3's phases may carry a --profile, /4's runs a --tree and its five
- * phases, /6's failed runs are skipped, /8's phases a time series;
- * /5's cluster, /7's plan and /9's ranks_summary are not read), parsed by lib/json_reader,
+ * phases, /6's failed runs are skipped, /8's phases a time series, /10's
+ * runs their host and start; /5's cluster, /7's plan and /9's
+ * ranks_summary are not read), parsed by lib/json_reader,
  * into report_run, one per run. Only what the report shows is read,
  * and so checked.
  */
@@ -500,15 +501,59 @@ static void json_run_identity(struct report_run *r, const struct json_node *run)
 	const struct json_node *csv = json_get(run, "csv");
 	size_t len;
 
+	if (r->started_at[0])
+		snprintf(r->identity, sizeof(r->identity), "run:%s|%s|%s", r->seed, r->started_at,
+			 r->env.host);
 	if (csv && csv->type == JSON_STRING && csv->string[0]) {
 		report_identity_csv(r, csv->string, strlen(csv->string));
 		return;
 	}
-	len = (size_t)snprintf(r->identity, sizeof(r->identity), "json:%s|%s|%s", r->name, r->key, r->seed);
-	for (int ph = 0; ph < PH_COUNT && len < sizeof(r->identity); ph++)
+	len = (size_t)snprintf(r->line_identity, sizeof(r->line_identity), "json:%s|%s|%s", r->name,
+			       r->key, r->seed);
+	for (int ph = 0; ph < PH_COUNT && len < sizeof(r->line_identity); ph++)
 		if (r->has[ph][RM_RATE])
-			len += (size_t)snprintf(r->identity + len, sizeof(r->identity) - len, "|%d:%.9g",
-						ph, r->v[ph][RM_RATE]);
+			len += (size_t)snprintf(r->line_identity + len,
+						sizeof(r->line_identity) - len, "|%d:%.9g", ph,
+						r->v[ph][RM_RATE]);
+}
+
+/* "2026-12-06T07:10:02Z", with up to 9 digits of a second after a '.': UTC, ISO 8601. */
+static bool iso_utc(const char *s)
+{
+	static const char shape[] = "dddd-dd-ddTdd:dd:dd";
+	size_t i, digits = 0;
+
+	for (i = 0; shape[i]; i++)
+		if (shape[i] == 'd' ? !(s[i] >= '0' && s[i] <= '9') : s[i] != shape[i])
+			return false;
+	if (s[i] == '.')
+		for (i++; s[i] >= '0' && s[i] <= '9'; i++)
+			digits++;
+	return (s[i - 1] != '.' && digits <= 9) && s[i] == 'Z' && !s[i + 1];
+}
+
+/*
+ * clyde-result/10: where and when the run began ("host", "started_at";
+ * null or absent: not known). NULL, or why the run is refused.
+ */
+static const char *json_run_start(struct report_run *r, const struct json_node *run)
+{
+	const struct json_node *host = json_get(run, "host"), *start = json_get(run, "started_at");
+
+	if (host && host->type != JSON_NULL) {
+		if (host->type != JSON_STRING || !host->string[0] ||
+		    strlen(host->string) >= sizeof(r->env.host) ||
+		    !reader_printable(host->string, strlen(host->string)))
+			return "a \"host\" that is not a name";
+		str_copy(r->env.host, sizeof(r->env.host), host->string);
+	}
+	if (start && start->type != JSON_NULL) {
+		if (start->type != JSON_STRING || strlen(start->string) >= sizeof(r->started_at) ||
+		    !iso_utc(start->string))
+			return "a \"started_at\" that is not a UTC time (2026-12-06T07:10:02.123456Z)";
+		str_copy(r->started_at, sizeof(r->started_at), start->string);
+	}
+	return NULL;
 }
 
 static int json_run(struct reader *rd, const struct json_node *run, const char *version)
@@ -562,6 +607,12 @@ static int json_run(struct reader *rd, const struct json_node *run, const char *
 	}
 	report_key(&r);
 	json_run_env(&r, run);
+	why = json_run_start(&r, run);
+	if (why) {
+		reader_malformed(rd, run->line, "run: %s", why);
+		ret = 0;
+		goto free_series;
+	}
 	json_run_identity(&r, run);
 	ret = reader_add_run(rd, &r);
 	if (!ret)
@@ -576,7 +627,7 @@ static bool known_schema(const char *schema)
 	static const char *const known[] = {
 		"clyde-result/1", "clyde-result/2", "clyde-result/3", "clyde-result/4",
 		"clyde-result/5", "clyde-result/6", "clyde-result/7", "clyde-result/8",
-		"clyde-result/9",
+		"clyde-result/9", "clyde-result/10",
 	};
 
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
@@ -597,7 +648,7 @@ static int json_document(struct reader *rd, const struct json_node *doc, unsigne
 	if (schema && schema->type == JSON_STRING && !strcmp(schema->string, REPORT_GETC_SCHEMA))
 		return read_getc_json(rd, doc, line);
 	if (!schema || schema->type != JSON_STRING || !known_schema(schema->string)) {
-		reader_malformed(rd, line, "a JSON document whose schema is not clyde-result/1 to /9");
+		reader_malformed(rd, line, "a JSON document whose schema is not clyde-result/1 to /10");
 		return 0;
 	}
 	if (!runs || runs->type != JSON_ARRAY) {

@@ -17,6 +17,7 @@
 /* One input being read: where its runs go and where its complaints go. */
 struct reader {
 	struct report_set *set;
+	size_t first_run;	/* the set's first run from this input */
 	const char *source;
 	FILE *errs;
 	unsigned messages;	/* printed */
@@ -37,9 +38,9 @@ bool reader_printable(const char *p, size_t n);
 bool reader_copy_param(char *dst, size_t len, const char *p, size_t n);
 
 /*
- * The run's identity (report_run.identity) from its CSV line, n bytes:
- * "csv:" and the line less trailing blanks; a line too long to keep whole
- * keeps its first bytes and a hash of all of it.
+ * The run's line identity (report_run.line_identity) from its CSV line,
+ * n bytes: "csv:" and the line less trailing blanks; a line too long to
+ * keep whole keeps its first bytes and a hash of all of it.
  */
 void report_identity_csv(struct report_run *r, const char *p, size_t n);
 

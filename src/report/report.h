@@ -81,7 +81,7 @@ struct report_series {
 struct report_env {
 	bool has;
 	char clyde_version[32];
-	char host[64];		/* the cluster's first host (mpirun); "": clyde names none */
+	char host[64];		/* where it ran (/10), else the cluster's first host; "": none */
 	char os[32], kernel[96], arch[32], cpu_model[128];
 	double cpus, ram_bytes;
 	char fs_type[32], fs_source[128], fs_mountpoint[256], fs_options[256];
@@ -113,11 +113,21 @@ struct report_run {
 	char seed[24];		/* decimal; "" when the format has none (bonnie++ 1.03) */
 	/*
 	 * What makes it this run and no other, the history's key (report_db.c):
-	 * "csv:" and its CSV line (a clyde JSON run's own "csv", so that the
-	 * document and its line are one run), or for a JSON run without one
-	 * "json:" and its name, key, seed and figures.
+	 * a clyde-result/10 run's seed, start and host, "run:SEED|STARTED_AT|HOST";
+	 * "" for a run that does not say when it began (a CSV line, an older
+	 * document), which is then known by its line (report_line_key).
 	 */
-	char identity[768];
+	char identity[256];
+	char started_at[32];	/* /10: "2026-12-06T07:10:02.123456Z"; "" not known */
+	/*
+	 * Its line: "csv:" and its CSV line (a clyde JSON run's own "csv", so
+	 * that the document and its line are one run), or for a JSON run
+	 * without one "json:" and its name, key, seed and figures; and which
+	 * of its input's runs with that line it is (1, 2, ...), since two runs
+	 * of one input with the same line are two runs.
+	 */
+	char line_identity[768];
+	unsigned occurrence;
 	struct report_env env;
 	bool seeks_timed;	/* clyde chose the seek count: not part of the key */
 	/* clyde --tree (clyde-result/4): "" when the run had no tree. */
@@ -151,7 +161,7 @@ struct report_config {
 	struct report_stat stat[PH_COUNT][RM_ALL];
 	/* Against the baseline (when one is set and both have values). */
 	bool has_ratio[PH_COUNT][RM_ALL];
-	double ratio[PH_COUNT][RM_ALL];	/* > 1 better, whatever the measure's direction */
+	double ratio[PH_COUNT][RM_ALL];	/* of the means, > 1 better whatever the measure */
 	bool within_noise[PH_COUNT][RM_ALL];	/* Welch's t-test p >= 0.05, or n < 2 on either side */
 	double p_value[PH_COUNT][RM_ALL];	/* -1 when not computed */
 	double geomean;		/* of the config's rate ratios; 0 when none */
@@ -248,12 +258,12 @@ void report_display_pick(struct report_display *d, enum phase_id ph,
 /*
  * Readers (read_input.c, read_csv.c, read_json.c). A stream may mix CSV
  * lines of every format (clyde's, bonnie++ 1.98, 1.96/1.97 and 1.03) and
- * clyde-result/1 to /8 JSON documents (/3: each phase's --profile, when
+ * clyde-result/1 to /10 JSON documents (/3: each phase's --profile, when
  * it ran with one; /4: the run's tree and the tree phases, when it ran
  * with --tree; /6: a run that failed is skipped as malformed; /8: each
- * phase's time series, where it was recorded; /5's cluster and /7's
- * plan are not read). CSV has bonnie++'s twelve phases
- * only (PH_BONNIE_COUNT).
+ * phase's time series, where it was recorded; /10: the run's host and
+ * start; /5's cluster, /7's plan and /9's ranks_summary are not read).
+ * CSV has bonnie++'s twelve phases only (PH_BONNIE_COUNT).
  * Header lines are skipped; lines without a comma (the text table around
  * a CSV line) are counted in text_lines and ignored; malformed lines and
  * documents are reported on errs (NULL: not at all) as "source:line:
@@ -277,6 +287,12 @@ int report_read_buffer(struct report_set *s, const char *buf, size_t len,
  * tree's seed when it is not the default, 1).
  */
 void report_key(struct report_run *r);
+/*
+ * The key of a run's line in the history: its line_identity, and "#N"
+ * after it for the Nth run of one input with that line (N > 1), so that
+ * the first keeps the key older clyde-reports gave it.
+ */
+void report_line_key(char *buf, size_t len, const struct report_run *r);
 /* "bonnie++ 2.00a", "bonnie++ 1.03", "clyde 0.1.0 CSV", "clyde 0.1.0 JSON". */
 void report_run_origin(char *buf, size_t len, const struct report_run *r);
 /* The unit a profile counts phase ph's CPU per: "GiB", "1000 seeks", "1000 files". */
@@ -339,6 +355,14 @@ bool report_higher_is_better(enum report_measure m);
 bool report_measure_applies(enum phase_id ph, enum report_measure m);
 /* The ratio of a to base, oriented so that > 1 is better; false when undefined. */
 bool report_ratio(enum report_measure m, double a, double base, double *ratio);
+/*
+ * A comparison's ratio: a's mean over base's, oriented as report_ratio;
+ * false when either has no value or it is undefined. The mean, not the
+ * median, because Welch's test (report_welch_p) is a test of the means:
+ * the direction, the size and the noise all come from one statistic.
+ */
+bool report_mean_ratio(enum report_measure m, const struct report_stat *a,
+		       const struct report_stat *base, double *ratio);
 
 /*
  * A time series' summaries (report_stats.c). report_series_rate: the

@@ -23,6 +23,7 @@
 struct report_db {
 	sqlite3 *h;
 	const char *path;
+	long long schema;	/* as read (a reader does not migrate) */
 };
 
 bool report_db_built(const char **how)
@@ -72,8 +73,20 @@ static const char migrate_2[] =
 	" point INTEGER NOT NULL, offset_gib REAL NOT NULL, mib_s REAL, seconds REAL,"
 	" PRIMARY KEY (sweep_id, point)) WITHOUT ROWID;";
 
+/*
+ * 2 -> 3: a run is known by its seed, start and host where it says when
+ * it began (clyde-result/10), and by its line (and which of its input's
+ * runs with that line it was) where it does not. The rows before kept
+ * their line as identity, and keep it: a file added again finds them.
+ */
+static const char migrate_3[] =
+	"ALTER TABLE runs ADD COLUMN line_identity TEXT;"
+	"ALTER TABLE runs ADD COLUMN started_at TEXT;"
+	"UPDATE runs SET line_identity = identity;"
+	"CREATE INDEX runs_line_identity ON runs(line_identity);";
+
 /* migrations[v]: the SQL that takes schema v to v + 1 (migrations[0] makes schema 1). */
-static const char *const migrations[REPORT_DB_SCHEMA] = { schema_1, migrate_2 };
+static const char *const migrations[REPORT_DB_SCHEMA] = { schema_1, migrate_2, migrate_3 };
 
 /* The columns of runs a selection may name (besides labels); "fs" is fs_type. */
 static const char *const sel_columns[] = {
@@ -164,9 +177,14 @@ static int check_schema(struct report_db *db, bool write, char *err, size_t errl
 	if (version > REPORT_DB_SCHEMA)
 		return db_fail(err, errlen, "%s: schema %lld is newer than this clyde-report's (%d)",
 			       db->path, version, REPORT_DB_SCHEMA);
+	/* 0 is a new file's (no table yet); migrations[] is indexed by it: nothing else below 1 */
+	if (version < 0 || (version == 0 && tables))
+		return db_fail(err, errlen, "%s: schema %lld is not one of clyde-report's (1 to %d)",
+			       db->path, version, REPORT_DB_SCHEMA);
 	if (!app && !write)
 		return db_fail(err, errlen, "%s: empty: no clyde history in it yet", db->path);
 	ret = check_integrity(db, err, errlen);
+	db->schema = version;
 	if (ret || version == REPORT_DB_SCHEMA || !write)
 		return ret;
 	for (long long v = version; v < REPORT_DB_SCHEMA; v++) {
@@ -174,6 +192,7 @@ static int check_schema(struct report_db *db, bool write, char *err, size_t errl
 		if (ret)
 			return ret;
 	}
+	db->schema = REPORT_DB_SCHEMA;
 	snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d",
 		 REPORT_DB_APP_ID, REPORT_DB_SCHEMA);
 	return exec(db, sql, "setting the schema version", err, errlen);
@@ -254,17 +273,25 @@ static void bind_real(sqlite3_stmt *st, int i, double v)
 
 /* The prepared statements of an add. */
 struct add_stmts {
-	sqlite3_stmt *run, *find, *result, *label, *series, *sweep, *point;
+	sqlite3_stmt *run, *find, *result, *label, *series, *sweep, *point, *upgrade;
 };
 
 static const char *const add_sql[] = {
-	"INSERT OR IGNORE INTO runs (identity, added_at, source, line, format, tool_version, name,"
+	"INSERT INTO runs (identity, added_at, source, line, format, tool_version, name,"
 	" config, seed, concurrency, host, os, kernel, arch, cpu_model, cpus, ram_bytes, fs_type,"
 	" fs_source, mountpoint, fs_options, device, clyde_version, engine, cache_mode,"
-	" cache_outcome, resident_worst_pct) VALUES (?1, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'),"
+	" cache_outcome, resident_worst_pct, line_identity, started_at)"
+	" VALUES (?1, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'),"
 	" ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,"
-	" ?21, ?22, ?23, ?24, ?25, ?26)",
-	"SELECT id FROM runs WHERE identity = ?1",
+	" ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
+	/*
+	 * The run already there: a row of its identity or, failing that, of
+	 * its line that does not say when it ran (?3 NULL: this run does not
+	 * say either, and any row of its line is it)
+	 */
+	"SELECT id, identity = ?1 FROM runs WHERE identity = ?1"
+	" OR (line_identity = ?2 AND (?3 IS NULL OR started_at IS NULL))"
+	" ORDER BY identity = ?1 DESC LIMIT 1",
 	"INSERT INTO results (run_id, phase, measure, value) VALUES (?1, ?2, ?3, ?4)",
 	"INSERT OR IGNORE INTO labels (run_id, key, value) VALUES (?1, ?2, ?3)",
 	"INSERT INTO series (run_id, phase, row, t_start_s, t_end_s, work, ops, rate, lat_p99_s,"
@@ -272,6 +299,8 @@ static const char *const add_sql[] = {
 	"INSERT OR IGNORE INTO sweeps (identity, added_at, source, label, origin)"
 	" VALUES (?1, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?2, ?3, ?4)",
 	"INSERT INTO sweep_points (sweep_id, point, offset_gib, mib_s, seconds) VALUES (?1, ?2, ?3, ?4, ?5)",
+	/* a row known by its line alone is this run, which says when and where it ran */
+	"UPDATE runs SET identity = ?1, started_at = ?2, host = coalesce(host, ?3) WHERE id = ?4",
 };
 
 static const char *const measure_names[RM_ALL] = {
@@ -341,16 +370,63 @@ static int add_figures(struct report_db *db, struct add_stmts *q, long long id,
 	return ret;
 }
 
-/* One run: added with its figures, or found; its labels either way. */
+/*
+ * The run already in the database: *id, 0 for none; *by_line when it was
+ * found by its line, not by its identity.
+ */
+static int find_run(struct report_db *db, struct add_stmts *q, const char *identity,
+		    const char *line_key, const struct report_run *r, long long *id, bool *by_line,
+		    char *err, size_t errlen)
+{
+	int rc;
+
+	bind_text(q->find, 1, identity);
+	bind_text(q->find, 2, line_key);
+	bind_text(q->find, 3, r->started_at);
+	rc = sqlite3_step(q->find);
+	*id = rc == SQLITE_ROW ? sqlite3_column_int64(q->find, 0) : 0;
+	*by_line = rc == SQLITE_ROW && !sqlite3_column_int(q->find, 1);
+	sqlite3_reset(q->find);
+	sqlite3_clear_bindings(q->find);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return exec_fail(db, rc, "finding a run", err, errlen);
+	return 0;
+}
+
+/*
+ * One run: added with its figures, or found; its labels either way. A
+ * run found by its line alone, which says when it ran, takes that row's
+ * place: its identity and start go there, so that another run of the
+ * same line is not taken for it.
+ */
 static int add_run(struct report_db *db, struct add_stmts *q, const struct report_run *r,
 		   char *const *labels, unsigned nlabels, bool *added, char *err, size_t errlen)
 {
 	const struct report_env *e = &r->env;
 	sqlite3_stmt *st = q->run;
+	char line_key[sizeof(r->line_identity) + 16];
+	const char *identity = r->identity[0] ? r->identity : line_key;
+	bool by_line;
 	long long id;
-	int rc, ret;
+	int ret;
 
-	bind_text(st, 1, r->identity);
+	report_line_key(line_key, sizeof(line_key), r);
+	*added = false;
+	ret = find_run(db, q, identity, line_key, r, &id, &by_line, err, errlen);
+	if (ret)
+		return ret;
+	if (id && by_line && r->started_at[0]) {
+		bind_text(q->upgrade, 1, identity);
+		bind_text(q->upgrade, 2, r->started_at);
+		bind_text(q->upgrade, 3, e->host);
+		sqlite3_bind_int64(q->upgrade, 4, id);
+		ret = step_done(db, q->upgrade, "naming a run by its start", err, errlen);
+		if (ret)
+			return ret;
+	}
+	if (id)
+		return add_labels(db, q, id, labels, nlabels, err, errlen);
+	bind_text(st, 1, identity);
 	bind_text(st, 2, r->source);
 	sqlite3_bind_int64(st, 3, r->line);
 	bind_text(st, 4, r->format);
@@ -376,24 +452,15 @@ static int add_run(struct report_db *db, struct add_stmts *q, const struct repor
 	bind_text(st, 24, e->cache_mode);
 	bind_text(st, 25, e->cache_outcome);
 	bind_real(st, 26, e->has ? e->resident_worst_pct : NAN);
+	bind_text(st, 27, line_key);
+	bind_text(st, 28, r->started_at);
 	ret = step_done(db, st, "adding a run", err, errlen);
 	if (ret)
 		return ret;
-	*added = sqlite3_changes(db->h) > 0;
-	if (*added) {
-		id = sqlite3_last_insert_rowid(db->h);
-	} else {
-		bind_text(q->find, 1, r->identity);
-		rc = sqlite3_step(q->find);
-		id = sqlite3_column_int64(q->find, 0);
-		sqlite3_reset(q->find);
-		if (rc != SQLITE_ROW)
-			return exec_fail(db, rc, "finding a run", err, errlen);
-	}
+	*added = true;
+	id = sqlite3_last_insert_rowid(db->h);
 	ret = add_labels(db, q, id, labels, nlabels, err, errlen);
-	if (!ret && *added)
-		ret = add_figures(db, q, id, r, err, errlen);
-	return ret;
+	return ret ? ret : add_figures(db, q, id, r, err, errlen);
 }
 
 /* A sweep's identity: its origin and a hash of its points (a file renamed is the same sweep). */
@@ -561,13 +628,16 @@ int report_db_select(struct report_db *db, const char *sel, const char *by,
 	snprintf(sql, sizeof(sql),
 		 "SELECT r.id, r.config, x.phase, x.value, %s FROM runs r JOIN results x ON x.run_id = r.id"
 		 " WHERE x.measure = 'rate'",
-		 by ? "(SELECT value FROM labels WHERE run_id = r.id AND key = ?1)" : "r.added_at");
+		 by ? "(SELECT value FROM labels WHERE run_id = r.id AND key = ?1)" :
+		 db->schema >= 3 ? "coalesce(substr(r.started_at, 1, 19) || 'Z', r.added_at)" :
+		 "r.added_at");
 	ret = sel_where(sql, sizeof(sql), sel, 2, &pairs);
-	if (!ret && strlen(sql) + sizeof(" ORDER BY r.id") > sizeof(sql))
+	/* by date: in the order the runs ran (or were added, where they do not say) */
+	if (!ret && strlen(sql) + sizeof(" ORDER BY 5, r.id") > sizeof(sql))
 		ret = -E2BIG;
 	if (ret)
 		return db_fail(err, errlen, "%s: the selection is too long", sel);
-	strcat(sql, " ORDER BY r.id");
+	strcat(sql, by ? " ORDER BY r.id" : " ORDER BY 5, r.id");
 	rc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return exec_fail(db, rc, "selecting", err, errlen);

@@ -15,7 +15,7 @@
 #include "report/report.h"
 
 /* The schema this clyde-report writes; --add migrates older ones (clyde-report(1)). */
-#define REPORT_DB_SCHEMA	2
+#define REPORT_DB_SCHEMA	3
 /* PRAGMA application_id of a clyde history: "ClDb". */
 #define REPORT_DB_APP_ID	0x436c4462
 /* How long a writer waits for another's lock, milliseconds. */
@@ -42,8 +42,10 @@ void report_db_close(struct report_db *db);
 
 /*
  * Adds every run and position sweep of s, with the labels ("K=V") given,
- * in one transaction: all of it or, on an error, nothing. A run whose
- * identity is there already is not added again (its new labels are).
+ * in one transaction: all of it or, on an error, nothing. A run already
+ * there is not added again (its new labels are): one of the same
+ * identity (seed, start and host) or, for a run that does not say when
+ * it began, of the same line key (report_line_key).
  */
 int report_db_add(struct report_db *db, const struct report_set *s, char *const *labels,
 		  unsigned nlabels, unsigned *added, unsigned *present, char *err, size_t errlen);
@@ -54,7 +56,7 @@ struct report_point {
 	enum phase_id ph;
 	double value;
 	char config[640];
-	char group[128];	/* --history: the run's date or its --by label's value */
+	char group[128];	/* --history: when it ran (or was added), or its --by label's value */
 };
 
 struct report_points {
@@ -90,19 +92,33 @@ enum report_verdict {
 };
 
 const char *report_verdict_name(enum report_verdict v);
-/* b against a (the baseline): the ratio (> 1 better; NAN when undefined), Welch's p (-1: none). */
+/*
+ * b against a (the baseline): the ratio of the means (> 1 better; NAN
+ * when undefined) and Welch's p for the same means (-1: none), so that
+ * the verdict's direction and its significance are one statistic's.
+ */
 enum report_verdict report_verdict_of(const struct report_stat *a, const struct report_stat *b,
 				      enum report_measure m, double *ratio, double *p);
 
+/* What a comparison found, for the gate (--fail-on-regression) to decide on. */
+struct report_gate {
+	unsigned regressions;	/* phases worse by more than fail_pct, significantly */
+	unsigned too_few;	/* phases with no verdict: under REPORT_MIN_RUNS runs on a side */
+	unsigned shared;	/* configurations that both sets have runs of */
+};
+
 /*
  * The comparison's table on out: per configuration and phase both
- * medians, the ratio, each side's CV, p and the verdict. fail_pct >= 0:
+ * means, their ratio, each side's CV, p and the verdict ("-" for what a
+ * side with no run, or one, cannot give). fail_pct >= 0 (the gate):
  * each phase worse by more than fail_pct percent, and significantly, is
- * named on errs and counted in *regressions. 0, -ENOMEM or -EIO.
+ * named on errs and counted in gate->regressions, and each phase without
+ * a verdict for too few runs (none on a side included) named and counted
+ * in gate->too_few. 0, -ENOMEM or -EIO.
  */
 int report_sets_compare(FILE *out, FILE *errs, const struct report_points *a,
 			const struct report_points *b, const char *sel_a, const char *sel_b,
-			double fail_pct, unsigned *regressions);
+			double fail_pct, struct report_gate *gate);
 
 /*
  * The history's charts: per configuration and phase, the median of each

@@ -62,11 +62,13 @@ static const char howto[] =
 	" parameters. Its bar is the median over those runs; its error bar spans the lowest to"
 	" the highest run, drawn only where it has 2 or more runs. Hover over a bar for the exact"
 	" numbers.</dd>\n"
-	"<dt>Ratio</dt><dd>A configuration's median against the baseline's, turned so that above 1"
-	" is better for every measure: this \xc3\xb7 baseline for throughput, baseline \xc3\xb7 this"
-	" for CPU and latency. \xc3\x97" "1.10 is 10% better, \xc3\x97" "0.90 about 10% worse.</dd>\n"
+	"<dt>Ratio</dt><dd>A configuration's mean against the baseline's mean, turned so that above"
+	" 1 is better for every measure: this \xc3\xb7 baseline for throughput, baseline \xc3\xb7"
+	" this for CPU and latency. \xc3\x97" "1.10 is 10% better, \xc3\x97" "0.90 about 10% worse."
+	" The mean, because the noise test is a test of the means: the ratio and its mark come"
+	" from one statistic.</dd>\n"
 	"<dt>Noise marks ~ ?</dt><dd>After a ratio, ~: the difference may be run-to-run noise,"
-	" Welch's t-test over the two configurations' runs gives p \xe2\x89\xa5 0.05. ?: it cannot"
+	" Welch's t-test of the two configurations' means gives p \xe2\x89\xa5 0.05. ?: it cannot"
 	" be tested, one of them has fewer than 2 runs. Both are grey. A ratio without a mark"
 	" differs at p &lt; 0.05: green better, red worse.</dd>\n"
 	"<dt>+++++ and \xe2\x80\x94</dt><dd>+++++: the phase ran for under 0.5 s in every run, too"
@@ -148,6 +150,8 @@ static void value_cell(FILE *out, const struct report_set *s, size_t i, enum pha
 	if (st->n > 1)
 		fprintf(out, "; lowest %.4g, highest %.4g %s; CV %.1f%%", st->min * d->scale,
 			st->max * d->scale, d->unit, st->cv_percent);
+	if (c->has_ratio[ph][m] && st->n > 1)
+		fprintf(out, "; mean %.4g %s", st->mean * d->scale, d->unit);
 	if (c->has_ratio[ph][m] && !c->untestable[ph][m] && c->p_value[ph][m] >= 0)
 		fprintf(out, "; Welch p = %.3g", c->p_value[ph][m]);
 	fprintf(out, "\">%s", buf);

@@ -26,6 +26,7 @@ enum report_exit {
 	REPORT_EXIT_DB = 5,	/* the history could not be opened, checked, read or written */
 	REPORT_EXIT_NO_DB = 6,	/* --db in a build without SQLite */
 	REPORT_EXIT_REGRESSION = 7,	/* --fail-on-regression: a phase worse beyond it */
+	REPORT_EXIT_TOO_FEW = 8,	/* --fail-on-regression: a phase it cannot judge */
 };
 
 struct report_opts {
@@ -41,12 +42,13 @@ struct report_opts {
 	unsigned nlabels;
 	const char *compare_a, *compare_b;
 	double fail_pct;	/* < 0: not asked */
+	bool allow_few;		/* the gate lets phases with too few runs pass */
 	const char *history;
 	const char *by;
 };
 
 enum { OPT_SVG = 256, OPT_HTML, OPT_SERIES, OPT_DB, OPT_ADD, OPT_LABEL, OPT_COMPARE, OPT_FAIL,
-       OPT_HISTORY, OPT_BY };
+       OPT_ALLOW_FEW, OPT_HISTORY, OPT_BY };
 
 static const struct option long_opts[] = {
 	{ "baseline", required_argument, NULL, 'b' },
@@ -59,6 +61,7 @@ static const struct option long_opts[] = {
 	{ "label", required_argument, NULL, OPT_LABEL },
 	{ "compare", required_argument, NULL, OPT_COMPARE },
 	{ "fail-on-regression", required_argument, NULL, OPT_FAIL },
+	{ "allow-few", no_argument, NULL, OPT_ALLOW_FEW },
 	{ "history", required_argument, NULL, OPT_HISTORY },
 	{ "by", required_argument, NULL, OPT_BY },
 	{ "help", no_argument, NULL, 'h' },
@@ -71,7 +74,8 @@ static void usage(FILE *out)
 	fputs("Usage: clyde-report [-o FILE] [--baseline NAME|KEY|first] [--svg FILE] [--html FILE]\n"
 	      "                    [--series on|off|only] [FILE...]\n"
 	      "       clyde-report --db DB --add [--label K=V ...] [FILE...]\n"
-	      "       clyde-report --db DB --compare SEL SEL [--fail-on-regression=PCT] [-o FILE]\n"
+	      "       clyde-report --db DB --compare SEL SEL [--fail-on-regression=PCT [--allow-few]]\n"
+	      "                    [-o FILE]\n"
 	      "       clyde-report --db DB --history SEL [--by LABEL] [-o FILE|--svg FILE|--html FILE]\n"
 	      "Reads clyde CSV lines and JSON documents and bonnie++ CSV lines (1.98, 1.96/1.97,\n"
 	      "1.03) from the FILEs, or from standard input when there are none or a FILE is -,\n"
@@ -80,9 +84,9 @@ static void usage(FILE *out)
 	      "tree workloads, with their MiB/s and dead time. zcav's and clyde-zcav's output\n"
 	      "(position sweeps) adds a table and a chart of rate by position; getc_putc's and\n"
 	      "clyde-getc-putc's CSV line and JSON a table of the one-byte methods.\n"
-	      "  -b, --baseline WHICH  show every figure as a ratio to this configuration (its\n"
-	      "                        name, its key as printed, or \"first\"), > 1 is better,\n"
-	      "                        marked by Welch's t-test\n"
+	      "  -b, --baseline WHICH  show every figure as a ratio of means to this\n"
+	      "                        configuration's (its name, its key as printed, or\n"
+	      "                        \"first\"), > 1 is better, marked by Welch's t-test\n"
 	      "  -o, --output FILE     write the text there instead of standard output\n"
 	      "      --svg FILE        write SVG charts of the same figures\n"
 	      "      --html FILE       write a self-contained HTML page\n"
@@ -96,19 +100,24 @@ static void usage(FILE *out)
 	      "      --add             add every run the FILEs hold (once: a run already there\n"
 	      "                        is not added again), in one transaction\n"
 	      "      --label K=V       with --add: label the runs (repeatable)\n"
-	      "      --compare A B     per configuration and phase, B's median rate against A's:\n"
-	      "                        ratio (> 1 better), CV, Welch's t-test, a verdict (better,\n"
-	      "                        worse, within noise, too few runs: under 3 a side)\n"
+	      "      --compare A B     per configuration and phase, B's mean rate against A's:\n"
+	      "                        the ratio of the means (> 1 better), CV, Welch's t-test\n"
+	      "                        of the same means, a verdict (better, worse, within\n"
+	      "                        noise, too few runs: under 3 a side)\n"
 	      "      --fail-on-regression=PCT  with --compare: exit 7 when a phase is worse by\n"
-	      "                        more than PCT percent, significantly\n"
+	      "                        more than PCT percent, significantly; else 8 when a\n"
+	      "                        phase has too few runs for a verdict\n"
+	      "      --allow-few       with --fail-on-regression: let phases with too few runs\n"
+	      "                        pass (no 8)\n"
 	      "      --history SEL     chart each phase's median and spread over the runs' dates\n"
 	      "                        (SVG on -o or standard output, or --svg, --html)\n"
 	      "      --by LABEL        with --history: over the label's values instead\n"
 	      "  -h, --help            this text\n"
 	      "  -V, --version         the version\n"
-	      "Exit status: 0 ok, 1 usage, 2 an input could not be read, 3 nothing to report,\n"
-	      "4 an output could not be written, 5 a database error, 6 --db in a build\n"
-	      "without SQLite, 7 --fail-on-regression found one. See clyde-report(1).\n", out);
+	      "Exit status: 0 ok, 1 usage, 2 an input could not be read, 3 nothing to report\n"
+	      "(or to compare), 4 an output could not be written, 5 a database error, 6 --db\n"
+	      "in a build without SQLite, 7 --fail-on-regression found one, 8 it found a\n"
+	      "phase with too few runs. See clyde-report(1).\n", out);
 }
 
 static int parse_percent(const char *arg, double *pct)
@@ -181,6 +190,9 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 		case OPT_FAIL:
 			if (parse_percent(optarg, &o->fail_pct))
 				return REPORT_EXIT_USAGE;
+			break;
+		case OPT_ALLOW_FEW:
+			o->allow_few = true;
 			break;
 		case OPT_HISTORY:
 			o->history = optarg;
@@ -280,8 +292,9 @@ static int check_db_usage(struct report_opts *o, int argc, char **argv)
 	unsigned actions = o->add + !!o->compare_a + !!o->history;
 	const char *why = NULL, *bad = NULL;
 
-	if (!o->db && (actions || o->nlabels || o->by || o->fail_pct >= 0))
-		why = "--add, --label, --compare, --fail-on-regression, --history and --by need --db";
+	if (!o->db && (actions || o->nlabels || o->by || o->fail_pct >= 0 || o->allow_few))
+		why = "--add, --label, --compare, --fail-on-regression, --allow-few, --history "
+		      "and --by need --db";
 	else if (o->db && actions != 1)
 		why = "--db needs one of --add, --compare and --history";
 	else if (o->nlabels && !o->add)
@@ -290,6 +303,8 @@ static int check_db_usage(struct report_opts *o, int argc, char **argv)
 		why = "--by goes with --history";
 	else if (o->fail_pct >= 0 && !o->compare_a)
 		why = "--fail-on-regression goes with --compare";
+	else if (o->allow_few && o->fail_pct < 0)
+		why = "--allow-few goes with --fail-on-regression";
 	else if (o->compare_a && optind != argc - 1)
 		why = "--compare takes two selections: --compare A B";
 	else if (o->history && optind != argc)
@@ -410,7 +425,7 @@ enum db_output { DB_COMPARE, DB_SVG, DB_HTML };
 /* One output of --compare or --history to path (NULL or "-": standard output): 0 or a status. */
 static int db_write(const struct report_opts *o, const char *path, enum db_output kind,
 		    const struct report_points *a, const struct report_points *b,
-		    unsigned *regressions)
+		    struct report_gate *gate)
 {
 	FILE *out = open_output(path);
 	int ret;
@@ -419,7 +434,7 @@ static int db_write(const struct report_opts *o, const char *path, enum db_outpu
 		return REPORT_EXIT_OUTPUT;
 	if (kind == DB_COMPARE)
 		ret = report_sets_compare(out, stderr, a, b, o->compare_a, o->compare_b, o->fail_pct,
-					  regressions);
+					  gate);
 	else if (kind == DB_HTML)
 		ret = report_history_html(out, a, o->history);
 	else
@@ -427,11 +442,40 @@ static int db_write(const struct report_opts *o, const char *path, enum db_outpu
 	return close_output(out, path, ret);
 }
 
+/*
+ * What --compare's findings make of the exit status: sides that share no
+ * configuration compared nothing (3, gate or not); with the gate, a
+ * regression (7), else a phase it could not judge (8, unless --allow-few).
+ */
+static int gate_status(const struct report_opts *o, const struct report_gate *g)
+{
+	if (!g->shared) {
+		fprintf(stderr, "clyde-report: %s and %s share no configuration (a name and its "
+			"parameters): nothing compared\n",
+			o->compare_a, o->compare_b);
+		return REPORT_EXIT_EMPTY;
+	}
+	if (o->fail_pct < 0)
+		return 0;
+	if (g->regressions) {
+		fprintf(stderr, "clyde-report: %u phase%s worse by more than %g%%\n",
+			g->regressions, g->regressions == 1 ? "" : "s", o->fail_pct);
+		return REPORT_EXIT_REGRESSION;
+	}
+	if (g->too_few && !o->allow_few) {
+		fprintf(stderr, "clyde-report: %u phase%s with too few runs to judge "
+			"(under %d a side); --allow-few lets them pass\n", g->too_few,
+			g->too_few == 1 ? "" : "s", REPORT_MIN_RUNS);
+		return REPORT_EXIT_TOO_FEW;
+	}
+	return 0;
+}
+
 /* --compare and --history: the history read. */
 static int db_query(const struct report_opts *o)
 {
 	struct report_points a = { 0 }, b = { 0 };
-	unsigned regressions = 0;
+	struct report_gate gate = { 0 };
 	struct report_db *db;
 	char err[512];
 	int ret, ret2 = 0;
@@ -447,7 +491,7 @@ static int db_query(const struct report_opts *o)
 	if (ret)
 		goto free_points;
 	if (o->compare_a) {
-		ret = db_write(o, o->output, DB_COMPARE, &a, &b, &regressions);
+		ret = db_write(o, o->output, DB_COMPARE, &a, &b, &gate);
 	} else if (o->svg || o->html) {
 		if (o->svg)
 			ret = db_write(o, o->svg, DB_SVG, &a, NULL, NULL);
@@ -457,11 +501,8 @@ static int db_query(const struct report_opts *o)
 	} else {
 		ret = db_write(o, o->output, DB_SVG, &a, NULL, NULL);
 	}
-	if (!ret && regressions) {
-		fprintf(stderr, "clyde-report: %u phase%s worse by more than %g%%\n", regressions,
-			regressions == 1 ? "" : "s", o->fail_pct);
-		ret = REPORT_EXIT_REGRESSION;
-	}
+	if (!ret && o->compare_a)
+		ret = gate_status(o, &gate);
 free_points:
 	report_points_free(&a);
 	report_points_free(&b);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * The history's arithmetic and drawing, with no database in it: two
- * sets of runs compared phase by phase (medians, ratio, CV, Welch's
- * t-test, a verdict), and a set's medians charted over its dates or a
+ * sets of runs compared phase by phase (means, their ratio, CV, Welch's
+ * t-test on the same means, a verdict), and a set's medians charted over its dates or a
  * label's values. report_db.c fills the points; these are pure functions
  * of them, and the unit tests call them without SQLite.
  */
@@ -96,7 +96,7 @@ enum report_verdict report_verdict_of(const struct report_stat *a, const struct 
 {
 	*ratio = NAN;
 	*p = -1;
-	if (a->n && b->n && !report_ratio(m, b->median, a->median, ratio))
+	if (!report_mean_ratio(m, b, a, ratio))
 		*ratio = NAN;
 	if (a->n < REPORT_MIN_RUNS || b->n < REPORT_MIN_RUNS)
 		return RV_TOO_FEW;
@@ -144,15 +144,26 @@ static const struct report_point *cell_find(const struct report_points *a,
 	return NULL;
 }
 
+/* A side's mean and CV, or "-" where it has no run (the mean) or fewer than 2 (the CV). */
+static void side_cells(char *mean, char *cv, size_t len, const struct report_stat *st)
+{
+	snprintf(mean, len, "-");
+	snprintf(cv, len, "-");
+	if (st->n)
+		snprintf(mean, len, "%.1f", st->mean);
+	if (st->n >= 2)
+		snprintf(cv, len, "%.1f%%", st->cv_percent);
+}
+
 /* One configuration's phase: its row, and its regression on errs. */
 static int compare_cell(FILE *out, FILE *errs, const struct report_points *a,
 			const struct report_points *b, const struct report_point *p,
-			double fail_pct, unsigned *regressions)
+			double fail_pct, struct report_gate *gate)
 {
 	struct report_stat sa, sb;
 	enum report_verdict v;
 	double ratio, pv;
-	char ps[16] = "-", rs[16] = "-";
+	char ps[16] = "-", rs[16] = "-", mean_a[24], mean_b[24], cv_a[24], cv_b[24];
 	int ret;
 
 	ret = cell_stat(a, p->config, p->ph, &sa);
@@ -166,13 +177,20 @@ static int compare_cell(FILE *out, FILE *errs, const struct report_points *a,
 		snprintf(ps, sizeof(ps), "%.4f", pv);
 	if (!isnan(ratio))
 		snprintf(rs, sizeof(rs), "%.3f", ratio);
-	fprintf(out, "  %-18s %12.1f %12.1f %7s %6.1f%% %6.1f%% %7s  %s (%u/%u runs)\n",
-		phase_csv_name(p->ph), sa.n ? sa.median : NAN, sb.n ? sb.median : NAN, rs,
-		sa.cv_percent, sb.cv_percent, ps, report_verdict_name(v), sa.n, sb.n);
+	side_cells(mean_a, cv_a, sizeof(mean_a), &sa);
+	side_cells(mean_b, cv_b, sizeof(mean_b), &sb);
+	fprintf(out, "  %-18s %12s %12s %7s %7s %7s %7s  %s (%u/%u runs)\n", phase_csv_name(p->ph),
+		mean_a, mean_b, rs, cv_a, cv_b, ps, report_verdict_name(v), sa.n, sb.n);
 	if (v == RV_WORSE && fail_pct >= 0 && (1 - ratio) * 100 > fail_pct) {
-		++*regressions;
+		gate->regressions++;
 		fprintf(errs, "clyde-report: regression: %s: %s %.1f%% worse (p %.4f), more than %g%%\n",
 			p->config, phase_csv_name(p->ph), (1 - ratio) * 100, pv, fail_pct);
+	}
+	if (v == RV_TOO_FEW && fail_pct >= 0) {
+		gate->too_few++;
+		fprintf(errs, "clyde-report: too few runs: %s: %s has %u in A and %u in B, "
+			"a verdict needs %d a side\n", p->config, phase_csv_name(p->ph), sa.n, sb.n,
+			REPORT_MIN_RUNS);
 	}
 	free(sb.values);
 free_a:
@@ -181,20 +199,30 @@ free_a:
 }
 
 /* Prints config's rows, its phases in the phase table's order. */
+/* Whether pts has a point of config. */
+static bool config_in(const struct report_points *pts, const char *config)
+{
+	for (size_t i = 0; i < pts->n; i++)
+		if (!strcmp(pts->p[i].config, config))
+			return true;
+	return false;
+}
+
 static int compare_config(FILE *out, FILE *errs, const struct report_points *a,
 			  const struct report_points *b, const char *config, double fail_pct,
-			  unsigned *regressions)
+			  struct report_gate *gate)
 {
 	int ret;
 
-	fprintf(out, "%s\n  %-18s %12s %12s %7s %7s %7s %7s  %s\n", config, "phase", "median A",
-		"median B", "B/A", "CV A", "CV B", "p", "verdict");
+	gate->shared += config_in(a, config) && config_in(b, config);
+	fprintf(out, "%s\n  %-18s %12s %12s %7s %7s %7s %7s  %s\n", config, "phase", "mean A",
+		"mean B", "B/A", "CV A", "CV B", "p", "verdict");
 	for (int ph = 0; ph < PH_COUNT; ph++) {
 		const struct report_point *p = cell_find(a, b, config, (enum phase_id)ph);
 
 		if (!p)
 			continue;
-		ret = compare_cell(out, errs, a, b, p, fail_pct, regressions);
+		ret = compare_cell(out, errs, a, b, p, fail_pct, gate);
 		if (ret)
 			return ret;
 	}
@@ -214,14 +242,15 @@ static bool config_seen(const struct report_points *a, const struct report_point
 
 int report_sets_compare(FILE *out, FILE *errs, const struct report_points *a,
 			const struct report_points *b, const char *sel_a, const char *sel_b,
-			double fail_pct, unsigned *regressions)
+			double fail_pct, struct report_gate *gate)
 {
 	const struct report_points *sets[2] = { a, b };
 	int ret;
 
-	*regressions = 0;
+	memset(gate, 0, sizeof(*gate));
 	fprintf(out, "A: %s (%u runs)\nB: %s (%u runs)\n"
-		"Rates (KiB/s, /s); B/A above 1 is better; p: Welch's t-test; a verdict needs %d runs a side.\n\n",
+		"Rates (KiB/s, /s): each side's mean; B/A, the ratio of the means, above 1 is better;\n"
+		"p: Welch's t-test of the same means; a verdict needs %d runs a side.\n\n",
 		sel_a, a->runs, sel_b, b->runs, REPORT_MIN_RUNS);
 	for (int k = 0; k < 2; k++) {
 		const struct report_points *in = sets[k];
@@ -229,7 +258,7 @@ int report_sets_compare(FILE *out, FILE *errs, const struct report_points *a,
 		for (size_t i = 0; i < in->n; i++) {
 			if (config_seen(a, in, i))
 				continue;
-			ret = compare_config(out, errs, a, b, in->p[i].config, fail_pct, regressions);
+			ret = compare_config(out, errs, a, b, in->p[i].config, fail_pct, gate);
 			if (ret)
 				return ret;
 		}

@@ -2,8 +2,9 @@
 /*
  * clyde-report's statistics: runs grouped into configurations, each
  * phase and measure summarised (median, spread, CV), and every figure
- * compared with a baseline's as a ratio with Welch's t-test for the
- * noise. The t distribution is computed here, from the regularized
+ * compared with a baseline's by one statistic, the mean: the ratio of
+ * the means says the direction and the size, Welch's t-test on the same
+ * means whether it is more than noise. The t distribution is computed here, from the regularized
  * incomplete beta function, so that the report needs nothing but libm.
  */
 #include "config.h"
@@ -46,6 +47,12 @@ bool report_ratio(enum report_measure m, double a, double base, double *ratio)
 		return false;
 	*ratio = r;
 	return true;
+}
+
+bool report_mean_ratio(enum report_measure m, const struct report_stat *a,
+		       const struct report_stat *base, double *ratio)
+{
+	return a->n && base->n && report_ratio(m, a->mean, base->mean, ratio);
 }
 
 double report_median(const double *sorted, unsigned n)
@@ -404,7 +411,7 @@ void report_compare(struct report_set *s, int base)
 				const struct report_stat *x = &c->stat[ph][m], *y = &b->stat[ph][m];
 				double r, p;
 
-				if (!x->n || !y->n || !report_ratio((enum report_measure)m, x->median, y->median, &r))
+				if (!report_mean_ratio((enum report_measure)m, x, y, &r))
 					continue;
 				c->has_ratio[ph][m] = true;
 				c->ratio[ph][m] = r;

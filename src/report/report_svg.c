@@ -552,8 +552,8 @@ struct grid {
 
 static const char *const notes[] = {
 	"Bars: the median over a configuration's runs. Error bars: its lowest to highest run (where it has 2 or more).",
-	"Below each bar: its number in the legend, and its ratio to the baseline (dashed line), oriented so that",
-	"above 1 is better for every measure; ~ marks a difference within the noise (Welch's t-test, p \xe2\x89\xa5 0.05),",
+	"Below each bar: its number in the legend, and the ratio of its mean to the baseline's (dashed line: the baseline's",
+	"median), oriented so that above 1 is better; ~ marks a difference within the noise (Welch's t-test of the means, p \xe2\x89\xa5 0.05),",
 	"? one that cannot be tested (fewer than 2 runs on a side).",
 	"Each bar's tooltip has the exact numbers.",
 };

@@ -44,7 +44,7 @@ static const struct column absolute_cols[] = {
 /* With one: ratios (marked), then the absolute rate for scale. */
 static const struct column ratio_cols[] = {
 	{ "Phase", LEFT }, { "Rate", RIGHT }, { "Min..Max", RIGHT }, { "CV%", RIGHT },
-	{ "n", RIGHT }, { "CPU/unit", RIGHT }, { "Latency", RIGHT }, { "Median rate", RIGHT },
+	{ "n", RIGHT }, { "CPU/unit", RIGHT }, { "Latency", RIGHT }, { "Mean rate", RIGHT },
 	{ "Unit", LEFT },
 };
 
@@ -65,7 +65,7 @@ static const struct column tree_absolute_cols[] = {
 static const struct column tree_ratio_cols[] = {
 	{ "Tree phase", LEFT }, { "Rate", RIGHT }, { "Min..Max", RIGHT }, { "CV%", RIGHT },
 	{ "n", RIGHT }, { "MiB/s", RIGHT }, { "Dead", RIGHT }, { "CPU/unit", RIGHT },
-	{ "Latency", RIGHT }, { "Median rate", RIGHT }, { "Unit", LEFT },
+	{ "Latency", RIGHT }, { "Mean rate", RIGHT }, { "Unit", LEFT },
 };
 
 /* The CPU cost of the phases that ran with --profile: medians, whether or not a baseline is set. */
@@ -216,9 +216,9 @@ static void ratio_row(row_t row, const struct report_set *s, size_t k, enum phas
 	ratio_cell(row[1], s, k, ph, RM_RATE, "+++++");
 	if (rate->n == 1)
 		snprintf(row[2], CELL, "-");
-	if (rate->n >= 2 && base->n && base->median > 0) {
-		ratio_text(lo, rate->min / base->median);
-		ratio_text(hi, rate->max / base->median);
+	if (rate->n >= 2 && base->n && base->mean > 0) {
+		ratio_text(lo, rate->min / base->mean);
+		ratio_text(hi, rate->max / base->mean);
 		snprintf(row[2], CELL, "%.20s..%.20s", lo, hi);
 	}
 	cv_cell(row[3], rate);
@@ -226,7 +226,7 @@ static void ratio_row(row_t row, const struct report_set *s, size_t k, enum phas
 	ratio_cell(row[5], s, k, ph, RM_CPU, "+++");
 	ratio_cell(row[6], s, k, ph, RM_LATENCY, NULL);
 	if (rate->n)
-		rate_text(row[7], rate->median);
+		rate_text(row[7], rate->mean);
 	snprintf(row[8], CELL, "%s", rate_unit(ph));
 }
 
@@ -656,11 +656,11 @@ static void print_legend(FILE *out, const struct report_set *s, bool trees)
 		return;
 	}
 	fprintf(out, "Baseline: [%d] %s\n", s->baseline + 1, s->configs[s->baseline].key);
-	fputs("Every figure is a ratio of medians to the baseline's (baseline = 1.00), turned so\n"
+	fputs("Every figure is a ratio of means to the baseline's (baseline = 1.00), turned so\n"
 	      "  that > 1.00 is better: a higher rate, less CPU per unit of work, a lower latency.\n"
-	      "  Min..Max: the runs' lowest and highest rate over the baseline's median rate.\n"
-	      "Marks: ~ within the noise (Welch's t-test, p >= 0.05); unmarked: a difference\n"
-	      "  (Welch's t-test, p < 0.05); ? fewer than 2 runs on a side: cannot tell.\n", out);
+	      "  Min..Max: the runs' lowest and highest rate over the baseline's mean rate.\n"
+	      "Marks: ~ within the noise (Welch's t-test of the same means, p >= 0.05); unmarked:\n"
+	      "  a difference (Welch's t-test, p < 0.05); ? fewer than 2 runs on a side: cannot tell.\n", out);
 	if (trees)
 		fputs("Tree workloads (clyde --tree), in a table of their own: MiB/s and Dead (wall time\n"
 		      "  less user CPU) are ratios too: more MiB/s, less dead time is better.\n", out);

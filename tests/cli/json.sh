@@ -11,8 +11,10 @@ MNT=$SCRATCH
 scratch_dir
 W=$SCRATCH
 
+touch "$W/before"
 "$CLYDE" -d "$MNT" -s 8::8192 -n 1:4k:1k:2 -f64k -x 2 -z 9 --json "$W/doc.json" -m js >"$W/out" 2>"$W/err"
 expect_eq "--json FILE run" "$?" 0
+touch "$W/after"
 expect_eq "stdout keeps the header and CSV lines" "$(wc -l <"$W/out")" 3
 
 # no seek count: the seek phase is timed, and the JSON says so
@@ -21,15 +23,15 @@ expect_eq "--json - run" "$?" 0
 expect_file_has "--json -: the table goes to stderr" "$W/err2" "Name:Size etc"
 if grep -q '^1\.98,' "$W/stdout.json" "$W/err2"; then fail "--json - printed a CSV line"; else ok; fi
 
-out=$(python3 - "$W/doc.json" "$W/out" "$W/stdout.json" <<'PY'
-import json, sys
+out=$(python3 - "$W/doc.json" "$W/out" "$W/stdout.json" "$(hostname | tr , _)" "$W/before" "$W/after" <<'PY'
+import datetime, json, os, sys
 problems = []
 def need(cond, what):
     if not cond:
         problems.append(what)
 doc = json.load(open(sys.argv[1]))
 csv_lines = [l.strip() for l in open(sys.argv[2]) if l.startswith("1.98,")]
-need(doc.get("schema") == "clyde-result/9", "schema %r" % doc.get("schema"))
+need(doc.get("schema") == "clyde-result/10", "schema %r" % doc.get("schema"))
 need(isinstance(doc.get("clyde_version"), str), "clyde_version")
 # /7: the invocation's estimate and what it took
 need(doc.get("plan") and doc["plan"]["estimate_s"] > 0 and doc["plan"]["calibration_s"] >= 0,
@@ -37,6 +39,19 @@ need(doc.get("plan") and doc["plan"]["estimate_s"] > 0 and doc["plan"]["calibrat
 need(isinstance(doc.get("elapsed_s"), float) and doc["elapsed_s"] > 0, "elapsed_s %r" % doc.get("elapsed_s"))
 runs = doc.get("runs", [])
 need(len(runs) == 2, "two runs, got %d" % len(runs))
+# /10: each run's host and start, UTC to the microsecond, in the order they ran, within the command
+before, after = os.path.getmtime(sys.argv[5]), os.path.getmtime(sys.argv[6])
+starts = []
+for r in runs:
+    need(r.get("host") == sys.argv[4], "host %r, hostname %r" % (r.get("host"), sys.argv[4]))
+    s = r.get("started_at") or ""
+    try:
+        t = datetime.datetime.strptime(s, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc)
+        starts.append(t.timestamp())
+    except ValueError:
+        problems.append("started_at %r is not ISO 8601 UTC to the microsecond" % s)
+need(len(starts) == 2 and before - 1 <= starts[0] < starts[1] <= after + 1,
+     "starts %r between the command's start %r and end %r" % (starts, before, after))
 names = ["putc", "put_block", "rewrite", "getc", "get_block", "seeks",
          "seq_create", "seq_stat", "seq_del", "ran_create", "ran_stat", "ran_del"]
 keys = {"ran", "elapsed_s", "amount", "amount_unit", "rate", "rate_unit", "too_short",

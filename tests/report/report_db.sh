@@ -8,7 +8,8 @@
 # win over it, a history chart that parses as SVG, four writers at once,
 # a database of the previous schema (made here from SQL, not by
 # clyde-report) migrated, and databases that are not to be written or
-# used: read-only, newer, foreign, damaged. The database is read back with
+# used: read-only, newer, of a crafted schema version or application id,
+# foreign, damaged. The database is read back with
 # Python's sqlite3 module, independent of the program.
 . "$TESTLIB"
 [ -x "$REPORT" ] || skip "no $REPORT"
@@ -74,6 +75,9 @@ print("|".join([r["filesystem"]["type"], r["machine"]["kernel"], r["cache"]["mod
 	"$REPORT_GOLDEN/clyde-x2.json")"
 expect_eq "figures per phase and measure" "$(sql "$DB" "select count(*) > 0 from results where measure = 'rate' and phase = 'put_block'")" 1
 expect_eq "add bonnie++'s CSV" "$(status "$REPORT" --db "$DB" --add "$REPORT_GOLDEN/bonnie-2.00a.csv")" 0
+expect_eq "older documents and bonnie++ lines say no start: known by their lines" \
+	"$(sql "$DB" "select count(*) from runs where started_at is null and identity = line_identity and identity like 'csv:%'")" \
+	"$(sql "$DB" "select count(*) from runs")"
 expect_eq "a bonnie++ line has no environment" \
 	"$(sql "$DB" "select count(*) from runs where format like 'bonnie%' and kernel is null and fs_type is null and host is null")" \
 	"$(sql "$DB" "select count(*) from runs where format like 'bonnie%'")"
@@ -92,10 +96,79 @@ expect_eq "add a zcav sweep" "$(status "$REPORT" --db "$DB" --add "$W/disk.zcav"
 expect_eq "add it again" "$(status "$REPORT" --db "$DB" --add "$W/disk.zcav")" 0
 expect_eq "the sweep once, with its points" "$(sql "$DB" 'select count(*) from sweeps')|$(sql "$DB" \
 	'select group_concat(mib_s) from (select mib_s from sweep_points order by point)')" "1|150.0,140.0,100.0"
-expect_eq "the schema version" "$(sql "$DB" 'pragma user_version')" 2
+expect_eq "the schema version" "$(sql "$DB" 'pragma user_version')" 3
 expect_eq "nothing readable to add: 3" "$(status "$REPORT" --db "$DB" --add /dev/null)" 3
 expect_eq "an unreadable input: 2" "$(status "$REPORT" --db "$DB" --add "$W/none.csv")" 2
 expect_eq "a bad label: usage" "$(status "$REPORT" --db "$DB" --add --label 'a b=c' "$W/x2.csv")" 1
+
+# 1b. a run's identity: its seed, start and host where the JSON says when it began
+# (clyde-result/10), else its line and which of its input's runs with that line it is.
+# doc10 OUT HOST=START...: clyde-x2.json's first run (a real one) as a /10 document, once
+# per HOST=START, each with the same CSV line (an empty START: null)
+doc10() {
+	python3 - "$REPORT_GOLDEN/clyde-x2.json" "$@" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+run = doc["runs"][0]
+doc["schema"] = "clyde-result/10"
+doc["runs"] = []
+for hs in sys.argv[3:]:
+    host, start = hs.split("=", 1)
+    r = dict(run)
+    r["host"], r["started_at"] = host, start or None
+    doc["runs"].append(r)
+json.dump(doc, open(sys.argv[2], "w"), indent=1)
+EOF
+}
+I=$W/id.db
+doc10 "$W/twins.json" h1=2026-01-02T03:04:05.000001Z h2=2026-01-02T03:04:05.000001Z
+expect_eq "two runs of one CSV line, two hosts: both stored" "$(status "$REPORT" --db "$I" --add "$W/twins.json")" 0
+expect_file_has "both added" "$W/out" "2 runs added, 0 already there"
+expect_eq "their identities: seed, start, host" "$(sql "$I" "select identity from runs order by id" | tr '\n' ' ')" \
+	"$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]; s=r["seed"]
+print("run:%d|2026-01-02T03:04:05.000001Z|h1 run:%d|2026-01-02T03:04:05.000001Z|h2 " % (s, s))' "$REPORT_GOLDEN/clyde-x2.json")"
+expect_eq "two starts and hosts" "$(sql "$I" "select group_concat(host || '@' || started_at, ' ') from runs")" \
+	"h1@2026-01-02T03:04:05.000001Z h2@2026-01-02T03:04:05.000001Z"
+expect_eq "their line: the document's first and second of it" "$(sql "$I" "select replace(line_identity, \
+	(select line_identity from runs where id = 1), 'L') from runs order by id" | tr '\n' ' ')|$(sql "$I" \
+	'select line_identity from runs where id = 1')" "L L#2 |csv:$(python3 -c 'import json,sys
+print(json.load(open(sys.argv[1]))["runs"][0]["csv"])' "$REPORT_GOLDEN/clyde-x2.json")"
+expect_eq "the same document again" "$(status "$REPORT" --db "$I" --add "$W/twins.json")" 0
+expect_file_has "stored once" "$W/out" "0 runs added, 2 already there"
+doc10 "$W/later.json" h1=2026-01-02T03:09:00Z
+expect_eq "the same line, started later on h1: a third run" "$(status "$REPORT" --db "$I" --add "$W/later.json")" 0
+expect_file_has "added" "$W/out" "1 run added, 0 already there"
+python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["runs"][0]["csv"])' "$REPORT_GOLDEN/clyde-x2.json" >"$W/one.csv"
+expect_eq "the CSV line alone: one of those runs" "$(status "$REPORT" --db "$I" --add "$W/one.csv")" 0
+expect_file_has "already there" "$W/out" "0 runs added, 1 already there"
+expect_eq "--history dates each run by its start" "$(status "$REPORT" --db "$I" --history name=tmpfs-clyde --svg "$W/id.svg")" 0
+expect_eq "its groups: the starts to the second, in order" "$(python3 - "$W/id.svg" <<'EOF'
+import sys, xml.etree.ElementTree as ET
+g = ET.parse(sys.argv[1]).getroot().find("{http://www.w3.org/2000/svg}g")
+print(" ".join(t.text for t in g.iter("{http://www.w3.org/2000/svg}text") if t.text and t.text.startswith("20")))
+EOF
+)" "2026-01-02T03:04:05Z 2026-01-02T03:09:00Z"
+# the line first, then the document: the line's row becomes the run that says when it ran,
+# and the document's other run of the same line is another
+L=$W/line.db
+expect_eq "a CSV line, then /10 runs of that line" "$(status "$REPORT" --db "$L" --add "$W/one.csv")|$(status "$REPORT" --db "$L" --add "$W/twins.json")" "0|0"
+expect_file_has "one of them is the line's run" "$W/out" "1 run added, 1 already there"
+expect_eq "both known by their start now" "$(sql "$L" "select count(*), count(started_at), count(distinct identity) from runs")" "2|2|2"
+# two identical lines in one input are two runs; the same input again, none new
+{ cat "$W/one.csv"; cat "$W/one.csv"; } >"$W/two.csv"
+expect_eq "one file, the same line twice" "$(status "$REPORT" --db "$W/two.db" --add "$W/two.csv")" 0
+expect_file_has "two runs" "$W/out" "2 runs added, 0 already there"
+expect_eq "the file again" "$(status "$REPORT" --db "$W/two.db" --add "$W/two.csv")" 0
+expect_file_has "none new" "$W/out" "0 runs added, 2 already there"
+expect_eq "its line in another file: the first of them" "$(status "$REPORT" --db "$W/two.db" --add "$W/one.csv")" 0
+expect_file_has "already there" "$W/out" "0 runs added, 1 already there"
+# a start that is not a UTC time: the run is refused, not guessed at
+doc10 "$W/badstart.json" h1=2026-01-02
+expect_eq "a started_at that is not a UTC time: nothing to add, 3" "$(status "$REPORT" --db "$W/bad.db" --add "$W/badstart.json")" 3
+expect_file_has "and said" "$W/err" 'a "started_at" that is not a UTC time'
+doc10 "$W/nostart.json" h1=
+expect_eq "a /10 run whose start is null: known by its line" "$(status "$REPORT" --db "$L" --add "$W/nostart.json")" 0
+expect_file_has "one of that line's runs" "$W/out" "0 runs added, 1 already there"
 
 # 2. compare made-up runs whose answer is known
 C=$W/c.db
@@ -131,8 +204,39 @@ expect_eq "a 5% gate fails on the 10% regression: 7" \
 expect_file_has "the regression is named" "$W/err" "regression: box -s 8M::*:5 -n 1: putc 10.0% worse"
 check "the noisy phase is not named" sh -c "! grep -q getc '$W/err'"
 expect_eq "a 15% gate passes" "$(status "$REPORT" --db "$C" --compare kernel=A kernel=B --fail-on-regression=15)" 0
-expect_eq "too few runs never fail the gate" \
-	"$(status "$REPORT" --db "$C" --compare kernel=A kernel=C --fail-on-regression=5)" 0
+expect_eq "2 runs against 5: the gate cannot judge: 8" \
+	"$(status "$REPORT" --db "$C" --compare kernel=A kernel=C --fail-on-regression=5)" 8
+expect_file_has "and names the phase and its runs" "$W/err" \
+	"too few runs: box -s 8M::*:5 -n 1: putc has 5 in A and 2 in B, a verdict needs 3 a side"
+expect_file_has "and says how to let it pass" "$W/err" "3 phases with too few runs to judge (under 3 a side); --allow-few lets them pass"
+expect_eq "2 runs against 5, --allow-few: 0" \
+	"$(status "$REPORT" --db "$C" --compare kernel=A kernel=C --fail-on-regression=5 --allow-few)" 0
+expect_file_has "--allow-few still names them" "$W/err" "too few runs: box -s 8M::*:5 -n 1: putc has 5 in A and 2 in B"
+expect_eq "2 runs against 5 without the gate: a report, 0" \
+	"$(status "$REPORT" --db "$C" --compare kernel=A kernel=C)" 0
+expect_eq "--allow-few without --fail-on-regression: usage" \
+	"$(status "$REPORT" --db "$C" --compare kernel=A kernel=C --allow-few)" 1
+# a regression in one configuration, too few runs in another: the regression's 7 wins
+line odd 950 100000 100000 1000 >"$W/odd.csv"
+line odd 951 100000 100000 1000 >>"$W/odd.csv"
+G2=$W/g.db
+check "gate sets: A" "$REPORT" --db "$G2" --add --label side=a "$W/a.csv"
+check "gate sets: B" "$REPORT" --db "$G2" --add --label side=b "$W/b.csv" "$W/odd.csv"
+expect_eq "a regression and a phase with too few runs: 7" \
+	"$(status "$REPORT" --db "$G2" --compare side=a side=b --fail-on-regression=5)" 7
+expect_eq "too few runs and no regression beyond 15%: 8" \
+	"$(status "$REPORT" --db "$G2" --compare side=a side=b --fail-on-regression=15)" 8
+expect_file_has "the one-sided configuration named" "$W/err" "too few runs: odd -s 8M::*:5 -n 1: putc has 0 in A and 2 in B"
+# sides that share no configuration (configurations are keyed by name): nothing compared, 3,
+# gate or not; a side with no run shows a dash, not nan or 0.0%
+expect_eq "disjoint sides: 3" "$(status "$REPORT" --db "$G2" --compare name=box name=odd)" 3
+expect_file_has "disjoint sides: said" "$W/err" "name=box and name=odd share no configuration (a name and its parameters): nothing compared"
+expect_eq "disjoint sides, with the gate and --allow-few: still 3" \
+	"$(status "$REPORT" --db "$G2" --compare name=box name=odd --fail-on-regression=5 --allow-few)" 3
+expect_eq "an empty side: dashes for its mean and CV" "$(grep ' putc ' "$W/out" | tr -s ' ')" \
+" putc 94999.6 - - 5.6% - - too few runs (10/0 runs)
+ putc - 100000.0 - - 0.0% - too few runs (0/2 runs)"
+check "no nan" sh -c "! grep -q nan '$W/out'"
 expect_eq "an environment column selects too" "$(status "$REPORT" --db "$C" --compare kernel=A,name=box kernel=B)" 0
 expect_eq "a selection that matches nothing wins over 7: 3" \
 	"$(status "$REPORT" --db "$C" --compare kernel=A kernel=Z --fail-on-regression=5)" 3
@@ -147,6 +251,61 @@ expect_eq "--db without an action: usage" "$(status "$REPORT" --db "$C")" 1
 expect_eq "two actions: usage" "$(status "$REPORT" --db "$C" --add --history a=b)" 1
 expect_eq "--svg with --compare: usage" "$(status "$REPORT" --db "$C" --compare kernel=A kernel=B --svg "$W/x.svg")" 1
 expect_eq "--by without --history: usage" "$(status "$REPORT" --db "$C" --compare kernel=A kernel=B --by kernel)" 1
+
+# 2b. sets whose median and mean disagree: the verdict is the mean's (its ratio and Welch's
+# test of it), so the gate fails only on a regression of the same statistic it tests
+S=$W/s.db
+# runs FILE NAME FIRST_SEED VALUE...: one CSV line per value (putc and getc that rate, seeks 1000)
+runs() {
+	f=$1 n=$2 sd=$3
+	shift 3
+	: >"$f"
+	for v in "$@"; do
+		line "$n" "$sd" "$v" "$v" 1000 >>"$f"
+		sd=$((sd + 1))
+	done
+}
+# repeat N VALUE: VALUE N times
+repeat() {
+	i=0
+	while [ "$i" -lt "$1" ]; do printf '%s ' "$2"; i=$((i + 1)); done
+}
+# the issue's: A 7 runs at 100000 and 5 at 80000 (median 100000, mean 91667), B 12 at 99000
+# shellcheck disable=SC2046
+runs "$W/bi-a.csv" mix 1000 $(repeat 7 100000) $(repeat 5 80000)
+# shellcheck disable=SC2046
+runs "$W/bi-b.csv" mix 2000 $(repeat 12 99000)
+# skewed: A 28 runs at 100000 and 12 at 200000 (median 100000, mean 130000), B 40 at 109000..111000
+# shellcheck disable=SC2046
+runs "$W/sk-a.csv" skew 3000 $(repeat 28 100000) $(repeat 12 200000)
+# shellcheck disable=SC2046
+runs "$W/sk-b.csv" skew 4000 $(repeat 20 109000) $(repeat 20 111000)
+# unequal sizes: A 3 runs {90000, 100000, 140000} (median 100000, mean 110000), B 9 at 104000
+runs "$W/un-a.csv" uneq 5000 90000 100000 140000
+# shellcheck disable=SC2046
+runs "$W/un-b.csv" uneq 6000 $(repeat 9 104000)
+for set in bi sk un; do
+	check "add $set A" "$REPORT" --db "$S" --add --label "set=$set-a" "$W/$set-a.csv"
+	check "add $set B" "$REPORT" --db "$S" --add --label "set=$set-b" "$W/$set-b.csv"
+done
+expect_eq "bimodal: a 0.5% gate passes (B's mean is 8% better)" \
+	"$(status "$REPORT" --db "$S" --compare set=bi-a set=bi-b --fail-on-regression=0.5)" 0
+expect_match "bimodal: better by the ratio of the means" "$(grep ' putc ' "$W/out")" \
+	' 91666\.7  *99000\.0  *1\.080 .* better '
+check "bimodal: nothing named worse" sh -c "! grep -q worse '$W/out' '$W/err'"
+expect_eq "bimodal, B as the baseline: the 0.5% gate fails: 7" \
+	"$(status "$REPORT" --db "$S" --compare set=bi-b set=bi-a --fail-on-regression=0.5)" 7
+expect_file_has "bimodal, B as the baseline: the regression is the means' 7.4%" "$W/err" "putc 7.4% worse (p 0.0313)"
+expect_eq "skewed: a 0.5% gate fails: 7 (the medians said 10% better)" \
+	"$(status "$REPORT" --db "$S" --compare set=sk-a set=sk-b --fail-on-regression=0.5)" 7
+expect_match "skewed: worse by the ratio of the means" "$(grep ' putc ' "$W/out")" ' 0\.846 .* worse '
+expect_file_has "skewed: named with the means' 15.4%" "$W/err" "putc 15.4% worse"
+expect_eq "skewed, a 20% gate: passes" \
+	"$(status "$REPORT" --db "$S" --compare set=sk-a set=sk-b --fail-on-regression=20)" 0
+expect_eq "unequal sizes: a 0.5% gate passes" \
+	"$(status "$REPORT" --db "$S" --compare set=un-a set=un-b --fail-on-regression=0.5)" 0
+expect_match "unequal sizes: the means' ratio, within noise" "$(grep ' putc ' "$W/out")" \
+	' 110000\.0  *104000\.0  *0\.945 .* within noise \(3/9 runs\)'
 
 # 3. the history chart
 expect_eq "history by label" "$(status "$REPORT" --db "$C" --history name=box --by kernel --svg "$W/h.svg")" 0
@@ -192,7 +351,8 @@ expect_eq "four writers: intact" "$(sql "$P" 'pragma integrity_check')" ok
 
 # 5. a database of the previous schema (1), written here from SQL, migrated by an add
 O=$W/old.db
-python3 - "$O" <<'EOF'
+line box 7 123456 123456 1000 >"$W/oldline.csv"
+python3 - "$O" "csv:$(cat "$W/oldline.csv")" <<'EOF'
 import sqlite3, sys
 con = sqlite3.connect(sys.argv[1])
 con.executescript("""
@@ -209,21 +369,24 @@ CREATE TABLE labels (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCA
   key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (run_id, key)) WITHOUT ROWID;
 CREATE INDEX labels_key_value ON labels(key, value);
 INSERT INTO runs (id, identity, added_at, source, line, format, tool_version, name, config)
-  VALUES (1, 'csv:old run', '2025-01-01T00:00:00Z', 'old.csv', 1, 'clyde-csv', '0.0.9', 'box',
+  VALUES (1, '@IDENTITY@', '2025-01-01T00:00:00Z', 'old.csv', 1, 'clyde-csv', '0.0.9', 'box',
           'box -s 8M::1000:5 -n 1');
 INSERT INTO results VALUES (1, 'putc', 'rate', 123456);
 INSERT INTO labels VALUES (1, 'kernel', 'old');
 PRAGMA application_id = 1131168866;
 PRAGMA user_version = 1;
-""")
+""".replace("@IDENTITY@", sys.argv[2].replace("'", "''")))
 con.commit()
 EOF
 expect_eq "a schema-1 database is read as it is" "$(status "$REPORT" --db "$O" --history kernel=old --svg "$W/old.svg")" 0
 expect_eq "and left at schema 1" "$(sql "$O" 'pragma user_version')" 1
 expect_eq "an add migrates it" "$(status "$REPORT" --db "$O" --add --label kernel=new "$W/a.csv")" 0
-expect_eq "to schema 2" "$(sql "$O" 'pragma user_version')" 2
+expect_eq "to schema 3" "$(sql "$O" 'pragma user_version')" 3
 expect_eq "with the new columns and tables" "$(sql "$O" "select count(*) from pragma_table_info('runs') where name in \
-	('cache_mode', 'cache_outcome', 'resident_worst_pct')")|$(sql "$O" "select count(*) from sqlite_master where name in ('series', 'sweeps', 'sweep_points')")" "3|3"
+	('cache_mode', 'cache_outcome', 'resident_worst_pct', 'line_identity', 'started_at')")|$(sql "$O" "select count(*) from sqlite_master where name in ('series', 'sweeps', 'sweep_points', 'runs_line_identity')")" "5|4"
+expect_eq "the old run known by its line" "$(sql "$O" "select line_identity = identity, started_at is null from runs where id = 1")" "1|1"
+expect_eq "its file added again: already there" "$(status "$REPORT" --db "$O" --add "$W/oldline.csv")" 0
+expect_file_has "and counted so" "$W/out" "0 runs added, 1 already there"
 expect_eq "the old run kept" "$(sql "$O" "select r.name, x.value, l.value from runs r join results x on x.run_id = r.id \
 	join labels l on l.run_id = r.id where r.id = 1")" "box|123456.0|old"
 expect_eq "the new runs added" "$(sql "$O" 'select count(*) from runs')" 6
@@ -238,6 +401,29 @@ python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("creat
 expect_eq "another program's database is refused: 5" "$(status "$REPORT" --db "$W/foreign.db" --add "$W/few.csv")" 5
 expect_file_has "and said" "$W/err" "not a clyde history"
 expect_eq "and left alone" "$(sql "$W/foreign.db" 'select count(*) from sqlite_master')" 1
+# crafted schema versions and owners: refused with the value named, never a crash (a
+# negative version indexed the migrations' table: SIGSEGV)
+current=$(sql "$C" 'pragma user_version')
+for v in -1000000 2147483647 $((current + 1)) 0 -1; do
+	cp "$C" "$W/v.db"
+	python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("pragma user_version = %d" % int(sys.argv[2])); c.commit()' \
+		"$W/v.db" "$v"
+	expect_eq "user_version $v, --add: refused with 5" "$(status "$REPORT" --db "$W/v.db" --add "$W/few.csv")" 5
+	expect_file_has "user_version $v, --add: the value named" "$W/err" "schema $v "
+	expect_eq "user_version $v, --compare: refused with 5" \
+		"$(status "$REPORT" --db "$W/v.db" --compare kernel=A kernel=B)" 5
+	expect_file_has "user_version $v, --compare: the value named" "$W/err" "schema $v "
+	expect_eq "user_version $v: left as it was" "$(sql "$W/v.db" 'pragma user_version')|$(sql "$W/v.db" \
+		'select count(*) from runs')" "$v|$(sql "$C" 'select count(*) from runs')"
+done
+: >"$W/v.db"
+python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("pragma user_version = -1000000"); c.commit()' "$W/v.db"
+expect_eq "an empty file of user_version -1000000: refused with 5" "$(status "$REPORT" --db "$W/v.db" --add "$W/few.csv")" 5
+expect_file_has "and the value named" "$W/err" "schema -1000000 "
+cp "$C" "$W/app.db"
+python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("pragma application_id = 1234567"); c.commit()' "$W/app.db"
+expect_eq "a history of another application_id: refused with 5" "$(status "$REPORT" --db "$W/app.db" --add "$W/few.csv")" 5
+expect_file_has "and the value named" "$W/err" "not a clyde history (application_id 1234567"
 head -c 4096 /dev/zero | tr '\0' 'x' >"$W/junk.db"
 expect_eq "a file that is no database: 5" "$(status "$REPORT" --db "$W/junk.db" --add "$W/few.csv")" 5
 

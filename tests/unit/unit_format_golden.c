@@ -296,6 +296,9 @@ static void build_full(struct run_result *r, struct worker_result *w)
 
 	memset(r, 0, sizeof(*r));
 	set_labels(r, "full-ext4");
+	/* clyde-result/10: the run's host and start (the other cases leave them unknown: null) */
+	snprintf(r->params.host, sizeof(r->params.host), "golden");
+	snprintf(r->params.started_at, sizeof(r->params.started_at), "2026-12-06T07:10:02.123456Z");
 	r->params.concurrency = 2;
 	for (int i = 0; i < PH_BONNIE_COUNT; i++)
 		set_phase(r, (enum phase_id)i, 2.0 + i * 0.25, rate[i] * (2.0 + i * 0.25),

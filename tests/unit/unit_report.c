@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -407,11 +408,11 @@ static void test_malformed(struct report_set *s)
 	free(binary);
 
 	expect_read(s, "JSON cut", json_doc, 200, 0, 1, "t:1: JSON document: the input ends inside it");
-	EXPECT_TEXT(s, "JSON schema", "{\"schema\": \"other/1\", \"runs\": []}", 0, 1, "schema is not clyde-result/1 to /9");
+	EXPECT_TEXT(s, "JSON schema", "{\"schema\": \"other/1\", \"runs\": []}", 0, 1, "schema is not clyde-result/1 to /10");
 	/* after a broken document, reading resumes at the next line that starts with '{' */
 	EXPECT_TEXT(s, "JSON not JSON", "{nope}\n1.97,x\n{\"schema\":1}", 0, 2,
 		    "t:1: JSON document: an object member without a name (line 1): skipped\n"
-		    "t:3: a JSON document whose schema is not clyde-result/1 to /9: skipped\n");
+		    "t:3: a JSON document whose schema is not clyde-result/1 to /10: skipped\n");
 	EXPECT_TEXT(s, "JSON deep", "{\"a\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]}", 0, 1,
 		    "JSON document: nested too deep");
 	EXPECT_TEXT(s, "JSON huge number", "{\"schema\": 1e999}", 0, 1, "a number out of range");
@@ -813,12 +814,136 @@ static void test_verdicts(void)
 	      !report_db_selection_ok("a=b,", &(const char *){ NULL }), "bad selections");
 }
 
+static int cmp_sorted(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
 static struct report_stat stat_of(double *v, unsigned n)
 {
 	struct report_stat st;
 
 	report_stat_fill(&st, v, n);
 	return st;
+}
+
+/* n values: k of lo, then the rest hi (sorted when lo <= hi). */
+static void two_values(double *v, unsigned n, unsigned k, double lo, double hi)
+{
+	for (unsigned i = 0; i < n; i++)
+		v[i] = i < k ? lo : hi;
+}
+
+/*
+ * Sets whose median and mean disagree: the verdict's direction, size and
+ * noise are the mean's alone (its ratio and Welch's test of it), never
+ * the median's direction with the mean's p.
+ */
+static void test_verdict_one_statistic(void)
+{
+	double a[40], b[40], t, se;
+	struct report_stat sa, sb;
+	double ratio, p;
+	uint64_t x = 88172645463325252ull;
+
+	/*
+	 * Issue 40's bimodal set: A 7 runs at 100000 and 5 at 80000 (median
+	 * 100000, mean 91666.67), B 12 at 99000. By hand: A's squares about
+	 * its mean 7 * 8333.33^2 + 5 * 11666.67^2 = 1166666667, sd
+	 * sqrt(1166666667 / 11) = 10298.6, t = 7333.33 / (10298.6 / sqrt(12))
+	 * = 2.4667 with df 11 (B has no spread): B is 8% better, p 0.031 -
+	 * where the medians said 1% worse with the same p.
+	 */
+	two_values(a, 12, 5, 80000, 100000);
+	two_values(b, 12, 12, 99000, 99000);
+	sa = stat_of(a, 12);
+	sb = stat_of(b, 12);
+	se = sqrt(1166666666.6666667 / 11 / 12);
+	t = (99000 - 1100000 / 12.0) / se;
+	CHECK(report_verdict_of(&sa, &sb, RM_RATE, &ratio, &p) == RV_BETTER, "bimodal: better, p %g",
+	      p);
+	CHECK_NEAR(ratio, 99000 / (1100000 / 12.0), 1e-12);
+	CHECK_NEAR(p, report_t_two_sided_p(t, 11), 1e-12);
+	CHECK(p > 0.030 && p < 0.032, "bimodal: p %g", p);
+	/* the other way round, B's runs as the baseline: worse by the same statistic */
+	CHECK(report_verdict_of(&sb, &sa, RM_RATE, &ratio, &p) == RV_WORSE,
+	      "bimodal, reversed: worse");
+	CHECK_NEAR(ratio, (1100000 / 12.0) / 99000, 1e-12);
+
+	/*
+	 * Skewed: A 28 runs at 100 and 12 at 200 (median 100, mean 130), B
+	 * 40 runs at 109 and 111 (median and mean 110). The medians said B is
+	 * 10% better; the means say it is 15% worse, and Welch: A's sd
+	 * sqrt(84000 / 39), B's sqrt(40 / 39), t = 20 / sqrt((84000 + 40) /
+	 * 39 / 40) = 2.7246, p about 0.01.
+	 */
+	two_values(a, 40, 28, 100, 200);
+	for (int i = 0; i < 40; i++)
+		b[i] = i < 20 ? 109 : 111;
+	sa = stat_of(a, 40);
+	sb = stat_of(b, 40);
+	CHECK(sa.median == 100 && sb.median == 110, "skewed: the medians %g %g", sa.median,
+	      sb.median);
+	CHECK(report_verdict_of(&sa, &sb, RM_RATE, &ratio, &p) == RV_WORSE, "skewed: worse, p %g",
+	      p);
+	CHECK_NEAR(ratio, 110.0 / 130, 1e-12);
+	CHECK(p > 0.005 && p < 0.015, "skewed: p %g", p);
+	/* CPU per unit (lower is better): the same values as CPU make B the better */
+	CHECK(report_verdict_of(&sa, &sb, RM_CPU, &ratio, &p) == RV_BETTER, "skewed CPU: better");
+	CHECK_NEAR(ratio, 130.0 / 110, 1e-12);
+
+	/*
+	 * Unequal sizes: A 3 runs {90, 100, 140} (median 100, mean 110), B 9
+	 * runs at 104: the ratio is 104 / 110, and the difference noise (t =
+	 * 6 / (26.458 / sqrt(3)) = 0.393, df 2, p 0.73).
+	 */
+	a[0] = 90;
+	a[1] = 100;
+	a[2] = 140;
+	two_values(b, 9, 9, 104, 104);
+	sa = stat_of(a, 3);
+	sb = stat_of(b, 9);
+	CHECK(report_verdict_of(&sa, &sb, RM_RATE, &ratio, &p) == RV_NOISE,
+	      "unequal sizes: noise, p %g", p);
+	CHECK_NEAR(ratio, 104.0 / 110, 1e-12);
+	CHECK_NEAR(p, report_t_two_sided_p(6 / sqrt(700.0 / 3), 2), 1e-12);
+
+	/*
+	 * Any sets: a verdict other than noise points the way the means do,
+	 * and the ratio is theirs (random sets of 3 to 40 runs, a quarter of
+	 * each side's runs from a second, slower mode).
+	 */
+	for (int round = 0; round < 2000; round++) {
+		unsigned na, nb;
+		enum report_verdict v;
+
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		na = 3 + (unsigned)(x >> 59) % 38;
+		nb = 3 + (unsigned)(x >> 40) % 38;
+		for (unsigned i = 0; i < na + nb; i++) {
+			double *dst = i < na ? &a[i] : &b[i - na];
+
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			*dst = (i < na ? 1000 : 1030) + (double)(x >> 54) -
+			       ((x >> 33) % 4 ? 0 : 600);
+		}
+		qsort(a, na, sizeof(double), cmp_sorted);
+		qsort(b, nb, sizeof(double), cmp_sorted);
+		sa = stat_of(a, na);
+		sb = stat_of(b, nb);
+		v = report_verdict_of(&sa, &sb, RM_RATE, &ratio, &p);
+		if (fabs(ratio - sb.mean / sa.mean) > 1e-12 ||
+		    (v == RV_BETTER && !(sb.mean > sa.mean)) ||
+		    (v == RV_WORSE && !(sb.mean < sa.mean)) ||
+		    (v != RV_NOISE) != (p < REPORT_NOISE_P)) {
+			CHECK(false, "round %d: %u vs %u runs, means %g %g, medians %g %g: %s, "
+			      "ratio %g, p %g", round, na, nb, sa.mean, sb.mean, sa.median,
+			      sb.median, report_verdict_name(v), ratio, p);
+			break;
+		}
+	}
 }
 
 static void test_stats(void)
@@ -866,6 +991,48 @@ static void test_stats(void)
 	CHECK(report_welch_p(&st, &st) == 1 && report_welch_p(&st, &sd) == 0, "no spread");
 	s1 = stat_of(odd, 1);
 	CHECK(report_welch_p(&s1, &sa) == -1 && report_welch_p(&sa, &s1) == -1, "n < 2: cannot tell");
+}
+
+/* A clyde CSV line of NAME, SEED and a per-char write (putc) rate, its other phases +++++. */
+static void putc_line(FILE *m, const char *name, unsigned seed, unsigned putc)
+{
+	fprintf(m, "1.98,0.1.0,%s,1,%u,8M,,1000,5,%u,50,+++++,+++,+++++,+++,+++++,+++,+++++,+++,"
+		"+++++,+++,1,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,"
+		"10us,10us,10us,10us,10us,10us,10us,10us,10us,10us,10us,10us\n", name, seed, putc);
+}
+
+/* The report's baseline comparison gives the history's verdict: the same ratio, the same p. */
+static void test_report_one_statistic(struct report_set *s)
+{
+	struct report_stat sa, sb;
+	const struct report_config *c;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	double ratio, p;
+
+	for (unsigned i = 0; i < 12; i++)
+		putc_line(m, "bimodal", 100 + i, i < 7 ? 100000 : 80000);
+	for (unsigned i = 0; i < 12; i++)
+		putc_line(m, "steady", 200 + i, 99000);
+	fclose(m);
+	report_set_free(s);
+	CHECK(read_str(s, text) == 0 && s->nruns == 24 && report_group(s) == 0 && s->nconfigs == 2,
+	      "read %zu runs", s->nruns);
+	free(text);
+	if (s->nconfigs != 2)
+		return;
+	report_compare(s, 0);
+	c = &s->configs[1];
+	sa = s->configs[0].stat[PH_PUTC][RM_RATE];
+	sb = c->stat[PH_PUTC][RM_RATE];
+	CHECK(report_verdict_of(&sa, &sb, RM_RATE, &ratio, &p) == RV_BETTER, "the history: better");
+	CHECK(c->has_ratio[PH_PUTC][RM_RATE] && c->ratio[PH_PUTC][RM_RATE] == ratio &&
+	      c->p_value[PH_PUTC][RM_RATE] == p && !c->within_noise[PH_PUTC][RM_RATE],
+	      "the report: ratio %g p %g, the history's %g %g", c->ratio[PH_PUTC][RM_RATE],
+	      c->p_value[PH_PUTC][RM_RATE], ratio, p);
+	CHECK_NEAR(c->ratio[PH_PUTC][RM_RATE], 99000 / (1100000 / 12.0), 1e-12);
+	CHECK_NEAR(c->geomean, 99000 / (1100000 / 12.0), 1e-12);
 }
 
 static void test_group_compare(struct report_set *s)
@@ -969,9 +1136,9 @@ static void test_text(struct report_set *s)
 	fclose(m);
 	CHECK(strstr(text, "Welch's t-test, p < 0.05") != NULL, "the legend names the test");
 	CHECK(strstr(text, "geometric mean of rate ratios 1.52 over 10 phases") != NULL, "geomean");
-	CHECK(strstr(text, "  Block write        2.00   1.82..2.18   9.1    3     2.00                 220000  KiB/s\n") != NULL, "ratio row:\n%s", text);
-	CHECK(strstr(text, "  Rewrite            1.00~  0.87..1.13  13.3    3     1.00~                 60000  KiB/s\n") != NULL, "noise");
-	CHECK(strstr(text, "  Block write        3.82?           -     -    1     0.55?   12.28?       420292  KiB/s\n") != NULL, "one run");
+	CHECK(strstr(text, "  Block write        2.00   1.82..2.18   9.1    3     2.00               220000  KiB/s\n") != NULL, "ratio row:\n%s", text);
+	CHECK(strstr(text, "  Rewrite            1.00~  0.87..1.13  13.3    3     1.01~               60000  KiB/s\n") != NULL, "noise");
+	CHECK(strstr(text, "  Block write        3.82?           -     -    1     0.55?   12.28?     420292  KiB/s\n") != NULL, "one run");
 	free(text);
 }
 
@@ -1044,7 +1211,9 @@ int main(void)
 	test_incomplete_beta();
 	test_t_distribution();
 	test_verdicts();
+	test_verdict_one_statistic();
 	test_stats();
+	test_report_one_statistic(&s);
 	test_group_compare(&s);
 	test_text(&s);
 	test_series_summaries();
