@@ -140,7 +140,7 @@ run_case() {
 	# the error file exists before clyde starts, so that wait_pause reads it
 	: >"$W/err.$k"
 	CLYDE_TEST_PAUSE=put_block CLYDE_TEST_RESUME=$W/go.$k "$CLYDE" -d "$d" -s 8 -n 0 -f \
-		>"$W/csv.$k" 2>"$W/err.$k" &
+		--json "$W/json.$k" >"$W/csv.$k" 2>"$W/err.$k" &
 	pid=$!
 	if ! wait_pause "$W/err.$k"; then
 		fail "$name: never paused in block write: $(cat "$W/err.$k")"
@@ -157,6 +157,9 @@ run_case() {
 	expect_eq "$name: says so" "$(grep '^clyde: warning: could not remove' "$W/err.$k")" \
 		"clyde: warning: could not remove all of $wd: Invalid cross-device link"
 	expect_eq "$name: the run's CSV line is printed" "$(grep -c '^1\.98,' "$W/csv.$k")" 1
+	expect_eq "$name: the JSON's exit status, no run stopped" \
+		"$(grep -o '"exit_status": [0-9]*\|"stopped": [a-z]*' "$W/json.$k" | tail -n 2 | tr '\n' ' ')" \
+		'"exit_status": 3 "stopped": null '
 	finish "$name" "$k" "$wd" "$d" "$out"
 }
 
