@@ -265,6 +265,27 @@ static void walk_dir(struct tree_walk *w, int fd, unsigned depth)
 	closedir(d);
 }
 
+/*
+ * The mount of the tree's root, open at fd, into mnt: 0; -EXDEV when the
+ * root is a mount point itself (something mounted over the directory
+ * named: its mount is not its parent's); or -errno.
+ */
+static int root_mount(int parent_fd, int fd, const struct stat *root, struct mount_id *mnt)
+{
+	struct mount_id parent;
+	struct stat pst;
+	int ret = mount_id_fd(fd, mnt);
+
+	if (ret)
+		return ret;
+	if (fstat(parent_fd, &pst))
+		return -errno;
+	ret = mount_id_fd(parent_fd, &parent);
+	if (ret)
+		return ret;
+	return pst.st_dev != root->st_dev || mount_id_other(&parent, mnt) ? -EXDEV : 0;
+}
+
 int workdir_remove_at(int parent_fd, const char *name, const struct stat *expect)
 {
 	struct tree_walk w = { .op = WALK_REMOVE, .keep_marker = true };
@@ -274,7 +295,7 @@ int workdir_remove_at(int parent_fd, const char *name, const struct stat *expect
 	if (fd < 0)
 		return fd;
 	w.dev = root.st_dev;
-	ret = mount_id_fd(fd, &w.mnt);
+	ret = root_mount(parent_fd, fd, &root, &w.mnt);
 	if (ret) {
 		note_err(&w, ret);
 		goto close_root;
@@ -307,16 +328,19 @@ unsigned workdir_name_left_at(int parent_fd, const char *name, const char *shown
 {
 	struct tree_walk w = { .op = WALK_NAME, .out = out, .max = max, .keep_marker = true };
 	struct stat root;
-	int fd = open_dir(parent_fd, name, NULL, &root);
+	int fd = open_dir(parent_fd, name, NULL, &root), ret;
 
 	if (fd < 0)
 		return 0;
 	w.dev = root.st_dev;
-	if (mount_id_fd(fd, &w.mnt)) {
-		close(fd);
-		return 0;
-	}
 	snprintf(w.shown, sizeof(w.shown), "%s", shown);
+	ret = root_mount(parent_fd, fd, &root, &w.mnt);
+	if (ret) {
+		close(fd);
+		if (ret == -EXDEV)
+			name_left(&w, " (a mount point: not entered)");
+		return w.named;
+	}
 	walk_dir(&w, fd, 1);
 	if (w.named > max)
 		fprintf(out, "clyde:   and %u more\n", w.named - max);

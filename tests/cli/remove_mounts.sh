@@ -10,8 +10,9 @@
 # the mount is still mounted when clyde exits, the messages name it (and
 # nothing inside it), the exit status is 3 (a run's results are printed
 # still), and once it is unmounted a later --cleanup removes the rest.
-# All of it in a mount namespace of its own. A FUSE mount inside: the same
-# checks in tests/env/remove_fuse.sh.
+# Also a dead run's tree bind-mounted over a clyde.* directory: --cleanup
+# enters none of it. All of it in a mount namespace of its own. A FUSE
+# mount inside: the same checks in tests/env/remove_fuse.sh.
 . "$TESTLIB"
 need_root
 need_linux "bind mounts"
@@ -167,4 +168,26 @@ for kind in bind rbind robind file; do
 	cleanup_case $kind
 	run_case $kind
 done
+
+# a mount over the tree itself: a dead run's tree outside, bind-mounted
+# onto a clyde.* directory that --cleanup then finds
+c=$T/c.over out=$T/out.over
+name="--cleanup, a mount over the tree"
+mkdir -p "$c/clyde.over"
+dead_tree "$out"
+mkdir "$out/deep" && echo "precious f" >"$out/f" && echo "precious d1" >"$out/deep/d1"
+before=$(sig "$out")
+if mount --bind "$out" "$c/clyde.over"; then
+	"$CLYDE" --cleanup "$c" >"$W/out.over" 2>&1
+	expect_eq "$name: exit 3" "$?" 3
+	expect_eq "$name: the outside stays whole" "$(sig "$out")" "$before"
+	mounted "$c/clyde.over"
+	expect_eq "$name: still mounted" "$?" 0
+	expect_eq "$name: names the mount, nothing inside it" "$(grep '^clyde:   left: ' "$W/out.over")" \
+		"clyde:   left: $c/clyde.over (a mount point: not entered)"
+	umount "$c/clyde.over"
+	expect_eq "$name: unmounted, the directory beneath as it was" "$(ls -A "$c/clyde.over")" ""
+else
+	fail "$name: cannot mount over the tree"
+fi
 done_testing
