@@ -117,6 +117,28 @@ need_loops() {
 	losetup -f >/dev/null 2>&1 || skip "no free loop device"
 }
 
+# private_mounts ARGS...: run this test again in a mount namespace of its
+# own, its mounts private (unshare -m --propagation private): what it mounts
+# shows nowhere else, and goes with it however it ends. Call it before
+# anything is made, with the script's arguments; skips where no namespace
+# can be made.
+private_mounts() {
+	[ -n "${T_PRIVATE_MOUNTS:-}" ] && return 0
+	need_cmd unshare "util-linux"
+	unshare -m --propagation private true 2>/dev/null ||
+		skip "cannot make a mount namespace (unshare -m --propagation private)"
+	T_PRIVATE_MOUNTS=1
+	export T_PRIVATE_MOUNTS
+	exec unshare -m --propagation private sh "$0" "$@"
+}
+
+# dead_tree DIR: DIR made (with its parents) holding the marker of a run
+# that died on this host in this boot (pid 999999), for --cleanup to find
+dead_tree() {
+	mkdir -p "$1" && printf 'clyde-marker 1\npid 999999\nhost %s\nboot %s\nstart 1\ntime 0\ncmd fake\n' \
+		"$(hostname)" "$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)" >"$1/.clyde-run"
+}
+
 # need_tmpfs SIZE [OPTIONS]: scratch_tmpfs, or skip with what mount said
 # (on one line)
 need_tmpfs() {

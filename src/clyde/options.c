@@ -595,8 +595,9 @@ static const struct option_row rows[] = {
 		  "                killed or cut off left behind: only those with clyde's marker\n"
 		  "                whose process is gone from this host, whose directory and\n"
 		  "                marker belong to the user running it (root removes only\n"
-		  "                root's), never following links nor entering other file\n"
-		  "                systems; says what it removed and what it kept, then exits\n" },
+		  "                root's), never following links nor entering mounts (bind\n"
+		  "                mounts of the same file system too); says what it removed\n"
+		  "                and what it kept, then exits (3 when a tree stays in part)\n" },
 	{ .name = "cleanup-user", .arg = required_argument, KEEPS(cleanup_user),
 	  .help = "  --cleanup-user=USER  with --cleanup, as root: also remove USER's trees\n"
 		  "                (runs made with -u USER), in a child that has become USER\n" },
@@ -647,8 +648,9 @@ static const char usage_tail[] =
 	"prints the aggregate of all (see MANY CLIENTS in clyde(1)).\n"
 	"\n"
 	"Exit status: 0 success, 1 usage, 2 unusable directory, 3 I/O error (also\n"
-	"the ranks another rank's failure stopped), 4 engine unavailable or MPI\n"
-	"failed, 5 interrupted by a signal, 6 verification mismatch.\n";
+	"a private directory not wholly removed, and the ranks another rank's\n"
+	"failure stopped), 4 engine unavailable or MPI failed, 5 interrupted by a\n"
+	"signal, 6 verification mismatch.\n";
 
 void options_usage(FILE *out)
 {

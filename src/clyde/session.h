@@ -43,6 +43,7 @@ struct session {
 	struct place_plan place;	/* where each worker runs */
 	double clock_offset;	/* under mpirun: this rank's clock minus rank 0's, seconds */
 	uint64_t start_ns;	/* before the calibration: what the estimate covers */
+	unsigned dirs_left;	/* runs whose private directory was not wholly removed */
 };
 
 /* session_setup.c: checks, measures and plans; err says why it failed. */

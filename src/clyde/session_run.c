@@ -101,6 +101,7 @@ static int run_once(struct session *s, uint32_t seed, uint32_t run, struct run_r
 		fprintf(stderr, "clyde: warning: could not remove all of %s: %s\n",
 			b.workdir, strerror(-rr));
 		workdir_name_left(b.workdir, stderr, 10);
+		s->dirs_left++;
 	}
 	if (ret == -EINTR) {
 		fprintf(stderr, "clyde: %s; %s %s\n", b.errmsg, rr ? "could not remove all of" :
@@ -230,6 +231,9 @@ int run_all(struct session *s, const struct format_opts *fo)
 	for (uint32_t i = 0; i < done; i++)
 		if (runs[i].mismatches)
 			status = CLYDE_EXIT_VERIFY;
+	/* what a run left in -d (a mount inside its directory, kept) is an error, named above */
+	if (!status && s->dirs_left)
+		status = CLYDE_EXIT_IO;
 out:
 	/* a document whatever happened once the runs began: complete, with why it stopped */
 	if (json) {

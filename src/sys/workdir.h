@@ -37,12 +37,13 @@ int workdir_create_tagged(const char *dir, const char *tag, char *out, size_t ou
 
 /*
  * The remover (src/sys/workdir_remove.c): by descriptors only, never a path
- * string below the root, never following a symlink, never entering
- * another file system (a mount inside the tree is kept and named) nor a
- * directory deeper than WORKDIR_DEPTH_MAX levels (so at most that many
- * descriptors are open). It goes on past a failure; the first error is
- * returned (-EXDEV: a mount was kept; -ELOOP: too deep; -EAGAIN: a
- * directory changed while it was read).
+ * string below the root, never following a symlink, never entering a
+ * mount (another file system, or another mount of the same one, a bind
+ * mount: sys/mount_id.h; it is kept and named) nor a directory deeper
+ * than WORKDIR_DEPTH_MAX levels (so at most that many descriptors are
+ * open). It goes on past a failure; the first error is returned (-EXDEV:
+ * a mount was kept; -ELOOP: too deep; -EAGAIN: a directory changed while
+ * it was read).
  */
 #define WORKDIR_DEPTH_MAX 64u
 

@@ -9,9 +9,12 @@
  * entry just stat'ed (st_dev, st_ino), and its entries are stat'ed,
  * unlinked and opened relative to it. A subdirectory swapped for a symlink
  * mid-walk is then only a name in the tree: the link is unlinked, never
- * followed. A directory on another file system (a mount inside the tree)
- * is kept and named, never entered; so is one deeper than
- * WORKDIR_DEPTH_MAX, which bounds the descriptors held open at once.
+ * followed. A mount inside the tree is kept and named, never entered: a
+ * directory on another file system (st_dev), or on another mount of the
+ * same one (a bind mount keeps st_dev: sys/mount_id.h), told on the
+ * descriptor just opened, before anything in it is touched; so is a
+ * directory deeper than WORKDIR_DEPTH_MAX, which bounds the descriptors
+ * held open at once.
  * The root's marker (LEFTOVER_MARKER) goes last, and only when all else
  * went: a tree that could not be removed stays one --cleanup can find.
  */
@@ -30,6 +33,7 @@
 #include "lib/strutil.h"
 #include "lib/timing.h"
 #include "sys/leftover_mark.h"
+#include "sys/mount_id.h"
 #include "sys/workdir.h"
 
 #define DIR_OPEN_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
@@ -50,7 +54,8 @@ enum walk_op {
 
 struct tree_walk {
 	enum walk_op op;
-	dev_t dev;		/* the root's file system: never left */
+	dev_t dev;		/* the root's file system */
+	struct mount_id mnt;	/* and its mount: neither is ever left */
 	int err;		/* the first error */
 	FILE *out;		/* WALK_NAME: where, */
 	unsigned max;		/* how many at most, */
@@ -114,6 +119,9 @@ static bool walk_spent(struct tree_walk *w)
 /* Unlink one name in dirfd; true when it went. */
 static bool unlink_name(struct tree_walk *w, int dirfd, const char *name, int flags)
 {
+	struct mount_id id;
+	int err;
+
 	if (!unlinkat(dirfd, name, flags))
 		return true;
 	if (errno == ENOENT)
@@ -125,7 +133,15 @@ static bool unlink_name(struct tree_walk *w, int dirfd, const char *name, int fl
 	 */
 	if (flags == AT_REMOVEDIR && errno == ENOTDIR && !unlinkat(dirfd, name, 0))
 		return true;
-	note_err(w, -errno);
+	err = -errno;
+	/*
+	 * A file bind-mounted (Linux): the kernel does not unlink a mount
+	 * point, so it is asked only here, not of every file; a mount kept.
+	 */
+	if (!flags && err == -EBUSY && !mount_id_at(dirfd, name, &id) &&
+	    mount_id_other(&w->mnt, &id))
+		err = -EXDEV;
+	note_err(w, err);
 	return false;
 }
 
@@ -158,10 +174,31 @@ close_dir:
 	return ret;
 }
 
+/*
+ * Whether an entry must be kept for its mount: got is what asking its
+ * mount identity (id) returned. Another mount than the root's is kept;
+ * so is one whose mount could not be told. Noted and named, why saying
+ * what was not done.
+ */
+static bool kept_mount(struct tree_walk *w, int got, const struct mount_id *id, const char *why)
+{
+	if (got) {
+		note_err(w, got);
+		name_left(w, " (its mount cannot be told: not touched)");
+		return true;
+	}
+	if (!mount_id_other(&w->mnt, id))
+		return false;
+	note_err(w, -EXDEV);
+	name_left(w, why);
+	return true;
+}
+
 /* One entry of the directory dirfd, at depth (the root's entries: 1); true when removed. */
 static bool walk_entry(struct tree_walk *w, int dirfd, const char *name, unsigned depth)
 {
 	struct stat st, opened;
+	struct mount_id id;
 	int fd;
 
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW)) {
@@ -177,6 +214,10 @@ static bool walk_entry(struct tree_walk *w, int dirfd, const char *name, unsigne
 	}
 	w->bytes += (uint64_t)st.st_blocks * 512u;
 	if (!S_ISDIR(st.st_mode)) {
+		/* a file bind-mounted (Linux), which unlink_name() could not remove */
+		if (w->op == WALK_NAME &&
+		    kept_mount(w, mount_id_at(dirfd, name, &id), &id, " (a mount point: kept)"))
+			return false;
 		name_left(w, "");
 		return w->op == WALK_REMOVE && unlink_name(w, dirfd, name, 0);
 	}
@@ -191,6 +232,15 @@ static bool walk_entry(struct tree_walk *w, int dirfd, const char *name, unsigne
 	if (fd < 0) {
 		note_err(w, fd);
 		name_left(w, fd == -EAGAIN ? " (changed while read: not entered)" : "");
+		return false;
+	}
+	/*
+	 * A mount of the same file system (a bind mount keeps st_dev): told on
+	 * the descriptor opened, so a mount put there since fstatat is seen
+	 * too, before anything in it is touched.
+	 */
+	if (kept_mount(w, mount_id_fd(fd, &id), &id, " (a mount point: not entered)")) {
+		close(fd);
 		return false;
 	}
 	name_left(w, "");
@@ -241,15 +291,41 @@ static void walk_dir(struct tree_walk *w, int fd, unsigned depth)
 	closedir(d);
 }
 
+/*
+ * The mount of the tree's root, open at fd, into mnt: 0; -EXDEV when the
+ * root is a mount point itself (something mounted over the directory
+ * named: its mount is not its parent's); or -errno.
+ */
+static int root_mount(int parent_fd, int fd, const struct stat *root, struct mount_id *mnt)
+{
+	struct mount_id parent;
+	struct stat pst;
+	int ret = mount_id_fd(fd, mnt);
+
+	if (ret)
+		return ret;
+	if (fstat(parent_fd, &pst))
+		return -errno;
+	ret = mount_id_fd(parent_fd, &parent);
+	if (ret)
+		return ret;
+	return pst.st_dev != root->st_dev || mount_id_other(&parent, mnt) ? -EXDEV : 0;
+}
+
 int workdir_remove_at(int parent_fd, const char *name, const struct stat *expect)
 {
 	struct tree_walk w = { .op = WALK_REMOVE, .keep_marker = true };
 	struct stat root, now;
-	int fd = open_dir(parent_fd, name, expect, &root), walk_fd;
+	int fd = open_dir(parent_fd, name, expect, &root), walk_fd, ret;
 
 	if (fd < 0)
 		return fd;
 	w.dev = root.st_dev;
+	ret = root_mount(parent_fd, fd, &root, &w.mnt);
+	if (ret) {
+		note_err(&w, ret);
+		goto close_root;
+	}
 	walk_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	if (walk_fd < 0) {
 		note_err(&w, -errno);
@@ -278,12 +354,19 @@ unsigned workdir_name_left_at(int parent_fd, const char *name, const char *shown
 {
 	struct tree_walk w = { .op = WALK_NAME, .out = out, .max = max, .keep_marker = true };
 	struct stat root;
-	int fd = open_dir(parent_fd, name, NULL, &root);
+	int fd = open_dir(parent_fd, name, NULL, &root), ret;
 
 	if (fd < 0)
 		return 0;
 	w.dev = root.st_dev;
 	snprintf(w.shown, sizeof(w.shown), "%s", shown);
+	ret = root_mount(parent_fd, fd, &root, &w.mnt);
+	if (ret) {
+		close(fd);
+		if (ret == -EXDEV)
+			name_left(&w, " (a mount point: not entered)");
+		return w.named;
+	}
 	walk_dir(&w, fd, 1);
 	if (w.named > max)
 		fprintf(out, "clyde:   and %u more\n", w.named - max);
@@ -305,7 +388,7 @@ bool workdir_tree_bytes_within(int dir_fd, struct walk_budget *budget, uint64_t 
 	int fd;
 
 	*bytes = 0;
-	if (fstat(dir_fd, &root))
+	if (fstat(dir_fd, &root) || mount_id_fd(dir_fd, &w.mnt))
 		return true;
 	fd = fcntl(dir_fd, F_DUPFD_CLOEXEC, 0);
 	if (fd < 0)

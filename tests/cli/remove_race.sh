@@ -14,14 +14,6 @@ scratch_dir
 W=$SCRATCH
 scratch_tmpfs 64m
 T=$SCRATCH
-host=$(hostname)
-boot=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)
-
-# plant DIR: a tree with a dead run's marker, this host and boot
-plant() {
-	mkdir -p "$1" && printf 'clyde-marker 1\npid 999999\nhost %s\nboot %s\nstart 1\ntime 0\ncmd fake\n' \
-		"$host" "$boot" >"$1/.clyde-run"
-}
 
 # outside DIR: the directory a steered remover would empty
 outside() {
@@ -35,7 +27,7 @@ whole() {	# NAME DIR: the outside directory still holds its three files
 # 1. --cleanup of a planted dead tree, swapped while inside clyde.race/sub
 mkdir "$T/c1"
 outside "$T/outside1"
-plant "$T/c1/clyde.race"
+dead_tree "$T/c1/clyde.race"
 mkdir "$T/c1/clyde.race/sub"
 for f in f1 f2 f3; do echo inside >"$T/c1/clyde.race/sub/$f"; done
 # the error file exists before clyde starts, so that wait_pause reads it
@@ -91,7 +83,7 @@ expect_eq "run's cleanup after the swap: its directory went" "$(ls -A "$T/c2")" 
 
 # 3. a file system mounted inside a dead tree is not entered
 mkdir "$T/c3"
-plant "$T/c3/clyde.mnt"
+dead_tree "$T/c3/clyde.mnt"
 mkdir "$T/c3/clyde.mnt/m"
 echo other >"$T/c3/clyde.mnt/other"
 if mount -t tmpfs -o size=1m clyde-test-inner "$T/c3/clyde.mnt/m"; then
