@@ -23,10 +23,13 @@
 #include "lib/timing.h"
 #include "sys/helper_proc.h"
 
+/* The name of the program's path; the process's id goes at SELF_PID_AT. */
 #ifdef __NetBSD__
-static int self_mib[] = { CTL_KERN, KERN_PROC_ARGS, -1, KERN_PROC_PATHNAME };
+#define SELF_MIB	{ CTL_KERN, KERN_PROC_ARGS, 0, KERN_PROC_PATHNAME }
+#define SELF_PID_AT	2
 #else
-static int self_mib[] = { CTL_KERN, KERN_PROC, KERN_PROC_PATHNAME, -1 };
+#define SELF_MIB	{ CTL_KERN, KERN_PROC, KERN_PROC_PATHNAME, 0 }
+#define SELF_PID_AT	3
 #endif
 
 int helper_shared_fd(const char *name, size_t bytes)
@@ -55,9 +58,11 @@ int helper_shared_fd(const char *name, size_t bytes)
 
 int helper_self_path(char *buf, size_t len)
 {
+	int mib[] = SELF_MIB;
 	size_t got = len;
 
-	if (sysctl(self_mib, sizeof(self_mib) / sizeof(self_mib[0]), buf, &got, NULL, 0))
+	mib[SELF_PID_AT] = (int)getpid();
+	if (sysctl(mib, sizeof(mib) / sizeof(mib[0]), buf, &got, NULL, 0))
 		return -errno;
 	return got && got <= len && buf[got - 1] == '\0' ? 0 : -ENAMETOOLONG;
 }
