@@ -92,7 +92,7 @@ static void to_reduced(const struct phase_result *ph, uint64_t (*sums)[SUMS],
 		sums[i][SUM_TREE_BYTES] = pr->tree.bytes;
 		/* the ranks' stall readers, each a process of its own: their CPU adds up */
 		if (pr->stall_reader_cpu_s >= 0) {
-			sums[i][SUM_READER_NS] = (uint64_t)(pr->stall_reader_cpu_s * 1e9);
+			sums[i][SUM_READER_NS] = (uint64_t)(pr->stall_reader_cpu_s * 1e9 + 0.5);
 			sums[i][SUM_READERS] = 1;
 		}
 		mins[i][MIN_NOT_FLUSH] = -pr->flush;
