@@ -17,17 +17,10 @@ MNT=$SCRATCH
 scratch_dir
 W=$SCRATCH
 
-# (a) Every process clyde's main thread starts (clone or clone3 without
-# CLONE_THREAD, fork, vfork), with the helper's execve and the phases'
-# progress texts in one log, in the order they happened: one, the
-# helper, before the first phase ("Writing intelligently...": -f skips
-# the per-char phases, whose one-byte writes strace would crawl through),
-# none from there to the last phase's "done" (LeakSanitizer's tracer,
-# in a sanitizer build, is cloned at the exit, after it).
-strace -f -o "$W/trace" -e trace=clone,clone3,fork,vfork,execve,write \
-	"$CLYDE" -d "$MNT" -s 8 -r 4 -n 1 -f --interval=100 >"$W/a.out" 2>"$W/a.err"
-expect_eq "(a) clyde under strace: exit status" "$?" 0
-res=$(python3 - "$W/trace" <<'EOF'
+# processes LOG: what strace -f's LOG shows of the processes the main
+# thread started, against the first phase's text and the last "done"
+processes() {
+	python3 - "$1" <<'EOF'
 import re, sys
 lines = open(sys.argv[1]).read().splitlines()
 main = lines[0].split()[0]
@@ -50,9 +43,26 @@ else:
           (sum(1 for s in starts if s < first), sum(1 for s in starts if first < s < last),
            len(helpers)))
 EOF
-)
-expect_eq "(a) one process started, the helper, before the first phase" "$res" \
-	"1 started before the phases, 0 during them, 1 helper execs"
+}
+
+# (a) Every process clyde's main thread starts (clone or clone3 without
+# CLONE_THREAD, fork, vfork), with the helper's execve and the phases'
+# progress texts in one log, in the order they happened: one, the
+# helper, before the first phase ("Writing intelligently...": -f skips
+# the per-char phases, whose one-byte writes strace would crawl through),
+# none from there to the last phase's "done" (LeakSanitizer's tracer,
+# in a sanitizer build, is cloned at the exit, after it).
+strace -f -o "$W/trace" -e trace=clone,clone3,fork,vfork,execve,write \
+	"$CLYDE" -d "$MNT" -s 8 -r 4 -n 1 -f --interval=100 >"$W/a.out" 2>"$W/a.err"
+expect_eq "(a) clyde under strace: exit status" "$?" 0
+expect_eq "(a) one process started, the helper, before the first phase" \
+	"$(processes "$W/trace")" "1 started before the phases, 0 during them, 1 helper execs"
+# no series, no reader: nothing started at all
+strace -f -o "$W/trace-off" -e trace=clone,clone3,fork,vfork,execve,write \
+	"$CLYDE" -d "$MNT" -s 8 -r 4 -n 0 -f --interval=off >"$W/off.out" 2>"$W/off.err"
+expect_eq "(a) --interval=off: exit status" "$?" 0
+expect_eq "(a) --interval=off: no process started" \
+	"$(processes "$W/trace-off")" "0 started before the phases, 0 during them, 0 helper execs"
 
 # (b) A reader made busy (30 ms of CPU after each reading): its CPU is in
 # stall_reader_cpu_s, not in the phase's, and not in the phase's last
