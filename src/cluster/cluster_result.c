@@ -22,7 +22,8 @@
 
 /* What the ranks' parts add up to beside their records, reduced on the way (per phase). */
 enum {
-	SUM_MISMATCHES, SUM_TREE_FILES, SUM_TREE_DIRS, SUM_TREE_ENTRIES, SUM_TREE_BYTES, SUMS
+	SUM_MISMATCHES, SUM_TREE_FILES, SUM_TREE_DIRS, SUM_TREE_ENTRIES, SUM_TREE_BYTES,
+	SUM_READER_NS, SUM_READERS, SUMS
 };
 enum { MAX_NS, MAX_NOT_MIN_NS, MAXES };	/* the slowest op; UINT64_MAX - the quickest */
 /* negated: the longest flush, the worst residency */
@@ -89,6 +90,11 @@ static void to_reduced(const struct phase_result *ph, uint64_t (*sums)[SUMS],
 		sums[i][SUM_TREE_DIRS] = pr->tree.dirs;
 		sums[i][SUM_TREE_ENTRIES] = pr->tree.entries;
 		sums[i][SUM_TREE_BYTES] = pr->tree.bytes;
+		/* the ranks' stall readers, each a process of its own: their CPU adds up */
+		if (pr->stall_reader_cpu_s >= 0) {
+			sums[i][SUM_READER_NS] = (uint64_t)(pr->stall_reader_cpu_s * 1e9 + 0.5);
+			sums[i][SUM_READERS] = 1;
+		}
 		mins[i][MIN_NOT_FLUSH] = -pr->flush;
 		/* unknown anywhere is unknown: it wins as the most negative */
 		if (pr->residency_measured)
@@ -119,6 +125,7 @@ static void apply(struct phase_result *pr, const struct cluster_phase *cp, const
 	pr->tree.dirs = sums[SUM_TREE_DIRS];
 	pr->tree.entries = sums[SUM_TREE_ENTRIES];
 	pr->tree.bytes = sums[SUM_TREE_BYTES];
+	pr->stall_reader_cpu_s = sums[SUM_READERS] ? (double)sums[SUM_READER_NS] / 1e9 : -1;
 	/* the worst rank's residency; unknown anywhere is unknown */
 	if (pr->residency_measured && pr->resident_pct >= 0) {
 		if (isinf(mins[MIN_NOT_RESIDENT]))

@@ -21,6 +21,7 @@
 #include "core/plan.h"
 #include "engines/engine.h"
 #include "lib/signals.h"
+#include "phases/stall_reader.h"
 #include "tree/tree.h"
 
 static void print_version(void)
@@ -167,6 +168,10 @@ int main(int argc, char **argv)
 	char err[256];
 	int status;
 
+	/* the stall reader, clyde started again by itself: before MPI, which is not its */
+	if (argc == 2 && !strcmp(argv[1], STALL_READER_ARG))
+		return stall_reader_main();
+	stall_reader_run_as(argv[0]);
 	if (cluster_init(&argc, &argv, err, sizeof(err))) {
 		fprintf(stderr, "clyde: MPI: %s\n", err);
 		return CLYDE_EXIT_ENGINE;

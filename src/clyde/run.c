@@ -21,6 +21,7 @@
 #include "phases/bench.h"
 #include "phases/phase_clock.h"
 #include "phases/series_sampler.h"
+#include "phases/stall_reader.h"
 #include "phases/steady_watch.h"
 #include "phases/stonewall.h"
 #include "placement/placement.h"
@@ -646,6 +647,7 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 		goto out;
 	}
 	fill_phase_result(pr, &total, &clock, p->plus_when_short[d->id]);
+	pr->stall_reader_cpu_s = sampler.reader_cpu_s;
 	fill_series(pr, &total, machine, d);
 	if (b->steady)
 		fill_steady(pr, b->steady, p, workers, d);
@@ -785,9 +787,31 @@ static int tree_make(struct bench *b, struct run_result *res, struct tree *t)
 	return 0;
 }
 
+/*
+ * The stall reader, started once for the run's phases, before any clock
+ * (stall_reader.h); without one the intervals in which nothing completes
+ * have no gauges, as without a dirty-page source.
+ */
+static void stall_reader_start(struct bench *b, struct stall_reader *sr)
+{
+	const struct run_plan *p = b->plan;
+	int ret;
+
+	b->stall_reader = NULL;
+	if (p->series_ns < 0)
+		return;
+	ret = stall_reader_spawn(sr, series_max_rows(p->series_ns > 0, true));
+	if (!ret)
+		b->stall_reader = sr;
+	else if (ret != -ENOSYS && !p->quiet)
+		fprintf(stderr, "clyde: note: the stall reader did not start (%s): intervals in "
+			"which nothing completes have no dirty-page readings\n", strerror(-ret));
+}
+
 int bench_run(struct bench *b, struct run_result *res)
 {
 	struct worker *workers = calloc(b->plan->workers, sizeof(*workers));
+	struct stall_reader reader;
 	struct tree tree = { 0 };
 	int ret = 0;
 
@@ -797,6 +821,7 @@ int bench_run(struct bench *b, struct run_result *res)
 			free_workers(b, workers);
 		return -ENOMEM;
 	}
+	stall_reader_start(b, &reader);
 	ret = cluster_check(b, tree_make(b, res, &tree));
 	for (int i = 0; i < PH_COUNT && !ret; i++) {
 		const struct phase_def *d = phase_get((enum phase_id)i);
@@ -804,6 +829,9 @@ int bench_run(struct bench *b, struct run_result *res)
 		if (b->plan->run[i])
 			ret = run_phase(b, workers, d, res);
 	}
+	if (b->stall_reader)
+		stall_reader_stop(b->stall_reader);
+	b->stall_reader = NULL;
 	bench_cache_outcome(b->plan, res);
 	free_workers(b, workers);
 	b->tree = NULL;

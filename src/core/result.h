@@ -60,6 +60,7 @@ struct phase_result {
 	double cpu_user;	/* seconds, whole process */
 	double cpu_sys;
 	double cpu_window;	/* seconds the CPU was sampled over; >= elapsed */
+	double stall_reader_cpu_s;	/* the stall reader's, apart from cpu_*; -1: none read */
 	double max_latency;	/* seconds, slowest single operation */
 	double latency_q[4];	/* seconds at latency_quantiles[] */
 	uint64_t latency_count;	/* operations timed */

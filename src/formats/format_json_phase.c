@@ -541,6 +541,8 @@ void json_phase(struct json_writer *w, const struct run_result *r, enum phase_id
 	json_add_double(w, "cpu_user_s", p->cpu_user);
 	json_add_double(w, "cpu_sys_s", p->cpu_sys);
 	json_add_double(w, "cpu_window_s", p->cpu_window);
+	json_known_or_null(w, "stall_reader_cpu_s", p->stall_reader_cpu_s >= 0,
+			   p->stall_reader_cpu_s);
 	json_add_double(w, "cpu_us_per_unit",
 			p->amount > 0 ? cpu * 1e6 / (in_mib ? p->amount / 1024.0 : p->amount) : 0);
 	json_add_str(w, "cpu_unit", in_mib ? "MiB" : amount_unit(id));

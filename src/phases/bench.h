@@ -41,6 +41,7 @@ struct bench {
 	struct stonewall *stonewall;	/* the running phase's --stonewall; NULL without */
 	struct series_live *live;	/* --live: one per worker, the running phase's; NULL without */
 	struct steady_watch *steady;	/* the running phase's --steady; NULL without */
+	struct stall_reader *stall_reader;	/* the run's, started before its phases; NULL: none */
 	/* --mpi-read-other: the private directory of the rank whose files the read phases read */
 	char read_dir[WORKDIR_MAX];
 	char errmsg[1024];	/* why bench_run failed */

@@ -7,10 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
-#include <sys/mman.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,6 +14,7 @@
 #include "lib/size.h"
 #include "phases/phase_clock.h"
 #include "phases/series_sampler.h"
+#include "phases/stall_reader.h"
 #include "phases/steady_watch.h"
 
 /* The devices' counters summed; 0 or -errno. */
@@ -128,189 +125,20 @@ static void open_sources(struct series_sampler *ss)
 	ss->dev_ok = ss->devs && !dev_read(ss->devs, &ss->dev_prev);
 }
 
-/*
- * The stall reader: a child process, forked before the clock starts, that
- * reads the machine's dirty and writeback pages at every interval's end
- * whether or not anything completes, into a shared board the parent reads
- * once the child is gone. It fills the gauges of the intervals the
- * workers' readings missed, a stall's (the block write's closing fsync, a
- * journal commit). A process, not a thread: it shares neither the file
- * table nor the memory map, so the workers' system calls cost what they
- * did (see series_sampler.h). Not the test files' cachestat: on a tmpfs
- * that doubled the reader's CPU (a walk of every cached page), for
- * columns the workers' readings have in every interval with a completion.
- */
-struct stall_reading {
-	uint64_t end_ns;
-	struct sys_dirty machine;
-};
-
-struct stall_board {
-	uint64_t t0;			/* written by the parent through the pipe, kept here */
-	unsigned cap;			/* the series' most rows: past them, the width doubles */
-	unsigned n;
-	struct cpu_sample reading;	/* the readings' CPU, from t0 to the last one */
-	struct stall_reading r[];
-};
-
-static size_t board_bytes(unsigned cap)
-{
-	return sizeof(struct stall_board) + (size_t)cap * sizeof(struct stall_reading);
-}
-
-static void sleep_until(uint64_t when_ns)
-{
-	uint64_t now;
-
-	while ((now = now_ns()) < when_ns) {
-		struct timespec ts = {
-			.tv_sec = (time_t)((when_ns - now) / 1000000000u),
-			.tv_nsec = (long)((when_ns - now) % 1000000000u),
-		};
-
-		nanosleep(&ts, NULL);
-	}
-}
-
-/*
- * The child closes every descriptor but what it reads: the workers'
- * files, the ring and the MPI sockets are not its to hold, nor stdio
- * (it writes nothing; a pipe that a caller reads to its end is not held
- * open by a reader whose parent was killed).
- */
-static void keep_only_sources(const struct series_sampler *ss, int go_fd)
-{
-	int top = go_fd > ss->dirty.fd ? go_fd : ss->dirty.fd;
-
-	for (int fd = 0; fd < top; fd++)
-		if (fd != go_fd && fd != ss->dirty.fd)
-			close(fd);
-	closefrom(top + 1);
-}
-
-/* The child's life: wait for t0, then read at each interval's end until killed. */
-static void __attribute__((noreturn)) stall_reader_main(struct series_sampler *ss, int go_fd,
-							 pid_t parent)
-{
-	struct stall_board *board = ss->board;
-	uint64_t width = ss->fixed_ns ? ss->fixed_ns : SERIES_MIN_NS, k = 1;
-	struct cpu_sample base, now;
-
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_IGN);
-	signal(SIGHUP, SIG_IGN);
-	keep_only_sources(ss, go_fd);
-	if (read(go_fd, &board->t0, sizeof(board->t0)) != (ssize_t)sizeof(board->t0))
-		_exit(0);
-	cpu_sample_take(&base);
-	for (;;) {
-		struct stall_reading *r;
-		uint64_t end = board->t0 + k * width;
-
-		sleep_until(end);
-		if (getppid() != parent)
-			_exit(0);
-		if (board->n == board->cap) {
-			/* as the series does: twice the width, the later of each pair */
-			for (unsigned i = 0; i < board->cap / 2; i++)
-				board->r[i] = board->r[2 * i + 1];
-			board->n = board->cap / 2;
-			width *= 2;
-			k = board->n + 1;
-			continue;
-		}
-		r = &board->r[board->n];
-		r->end_ns = end;
-		if (sys_dirty_read(&ss->dirty, &r->machine))
-			r->machine.dirty_kib = r->machine.writeback_kib = -1;
-		cpu_sample_take(&now);
-		board->reading.user = now.user - base.user;
-		board->reading.sys = now.sys - base.sys;
-		board->n++;
-		k++;
-	}
-}
-
-/* Fork the stall reader once the sources are open; without one the stalls stay unread. */
-static void stall_reader_start(struct series_sampler *ss)
-{
-	pid_t parent = getpid();
-	int go[2];
-
-	ss->reader = -1;
-	if (!ss->dirty_ok)
-		return;
-	ss->board_cap = series_max_rows(ss->fixed_ns > 0, true);
-	ss->board = mmap(NULL, board_bytes(ss->board_cap), PROT_READ | PROT_WRITE,
-			 MAP_SHARED | MAP_ANON, -1, 0);
-	if (ss->board == MAP_FAILED)
-		goto out_none;
-	ss->board->cap = ss->board_cap;
-	if (pipe(go))
-		goto out_unmap;
-	ss->reader = fork();
-	if (ss->reader == 0) {
-		close(go[1]);
-		stall_reader_main(ss, go[0], parent);
-	}
-	close(go[0]);
-	if (ss->reader < 0) {
-		close(go[1]);
-		goto out_unmap;
-	}
-	ss->reader_go = go[1];
-	return;
-
-out_unmap:
-	munmap(ss->board, board_bytes(ss->board_cap));
-out_none:
-	ss->board = NULL;
-	ss->reader = -1;
-}
-
-/*
- * The reader stopped (killed: it holds nothing to clean) and reaped; its
- * CPU, 0 without one. Its readings stay on the board.
- */
-static struct cpu_sample stall_reader_stop(struct series_sampler *ss)
-{
-	struct cpu_sample used = { 0, 0 };
-	struct rusage ru;
-	int status;
-
-	if (ss->reader_go >= 0)
-		close(ss->reader_go);
-	ss->reader_go = -1;
-	if (ss->reader <= 0)
-		return used;
-	kill(ss->reader, SIGKILL);
-	while (wait4(ss->reader, &status, 0, &ru) < 0)
-		if (errno != EINTR)
-			return used;
-	ss->reader = -1;
-	used.user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
-	used.sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-	return used;
-}
-
 /* The reader's gauges into the intervals up to end_ns that have none. */
-static void stall_fill(struct series_sampler *ss, uint64_t end_ns)
+static void stall_fill(struct series_sampler *ss, const struct stall_reading *r, unsigned n,
+		       uint64_t end_ns)
 {
-	if (!ss->board)
-		return;
-	for (unsigned i = 0; i < ss->board->n && i < ss->board_cap; i++) {
-		const struct stall_reading *r = &ss->board->r[i];
+	for (unsigned i = 0; i < n; i++) {
 		struct series_machine g = {
-			.dirty_kib = r->machine.dirty_kib,
-			.writeback_kib = r->machine.writeback_kib,
+			.dirty_kib = r[i].machine.dirty_kib,
+			.writeback_kib = r[i].machine.writeback_kib,
 			.file_dirty_kib = -1, .file_writeback_kib = -1,
 		};
 
-		if (r->end_ns < end_ns)
-			series_machine_fill(ss->machine, r->end_ns, &g);
+		if (r[i].end_ns < end_ns)
+			series_machine_fill(ss->machine, r[i].end_ns, &g);
 	}
-	munmap(ss->board, board_bytes(ss->board_cap));
-	ss->board = NULL;
 }
 
 /* "1.25 ms": a latency for the live line. */
@@ -446,7 +274,6 @@ void series_sampler_prepare(struct series_sampler *ss)
 		return;
 	c0 = thread_cpu_seconds();
 	open_sources(ss);
-	stall_reader_start(ss);
 	ss->cpu_s += thread_cpu_seconds() - c0;
 }
 
@@ -456,8 +283,9 @@ void series_sampler_begin(struct series_sampler *ss, uint64_t t0, const struct c
 		return;
 	ss->t0 = ss->last_ns = ss->shown_t = t0;
 	ss->cpu_prev = *cpu0;
-	if (ss->reader_go >= 0 && write(ss->reader_go, &t0, sizeof(t0)) != (ssize_t)sizeof(t0))
-		stall_reader_stop(ss);
+	/* a write on its socket: the reader was started with the run, not here */
+	if (ss->stall && ss->dirty_ok)
+		ss->stall_on = stall_reader_begin(ss->stall, t0, ss->fixed_ns);
 	series_start(ss->machine, t0);
 	ss->open = true;
 }
@@ -492,8 +320,7 @@ int series_sampler_start(struct series_sampler *ss, const struct bench *b,
 
 	memset(ss, 0, sizeof(*ss));
 	ss->dirty.fd = -1;
-	ss->reader = -1;
-	ss->reader_go = -1;
+	ss->reader_cpu_s = -1;
 	if (p->series_ns < 0)
 		return 0;
 	ss->fixed_ns = p->series_ns > 0 ? (uint64_t)p->series_ns : 0;
@@ -509,6 +336,8 @@ int series_sampler_start(struct series_sampler *ss, const struct bench *b,
 	}
 	if (b->profiler && b->profiler->devs.state == PROF_DEV_MEASURED)
 		ss->devs = &b->profiler->devs;
+	if (b->stall_reader && b->stall_reader->pid > 0)
+		ss->stall = b->stall_reader;
 	if (d->io_file) {
 		ss->nfds = p->workers;
 		ss->fds = malloc(ss->nfds * sizeof(*ss->fds));
@@ -554,35 +383,26 @@ struct series *series_sampler_stop(struct series_sampler *ss, struct phase_clock
 				   uint64_t end_ns)
 {
 	struct series *m = ss->machine;
+	const struct stall_reading *r = NULL;
 	struct cpu_sample reader;
+	unsigned n = 0;
 	double c0;
 
 	if (!ss->on)
 		return NULL;
 	pthread_mutex_lock(&ss->lock);
 	c0 = thread_cpu_seconds();
-	/*
-	 * The reader's CPU is clyde's: all of it in sampler_cpu_s, its readings'
-	 * in the phase's and its last interval's (not its fork and exit, which
-	 * a short phase's CPU could not hold: under ASan they took more than
-	 * a 10 ms tmpfs phase).
-	 */
-	reader = stall_reader_stop(ss);
-	ss->cpu_s += reader.user + reader.sys;
+	/* the reader's CPU is its own process's: apart, never in the phase's */
+	if (ss->stall_on && !stall_reader_end(ss->stall, &r, &n, &reader))
+		ss->reader_cpu_s = reader.user + reader.sys;
+	ss->stall_on = false;
 	/* the last interval ends with the phase: its CPU is the clock's own end sample */
 	if (ss->open && c->stopped == c->workers) {
-		if (ss->board) {
-			c->cpu1.user += ss->board->reading.user;
-			c->cpu1.sys += ss->board->reading.sys;
-		}
 		take(ss, c->t1, &c->cpu1, true);
-		stall_fill(ss, c->t1);
+		stall_fill(ss, r, n, c->t1);
 		if (ss->live)
 			live_show(ss, end_ns > ss->t0 ? end_ns : c->t1, true);
 	}
-	if (ss->board)
-		munmap(ss->board, board_bytes(ss->board_cap));
-	ss->board = NULL;
 	ss->cpu_s += thread_cpu_seconds() - c0;
 	pthread_mutex_unlock(&ss->lock);
 	m->sampler_cpu_s = ss->cpu_s;

@@ -14,7 +14,7 @@
 #include "core/modes.h"
 
 struct phase_clock;
-struct stall_board;
+struct stall_reader;
 struct steady_watch;
 
 /*
@@ -34,7 +34,8 @@ struct steady_watch;
  * interval in which nothing completes (a stall) has no reading of its
  * own; its gauges are null and its CPU is in the next reading's interval.
  * The readings' CPU is counted (sampler_cpu_s) and is a part of the
- * process's.
+ * process's; the stall reader's (stall_reader.h), a process of its own,
+ * is not: it is counted apart (reader_cpu_s).
  */
 struct series_sampler {
 	pthread_mutex_t lock;
@@ -70,11 +71,10 @@ struct series_sampler {
 	uint64_t shown_work;
 	uint32_t shown_sketch[SERIES_BUCKETS];
 	int shown_len;
-	/* the stall reader: a child process and the board it writes */
-	pid_t reader;			/* -1: none */
-	int reader_go;			/* the pipe that sends it t0; -1 */
-	struct stall_board *board;	/* shared; NULL: none */
-	unsigned board_cap;		/* its readings' room */
+	/* the run's stall reader (stall_reader.h); NULL: none */
+	struct stall_reader *stall;
+	bool stall_on;			/* told this phase's start */
+	double reader_cpu_s;		/* its CPU over the phase; -1: it read nothing */
 };
 
 /*
@@ -91,11 +91,12 @@ void series_sampler_prepare(struct series_sampler *ss);
 void series_sampler_begin(struct series_sampler *ss, uint64_t t0, const struct cpu_sample *cpu0);
 /* series_sampler_tick (declared in bench.h, which sample_latency calls it from). */
 /*
- * After the workers: the stall reader stopped (its CPU added to clock's
- * end sample), the last interval's reading at the clock's close (its CPU:
- * that end sample), the reader's gauges into the intervals that lack them,
- * the live line's last at the phase's end, end_ns. Returns the machine series (the caller frees it), NULL
- * when there is none.
+ * After the workers: the stall reader told the phase ended (its CPU, apart
+ * from the phase's, into reader_cpu_s), the last interval's reading at the
+ * clock's close (its CPU: that end sample), the reader's gauges into the
+ * intervals that lack them, the live line's last at the phase's end,
+ * end_ns. Returns the machine series (the caller frees it), NULL when
+ * there is none.
  */
 struct series *series_sampler_stop(struct series_sampler *ss, struct phase_clock *clock,
 				   uint64_t end_ns);

@@ -57,7 +57,7 @@ names = ["putc", "put_block", "rewrite", "getc", "get_block", "seeks",
 keys = {"ran", "elapsed_s", "amount", "amount_unit", "rate", "rate_unit", "too_short",
         "cpu_percent", "cpu_user_s", "cpu_sys_s", "cpu_window_s", "cpu_us_per_unit",
         "cpu_unit", "max_latency_us", "dead_s", "flush_s", "latency_us", "mismatches",
-        "short", "start_s", "end_s", "workers", "series"}
+        "short", "start_s", "end_s", "workers", "series", "stall_reader_cpu_s"}
 # residency is measured before the phases that read the file; tmpfs holds
 # all of it, and has no ARC
 measured = {"rewrite", "getc", "get_block", "seeks"}
@@ -91,6 +91,9 @@ def check_phases(run, tag):
         need(abs(p["rate"] - p["amount"] / p["elapsed_s"]) <= 1e-6 * p["rate"], n + " rate = amount/elapsed")
         need(p["cpu_user_s"] >= 0 and p["cpu_sys_s"] >= 0, n + " cpu")
         need(p["cpu_window_s"] >= p["elapsed_s"] * 0.999, n + " cpu window covers elapsed")
+        # /10: the stall reader's CPU, apart (Linux reads /proc/meminfo: it ran)
+        r = p["stall_reader_cpu_s"]
+        need(isinstance(r, (int, float)) and 0 <= r < p["elapsed_s"] + 1, n + " stall reader %r" % r)
         need(0 <= p["cpu_percent"] <= 100 * run["machine"]["cpus"] + 50, n + " cpu percent")
         need(0 < p["max_latency_us"] <= p["elapsed_s"] * 1e6 + 1, n + " latency")
         need(p["too_short"] == p["short"] == (p["elapsed_s"] < 0.5), n + " short, too_short")

@@ -58,9 +58,11 @@ run off off "" -d "$MNT" -s 8 -r 4 -n 1 --interval=off
 run disk adaptive "" -d "$W" -s 8 -r 4 -n 1
 
 # the stall reader: a child clyde during a phase that holds only what it
-# reads (/proc/meminfo, its pipe: not the worker's descriptors, the test
-# file, the ring or stdio), is gone when the phase ends, and goes by
-# itself when clyde is killed (SIGKILL leaves it no one to stop it)
+# reads and writes (/proc/meminfo, its board, its socket, /dev/null for
+# stdio: not the worker's descriptors, the test file, the ring or
+# clyde's stdio), is gone when clyde has ended, and goes by itself when
+# clyde is killed (SIGKILL leaves it no one to stop it); the rest of its
+# life is tests/cli/stall_reader.sh's
 for end in resume kill; do
 	rm -f "$W/resume"
 	CLYDE_TEST_PAUSE=get_block CLYDE_TEST_RESUME=$W/resume \
@@ -76,8 +78,12 @@ for end in resume kill; do
 	kids=$(pgrep -P $cpid -x clyde)
 	expect_eq "stall reader ($end): one child clyde in the block read" "$(echo $kids | wc -w)" 1
 	held=$(ls -l "/proc/$kids/fd" 2>/dev/null | sed -n 's/.* -> //p' |
-		grep -v -e '^/proc/meminfo$' -e '^pipe:' | sort -u)
-	expect_eq "stall reader ($end): holds nothing but meminfo and its pipe" "$held" ""
+		grep -v -e '^/proc/meminfo$' -e '^socket:' -e '^/dev/null$' \
+			-e '^/memfd:clyde-stall-board (deleted)$' | sort -u)
+	expect_eq "stall reader ($end): holds nothing but meminfo, its board and its socket" \
+		"$held" ""
+	expect_eq "stall reader ($end): its three descriptors and stdio" \
+		"$(ls "/proc/$kids/fd" | wc -l)" 6
 	if [ "$end" = resume ]; then
 		touch "$W/resume"
 		wait $cpid

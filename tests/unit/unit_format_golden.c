@@ -235,6 +235,8 @@ static void set_phase(struct run_result *r, enum phase_id id, double elapsed, do
 	p->cpu_user = cpu_percent * elapsed / 100.0 * 0.6;
 	p->cpu_sys = cpu_percent * elapsed / 100.0 * 0.4;
 	p->cpu_window = elapsed + 0.001;
+	/* clyde-result/10: a stall reader's CPU on odd phases, none (null) on even */
+	p->stall_reader_cpu_s = id % 2 ? elapsed / 256 : -1;
 	p->max_latency = max_latency;
 	p->latency_q[0] = max_latency / 16;
 	p->latency_q[1] = max_latency / 8;
