@@ -27,19 +27,27 @@ int sys_dirty_open(struct sys_dirty_reader *r)
 	return 0;
 }
 
-int sys_dirty_read(struct sys_dirty_reader *r, struct sys_dirty *d)
+/* /proc/meminfo's text now, NUL-terminated; 0 or -errno. */
+static int meminfo_text(struct sys_dirty_reader *r, char *buf, size_t len)
 {
-	/* about 1.5 KiB on today's kernels; Dirty and Writeback come in the first 1 KiB */
-	char buf[8192];
 	ssize_t n;
 
 	if (r->fd < 0)
 		return -ENOSYS;
-	n = pread(r->fd, buf, sizeof(buf) - 1, 0);
+	n = pread(r->fd, buf, len - 1, 0);
 	if (n <= 0)
 		return n ? -errno : -EIO;
 	buf[n] = '\0';
-	return sys_dirty_parse_meminfo(buf, d);
+	return 0;
+}
+
+int sys_dirty_read(struct sys_dirty_reader *r, struct sys_dirty *d)
+{
+	/* about 1.5 KiB on today's kernels; Dirty and Writeback come in the first 1 KiB */
+	char buf[8192];
+	int ret = meminfo_text(r, buf, sizeof(buf));
+
+	return ret ? ret : sys_dirty_parse_meminfo(buf, d);
 }
 
 void sys_dirty_close(struct sys_dirty_reader *r)
@@ -67,4 +75,39 @@ int sys_file_dirty(int fd, struct sys_dirty *d)
 const char *sys_file_dirty_source(void)
 {
 	return "cachestat";
+}
+
+/* A number alone in a file of /proc/sys; 0 or -errno. */
+static int proc_number(const char *path, unsigned long long *v)
+{
+	FILE *f = fopen(path, "re");
+	int ret;
+
+	if (!f)
+		return -errno;
+	ret = fscanf(f, "%llu", v) == 1 ? 0 : -EINVAL;
+	fclose(f);
+	return ret;
+}
+
+int sys_dirty_limit(uint64_t *bytes)
+{
+	struct sys_dirty_reader r;
+	unsigned long long dirty_bytes, ratio;
+	char meminfo[8192];
+	int ret;
+
+	ret = proc_number("/proc/sys/vm/dirty_bytes", &dirty_bytes);
+	if (!ret)
+		ret = proc_number("/proc/sys/vm/dirty_ratio", &ratio);
+	if (!ret)
+		ret = sys_dirty_open(&r);
+	if (ret)
+		return ret;
+	ret = meminfo_text(&r, meminfo, sizeof(meminfo));
+	sys_dirty_close(&r);
+	if (ret)
+		return ret;
+	return sys_dirty_limit_compute(dirty_bytes, ratio > 100 ? 100 : (unsigned)ratio, meminfo,
+				       bytes);
 }
