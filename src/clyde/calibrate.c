@@ -426,7 +426,7 @@ static int calibrate_io(const struct run_plan *p, const char *dir, struct calibr
 {
 	char path[WORKPATH_MAX + 8];
 	char *buf = calloc(1, CAL_IO_CHUNK);
-	uint64_t t0;
+	uint64_t t0, t1;
 	int fd, ret = 0;
 
 	if (!buf)
@@ -451,11 +451,14 @@ static int calibrate_io(const struct run_plan *p, const char *dir, struct calibr
 			ret = errno ? -errno : -ENOSPC;
 			goto out_close;
 		}
+	t1 = now_ns();
 	if (fsync(fd)) {
 		ret = -errno;
 		goto out_close;
 	}
 	c->write_bps = CAL_IO_BYTES / ((double)(now_ns() - t0) / 1e9);
+	/* the device's rate at writing what the page cache held; a tmpfs holds it for good */
+	c->flush_bps = CAL_IO_BYTES / fmax((double)(now_ns() - t1) / 1e9, 1e-6);
 	/* What the drop leaves is what the reads of the run will see. */
 	cache_evict_file(path);
 	t0 = now_ns();

@@ -322,18 +322,23 @@ struct cost_inputs {
  * What a buffered write of bytes leaves to flush when its limit stops
  * it: the page cache may have taken all of it before the limit, at
  * memory speed, up to the dirty limit, and the phase's closing fsync
- * (inside its timing) writes that at the device's measured rate. Without
- * a calibration, BOX_FLUSH_S.
+ * (inside its timing) writes that at the device's measured rate: the
+ * rate of the block trial's fsync, or else of its write. O_DIRECT
+ * leaves nothing. Without a calibration, BOX_FLUSH_S.
  */
 static double flush_seconds(const struct cost_inputs *in, double bytes)
 {
-	double dirty = (double)in->c->dirty_limit_bytes;
+	const struct calibration *c = in->c;
+	double dirty = (double)c->dirty_limit_bytes;
+	double rate = c->flush_bps > 0 ? c->flush_bps : c->write_bps;
 
-	if (!(in->c->write_bps > 0))
+	if (!(rate > 0))
 		return BOX_FLUSH_S;
+	if (in->p->direct)
+		return 0;
 	if (dirty > 0 && dirty < bytes)
 		bytes = dirty;
-	return bytes / in->c->write_bps;
+	return bytes / rate;
 }
 
 /*
@@ -620,7 +625,7 @@ static void plan_flush_note(struct run_plan *p, const struct calibration *c)
 	snprintf(p->flush_note, sizeof(p->flush_note), "what the page cache took of it, at most "
 		 "the %s%s, at the measured %.1f MiB/s", c->dirty_limit_bytes ? "dirty limit " :
 		 "file (no dirty limit known)", c->dirty_limit_bytes ? dirty : "",
-		 c->write_bps / 1048576);
+		 (c->flush_bps > 0 ? c->flush_bps : c->write_bps) / 1048576);
 }
 
 int plan_calibrate(struct run_plan *p, const struct clyde_options *o, const struct calibration *c)

@@ -114,6 +114,7 @@ struct calibration {
 	double sync_s;		/* the sync that closes a create or delete phase */
 	unsigned sync_files;	/* the files that sync wrote out (0: not known: sync_s per phase) */
 	double write_bps;	/* block write with fsync, bytes per second */
+	double flush_bps;	/* its fsync alone: what the page cache held, written (0: not known) */
 	double read_bps;	/* block read after a drop */
 	double syscall_s;	/* a 1-byte write */
 	/*

@@ -287,6 +287,18 @@ static void slow_flush(void)
 	plan_calibrate(&p, &o, &c);
 	CHECK(near(p.phase_est_s[PH_PUT_BLOCK], BOX_WRITE_S + 64 / 30.0 + PHASE_OVERHEAD_S),
 	      "30 MiB/s, 64 MiB dirty limit: block write %.3f s", p.phase_est_s[PH_PUT_BLOCK]);
+	/* the trial's fsync alone wrote at 60 MiB/s (its writes into the page cache took time) */
+	c.flush_bps = 60 * MIB;
+	build(&p, &o, 906ull << 20, 100000000);
+	plan_calibrate(&p, &o, &c);
+	CHECK(near(p.phase_est_s[PH_PUT_BLOCK], BOX_WRITE_S + 64 / 60.0 + PHASE_OVERHEAD_S),
+	      "fsync at 60 MiB/s: block write %.3f s", p.phase_est_s[PH_PUT_BLOCK]);
+	/* -D: nothing in the page cache to flush */
+	o.direct = true;
+	build(&p, &o, 906ull << 20, 100000000);
+	plan_calibrate(&p, &o, &c);
+	CHECK(near(p.phase_est_s[PH_PUT_BLOCK], BOX_WRITE_S + PHASE_OVERHEAD_S),
+	      "-D: block write %.3f s, want its box", p.phase_est_s[PH_PUT_BLOCK]);
 }
 
 /*
