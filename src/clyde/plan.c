@@ -300,17 +300,6 @@ static double phase_seconds(const struct run_plan *p, enum phase_id id, double t
 }
 
 /*
- * A write cut at its limit still syncs what it wrote: t, the phase's
- * seconds at most its limit, with that sync.
- */
-static double cut_write_seconds(const struct run_plan *p, enum phase_id id, double t)
-{
-	double limit = plan_phase_limit(p, id);
-
-	return limit > 0 && t >= limit ? t + BOX_FLUSH_S : t;
-}
-
-/*
  * The random create's cost per file over the sequential one: grows with
  * the entries of a directory, to RANDOM_CREATE_COST at RANDOM_CREATE_AT
  * (ext4's hashed directories; a small one costs what a sequential does).
@@ -346,6 +335,84 @@ struct cost_inputs {
 };
 
 /*
+ * What a buffered write of bytes leaves to flush when its limit stops
+ * it: the page cache may have taken all of it before the limit, at
+ * memory speed, up to the dirty limit, and the phase's closing fsync
+ * (inside its timing) writes that at the device's measured rate: the
+ * rate of the block trial's fsync, or else of its write. O_DIRECT
+ * leaves nothing. Without a calibration, BOX_FLUSH_S.
+ */
+static double flush_seconds(const struct cost_inputs *in, double bytes)
+{
+	const struct calibration *c = in->c;
+	double dirty = (double)c->dirty_limit_bytes;
+	double rate = c->flush_bps > 0 ? c->flush_bps : c->write_bps;
+
+	if (!(rate > 0))
+		return BOX_FLUSH_S;
+	if (in->p->direct)
+		return 0;
+	if (dirty > 0 && dirty < bytes)
+		bytes = dirty;
+	return bytes / rate;
+}
+
+/*
+ * A write cut at its limit still syncs what the page cache holds of it:
+ * t, the phase's seconds at most its limit, with that flush of at most
+ * bytes.
+ */
+static double cut_write_seconds(const struct cost_inputs *in, enum phase_id id, double t,
+				double bytes)
+{
+	double limit = plan_phase_limit(in->p, id);
+
+	return limit > 0 && t >= limit ? t + flush_seconds(in, bytes) : t;
+}
+
+/*
+ * The seek phase: each worker's seeks at the trial's measured time per
+ * seek (its reads ran as many at once as one worker's seekers do; the
+ * -c workers share the device), and, when timed, at least seek_seconds,
+ * going on past the count at that rate until then; then the chunks it
+ * wrote back (seek_updates in 100), synced inside the phase, at the
+ * trial's time per chunk, and each worker's sync. Unmeasured:
+ * seek_seconds, or 1 s.
+ */
+static double seek_phase_seconds(const struct run_plan *p, const struct calibration *c)
+{
+	double workers = p->workers ? p->workers : 1, seeks = p->seeks;
+	double reads = workers * seeks * c->seek_s;
+
+	if (!(c->seek_s > 0))
+		return p->seeks_timed ? p->seek_seconds : 1.0;
+	if (p->seeks_timed && reads < p->seek_seconds) {
+		seeks = p->seek_seconds / (workers * c->seek_s);
+		reads = p->seek_seconds;
+	}
+	if (!p->seek_updates)
+		return reads;
+	return reads + workers * (seeks * p->seek_updates / 100.0 * c->seek_write_s +
+				  c->seek_sync_s);
+}
+
+
+/*
+ * The sync that closes a create or delete phase: it writes out what the
+ * phase changed, so it costs what the trial's sync cost for its files,
+ * in proportion (on a device held to 50 writes a second, the trial's
+ * sync of 16384 files' metadata took 33 s, a phase's of 1024 files 1 s).
+ */
+static double sync_seconds(const struct cost_inputs *in)
+{
+	const struct calibration *c = in->c;
+
+	if (!c->sync_files)
+		return c->sync_s;
+	return c->sync_s * in->files / c->sync_files;
+}
+
+/*
  * One phase's seconds by its row's cost model (core/phase.h), cut at its
  * limit; 0 where an I/O phase does no work (no per-char bytes) or the
  * calibration measured none of its cost.
@@ -354,7 +421,7 @@ static double cost_seconds(struct cost_inputs *in, const struct phase_def *d)
 {
 	const struct run_plan *p = in->p;
 	const struct calibration *c = in->c;
-	double w = in->write_bps, r = in->read_bps, n = in->files, t;
+	double w = in->write_bps, r = in->read_bps, n = in->files, t, bytes = in->bytes;
 
 	/* --steady: at most MAX, and a write's flush after it */
 	if (plan_steady(p, d->id) && (d->cost != COST_BLOCK_WRITE && d->cost != COST_REWRITE))
@@ -365,15 +432,17 @@ static double cost_seconds(struct cost_inputs *in, const struct phase_def *d)
 	case COST_PERCHAR_WRITE:
 		if (!p->perchar_bytes)
 			return 0;
-		return phase_seconds(p, d->id, in->perchar_bytes * c->syscall_s, NULL);
+		t = phase_seconds(p, d->id, in->perchar_bytes * c->syscall_s, NULL);
+		return cut_write_seconds(in, d->id, t, in->perchar_bytes);
 	case COST_PERCHAR_READ:
 		if (!p->perchar_bytes)
 			return 0;
 		return phase_seconds(p, d->id, in->perchar_bytes *
 				     (c->syscall_s + IO_SUSTAINED_COST / r), NULL);
 	case COST_BLOCK_WRITE:
+		/* the flush: of the whole file, which the page cache may have taken */
 		t = phase_seconds(p, d->id, WRITE_SUSTAINED_COST * in->bytes / w, &in->bytes);
-		return cut_write_seconds(p, d->id, t);
+		return cut_write_seconds(in, d->id, t, bytes);
 	case COST_REWRITE:
 		/*
 		 * A rewrite reads and writes each chunk, at the block read's and
@@ -381,20 +450,20 @@ static double cost_seconds(struct cost_inputs *in, const struct phase_def *d)
 		 */
 		t = phase_seconds(p, d->id, in->bytes * (READ_SUSTAINED_COST / r +
 							 WRITE_SUSTAINED_COST / w), NULL);
-		return cut_write_seconds(p, d->id, t);
+		return cut_write_seconds(in, d->id, t, bytes);
 	case COST_BLOCK_READ:
 		return phase_seconds(p, d->id, READ_SUSTAINED_COST * in->bytes / r, NULL);
 	case COST_SEEKS:
-		return p->seeks_timed ? p->seek_seconds : 1.0;
+		return seek_phase_seconds(p, c);
 	case COST_CREATE:
-		return phase_seconds(p, d->id, n * c->create_s + c->sync_s, NULL);
+		return phase_seconds(p, d->id, n * c->create_s + sync_seconds(in), NULL);
 	case COST_RANDOM_CREATE:
 		return phase_seconds(p, d->id, n * random_create_factor(p, in->units) *
-				     c->create_s + c->sync_s, NULL);
+				     c->create_s + sync_seconds(in), NULL);
 	case COST_STAT:
 		return stat_seconds(p, n * c->stat_s);
 	case COST_DELETE:
-		return n * c->delete_s + c->sync_s;
+		return n * c->delete_s + sync_seconds(in);
 	default:
 		return 0;
 	}
@@ -539,6 +608,42 @@ static uint32_t files_for_budget(const struct run_plan *p, const struct calibrat
 	return n;
 }
 
+/* How --plan says the seek phase's time was found: the trial's figures, or why none. */
+static void plan_seek_note(struct run_plan *p, const struct calibration *c)
+{
+	double t = seek_phase_seconds(p, c);
+
+	if (c->seek_s > 0)
+		snprintf(p->seek_note, sizeof(p->seek_note), "about %.1f s: %u reads of uncached "
+			 "chunks (%.1f%% of the trial file in the page cache after the drop) took "
+			 "%.3f ms each, %u at once; a chunk written back %.3f ms and its sync %.1f ms",
+			 t, c->seeks_timed, c->seek_resident_pct, c->seek_s * 1e3, c->seek_threads,
+			 c->seek_write_s * 1e3, c->seek_sync_s * 1e3);
+	else if (c->seek_note[0])
+		snprintf(p->seek_note, sizeof(p->seek_note), "about %.1f s, not measured: %s", t,
+			 c->seek_note);
+	else
+		snprintf(p->seek_note, sizeof(p->seek_note), "about %.1f s, not measured", t);
+}
+
+/* How --plan says a write stopped at its box is counted: its flush, at most what and how fast. */
+static void plan_flush_note(struct run_plan *p, const struct calibration *c)
+{
+	char dirty[32];
+
+	if (!(c->write_bps > 0)) {
+		snprintf(p->flush_note, sizeof(p->flush_note), "%.2f s each, the write rate not "
+			 "measured", BOX_FLUSH_S);
+		return;
+	}
+	if (c->dirty_limit_bytes)
+		size_human(dirty, sizeof(dirty), c->dirty_limit_bytes);
+	snprintf(p->flush_note, sizeof(p->flush_note), "what the page cache took of it, at most "
+		 "the %s%s, at the measured %.1f MiB/s", c->dirty_limit_bytes ? "dirty limit " :
+		 "file (no dirty limit known)", c->dirty_limit_bytes ? dirty : "",
+		 (c->flush_bps > 0 ? c->flush_bps : c->write_bps) / 1048576);
+}
+
 int plan_calibrate(struct run_plan *p, const struct clyde_options *o, const struct calibration *c)
 {
 	double budget = DEFAULT_RUN_BUDGET, io, files_budget;
@@ -574,6 +679,8 @@ int plan_calibrate(struct run_plan *p, const struct clyde_options *o, const stru
 		}
 	}
 	p->estimate_io_s = io;
+	plan_seek_note(p, c);
+	plan_flush_note(p, c);
 	p->estimate_files_s = files_seconds(p, c, p->files, c->seconds > 0 ? p->phase_est_s : NULL);
 	if (c->create_batches >= 4)
 		snprintf(p->cal_note, sizeof(p->cal_note),
@@ -603,6 +710,8 @@ static void plan_print_limits(FILE *out, const struct run_plan *p)
 			phase_csv_name((enum phase_id)i), p->phase_box_s[i]);
 		any = true;
 	}
+	if (any && p->flush_note[0])
+		fprintf(out, "; a write stopped at its box then syncs %s", p->flush_note);
 	if (any)
 		fputc('\n', out);
 	if (p->stat_min_s > 0 && stats)
@@ -659,12 +768,12 @@ void plan_print(FILE *out, const struct run_plan *p, const struct clyde_options 
 	fprintf(out, "per-char: %" PRIu64 " bytes by %s\n", p->perchar_bytes,
 		p->perchar == PERCHAR_STDIO ? "stdio" : "1-byte system calls");
 	if (p->seeks_timed)
-		fprintf(out, "seeks: at least %" PRIu32 " and about %.1f s by %" PRIu32
-			" seekers; %u%% write back\n", p->seeks, p->seek_seconds, p->seekers,
-			p->seek_updates);
+		fprintf(out, "seeks: at least %" PRIu32 " and for at least %.1f s by %" PRIu32
+			" seekers; %u%% write back, synced at the end; %s\n", p->seeks,
+			p->seek_seconds, p->seekers, p->seek_updates, p->seek_note);
 	else
-		fprintf(out, "seeks: %" PRIu32 " by %" PRIu32 " seekers; %u%% write back\n",
-			p->seeks, p->seekers, p->seek_updates);
+		fprintf(out, "seeks: %" PRIu32 " by %" PRIu32 " seekers; %u%% write back, synced at "
+			"the end; %s\n", p->seeks, p->seekers, p->seek_updates, p->seek_note);
 	if (p->cal_note[0])
 		fprintf(out, "calibration: %s\n", p->cal_note);
 	fprintf(out, "files: %" PRIu32 " x 1024 of %" PRId64 "..%" PRId64 " bytes in %" PRIu32

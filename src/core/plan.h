@@ -99,6 +99,8 @@ struct run_plan {
 	char size_note[384];
 	char files_note[192];
 	char cal_note[192];		/* what the calibration measured, for --plan */
+	char seek_note[256];		/* the seek phase's estimate: from what, for --plan */
+	char flush_note[160];		/* a boxed write's flush in the estimate, for --plan */
 	double estimate_seconds;	/* the whole invocation, every -x run */
 	double estimate_cal_s;		/* the calibration, once */
 	double estimate_io_s;		/* of one run: the I/O phases */
@@ -112,9 +114,26 @@ struct calibration {
 	double stat_s;
 	double delete_s;
 	double sync_s;		/* the sync that closes a create or delete phase */
+	unsigned sync_files;	/* the files that sync wrote out (0: not known: sync_s per phase) */
 	double write_bps;	/* block write with fsync, bytes per second */
+	double flush_bps;	/* its fsync alone: what the page cache held, written (0: not known) */
 	double read_bps;	/* block read after a drop */
 	double syscall_s;	/* a 1-byte write */
+	/*
+	 * Random chunk reads on data shown uncached, seek_threads at once:
+	 * seconds per read (wall time over the reads; 0 not measured, then
+	 * seek_note says why); chunks written back and synced: seconds per
+	 * chunk, and the sync's own.
+	 */
+	double seek_s;
+	double seek_write_s;
+	double seek_sync_s;
+	unsigned seeks_timed;
+	unsigned seek_threads;
+	double seek_resident_pct;	/* of the trial file, after the drop */
+	char seek_note[160];
+	/* What a write stopped early may leave to flush (sys/dirty.h); 0 not known. */
+	uint64_t dirty_limit_bytes;
 	double seconds;		/* the calibration took */
 	/* The create trial: batches timed, their spread, whether it measured again. */
 	unsigned create_batches;

@@ -22,6 +22,13 @@ enum cache_mode {
 int cache_evict_file(const char *path);
 
 /*
+ * cache_advise_random: tell the kernel fd is read at random, so a read
+ * brings in only what it asks for (Linux: POSIX_FADV_RANDOM turns the
+ * file's read-ahead off); advice, where the system takes it. 0 or -errno.
+ */
+int cache_advise_random(int fd);
+
+/*
  * What cache_evict_file does here, in a few words for the run's label:
  * "fsync + fadvise DONTNEED" on Linux.
  */

@@ -61,10 +61,21 @@ static void fadvise_dontneed(int fd)
 	/* Advice: what it does not do, the msync does. */
 	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 }
+
+int cache_advise_random(int fd)
+{
+	return -posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
+}
 #else
 static void fadvise_dontneed(int fd)
 {
 	(void)fd;
+}
+
+int cache_advise_random(int fd)
+{
+	(void)fd;
+	return -ENOSYS;
 }
 #endif
 

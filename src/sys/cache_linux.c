@@ -20,8 +20,19 @@ static int fadvise_dontneed(int fd)
 {
 	return -posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 }
+
+int cache_advise_random(int fd)
+{
+	return -posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
+}
 #else
 static int fadvise_dontneed(int fd)
+{
+	(void)fd;
+	return -ENOSYS;
+}
+
+int cache_advise_random(int fd)
 {
 	(void)fd;
 	return -ENOSYS;

@@ -44,3 +44,20 @@ int sys_dirty_parse_meminfo(const char *text, struct sys_dirty *d)
 	d->writeback_kib = meminfo_field(text, "Writeback");
 	return d->dirty_kib < 0 && d->writeback_kib < 0 ? -EINVAL : 0;
 }
+
+int sys_dirty_limit_compute(uint64_t dirty_bytes, unsigned ratio, const char *meminfo,
+			    uint64_t *bytes)
+{
+	int64_t free_kib = meminfo_field(meminfo, "MemFree");
+	int64_t active_kib = meminfo_field(meminfo, "Active(file)");
+	int64_t inactive_kib = meminfo_field(meminfo, "Inactive(file)");
+
+	if (dirty_bytes) {
+		*bytes = dirty_bytes;
+		return 0;
+	}
+	if (free_kib < 0 || active_kib < 0 || inactive_kib < 0)
+		return -EINVAL;
+	*bytes = (uint64_t)(free_kib + active_kib + inactive_kib) * 1024 / 100 * ratio;
+	return 0;
+}

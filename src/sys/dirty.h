@@ -60,4 +60,23 @@ int sys_memory_available(uint64_t *bytes, char *source, size_t len);
 /* /proc/meminfo's text: MemAvailable in bytes; 0, or -EINVAL where absent. */
 int sys_parse_mem_available(const char *text, uint64_t *bytes);
 
+/*
+ * The most dirty page cache the system lets writers hold before it makes
+ * them wait for the device: what a write stopped early (a time box) can
+ * still leave to flush. Linux: vm.dirty_bytes, or vm.dirty_ratio percent
+ * of the memory the kernel counts as dirtyable (MemFree, Active(file) and
+ * Inactive(file): global_dirtyable_memory() in mm/page-writeback.c). The
+ * BSDs: not read (their buffer caches count buffers, ZFS its own
+ * transaction groups): -ENOSYS. 0 or -errno.
+ */
+int sys_dirty_limit(uint64_t *bytes);
+
+/*
+ * The Linux rule, pure: dirty_bytes when not 0, else ratio percent of
+ * what meminfo's text counts as dirtyable. 0, or -EINVAL when the text
+ * lacks the fields.
+ */
+int sys_dirty_limit_compute(uint64_t dirty_bytes, unsigned ratio, const char *meminfo,
+			    uint64_t *bytes);
+
 #endif

@@ -119,3 +119,9 @@ const char *sys_file_dirty_source(void)
 {
 	return NULL;
 }
+
+int sys_dirty_limit(uint64_t *bytes)
+{
+	(void)bytes;
+	return -ENOSYS;
+}

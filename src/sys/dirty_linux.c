@@ -91,3 +91,38 @@ const char *sys_file_dirty_source(void)
 {
 	return "cachestat";
 }
+
+/* A number alone in a file of /proc/sys; 0 or -errno. */
+static int proc_number(const char *path, unsigned long long *v)
+{
+	FILE *f = fopen(path, "re");
+	int ret;
+
+	if (!f)
+		return -errno;
+	ret = fscanf(f, "%llu", v) == 1 ? 0 : -EINVAL;
+	fclose(f);
+	return ret;
+}
+
+int sys_dirty_limit(uint64_t *bytes)
+{
+	struct sys_dirty_reader r;
+	unsigned long long dirty_bytes, ratio;
+	char meminfo[8192];
+	int ret;
+
+	ret = proc_number("/proc/sys/vm/dirty_bytes", &dirty_bytes);
+	if (!ret)
+		ret = proc_number("/proc/sys/vm/dirty_ratio", &ratio);
+	if (!ret)
+		ret = sys_dirty_open(&r);
+	if (ret)
+		return ret;
+	ret = read_meminfo(r.fd, meminfo, sizeof(meminfo));
+	sys_dirty_close(&r);
+	if (ret)
+		return ret;
+	return sys_dirty_limit_compute(dirty_bytes, ratio > 100 ? 100 : (unsigned)ratio, meminfo,
+				       bytes);
+}

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Sourced by the tests that hold a loop device to a rate with cgroup v1's
 # blkio throttle (tests/env/series_throttle.sh, tests/env/writeback_cliff.sh,
-# tests/env/steady_throttle.sh, tests/env/zcav_throttle.sh) after
+# tests/env/steady_throttle.sh, tests/env/zcav_throttle.sh,
+# tests/env/plan_throttle.sh) after
 # tests/lib.sh: skips where root, a free loop device, mkfs.ext4, python3 or
 # the blkio throttle is missing; sets W (a scratch tmpfs, which holds the
 # loop's image); gives truth_checks (tests/env/truth_lib.sh) and

@@ -1,0 +1,72 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# A default run (no -s, -n or seek count: the file half the free space,
+# the I/O phases in their time boxes, the seeks timed, the file count
+# calibrated) ends within 30% of its own estimate (--json's
+# plan.estimate_s, which --plan prints) on devices the kernel holds to a
+# rate: a loop ext4 of 1 GiB (a 453 MiB file) whose device cgroup v1's
+# blkio throttle, in the root group (which the flusher's write-back is
+# charged to), holds to 30 MiB/s each way, then to 500 reads and 50
+# writes a second. There the seek phase takes seconds, not the one
+# second it lasts on a fast disk (8192 reads at 500 a second and 820
+# chunks written back at 50 a second: over 30 s), and a block write
+# stopped at its 8 s box still flushes what the page cache took of the
+# file at the device's rate: the estimate must count both, from what the
+# calibration measured. The seek phase's own estimate is within 30% of
+# what it took too. The wall time is the test's, around clyde. About
+# 3 minutes.
+. "$TESTLIB"
+. "$(dirname "$TESTLIB")/env/throttle_lib.sh"
+need_cmd date
+
+throttle_ext4 1G
+
+# run_default NAME: a default run on W/mnt as the rules now stand; its
+# estimate against the wall time, and the seek phase's against its own
+run_default() {
+	sync
+	t0=$(date +%s.%N)
+	"$CLYDE" -d "$W/mnt" -q --json "$W/$1.json" >"$W/$1.out" 2>"$W/$1.err"
+	rc=$?
+	t1=$(date +%s.%N)
+	expect_eq "$1: a default run's exit status" "$rc" 0
+	[ "$rc" = 0 ] || { sed 's/^/    /' "$W/$1.err"; return; }
+	python3 - "$W/$1.json" "$t0" "$t1" >"$W/$1.py" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+wall = float(sys.argv[3]) - float(sys.argv[2])
+est = d["plan"]["estimate_s"]
+ph = d["runs"][0]["phases"]
+seek, seek_est = ph["seeks"]["elapsed_s"], ph["seeks"]["estimate_s"]
+print("estimate %.1f s, wall %.1f s (%.2f of it); seeks %.1f s, estimated %.1f s" %
+      (est, wall, wall / est, seek, seek_est))
+print("phases: " + "; ".join("%s %.1f/%.1f s" % (k, v["elapsed_s"], v.get("estimate_s", 0))
+                             for k, v in ph.items() if v.get("ran")))
+bad = []
+if abs(wall - est) > 0.3 * est:
+    bad.append("the run took %.1f s, not within 30%% of its estimate %.1f s" % (wall, est))
+if abs(seek - seek_est) > 0.3 * seek_est:
+    bad.append("the seeks took %.1f s, not within 30%% of their estimate %.1f s" %
+               (seek, seek_est))
+for b in bad:
+    print("bad: " + b)
+PY
+	sed 's/^/    /' "$W/$1.py"
+	if grep -q '^bad: ' "$W/$1.py"; then
+		fail "$1: within 30% of the estimates"
+	elif grep -q '^estimate ' "$W/$1.py"; then
+		ok
+	else
+		fail "$1: the JSON could not be read"
+	fi
+}
+
+throttle_set "$BLKIO/blkio.throttle.read_bps_device" $((30 * 1024 * 1024))
+throttle_set "$BLKIO/blkio.throttle.write_bps_device" $((30 * 1024 * 1024))
+run_default bps
+throttle_set "$BLKIO/blkio.throttle.read_bps_device" 0
+throttle_set "$BLKIO/blkio.throttle.write_bps_device" 0
+throttle_set "$BLKIO/blkio.throttle.read_iops_device" 500
+throttle_set "$BLKIO/blkio.throttle.write_iops_device" 50
+run_default iops
+done_testing
