@@ -17,10 +17,11 @@
 #     /proc/PID/fd while paused).
 #  2. a clyde on h2 SIGKILLed mid-phase: mpirun aborts the job naming h2;
 #     --cleanup on each host removes what the killed ranks left.
-#  3. h3's veth set down mid-phase: the ranks on h1 and h2 stop at the next
-#     meeting's --mpi-timeout, rank 0 naming ranks 4 and 5 on h3, having
-#     removed their files; the test ends h3's processes, --cleanup on h3
-#     removes what they left.
+#  3. h3's veth set down mid-phase (every pair of ranks connected before
+#     it: the deadline's messages need no new connection): the ranks on h1
+#     and h2 stop at the next meeting's --mpi-timeout, rank 0 naming ranks
+#     4 and 5 on h3, having removed their files; the test ends h3's
+#     processes, --cleanup on h3 removes what they left.
 # After: no namespace, link or mount of the test's is left (ip netns, ip
 # link, /proc/mounts as before).
 . "$TESTLIB"
@@ -329,14 +330,41 @@ CLYDE_TEST_PAUSE=get_block CLYDE_TEST_RESUME=$RES \
 	"$CLYDE" -d "$W/local" -s 16 -n 0 -f --mpi-timeout=10 >"$W/out3" 2>"$W/err3" &
 mp=$!
 wait_pause "$W/err3" 6
+# Before the cut, every pair of ranks already holds its TCP connection:
+# the deadline's messages (any rank to any other) must need no new one
+# while the network is broken. Each host's established sockets, with
+# their owners, matched end to end: a pair is two ranks at the two ends.
+rank_pids >"$W/ranks3"
+for h in $HOSTS; do
+	in_host "$h" ss -tnpH state established
+done >"$W/sockets3"
+python3 - "$W/ranks3" "$W/sockets3" >"$W/pairs3" 2>&1 <<'PY'
+import re, sys
+rank = {int(l.split()[0]): int(l.split()[1]) for l in open(sys.argv[1]) if l.strip()}
+owner, ends = {}, []
+for line in open(sys.argv[2]):
+    f = line.split()
+    if len(f) < 5:
+        continue
+    ranks = {rank[int(p)] for p in re.findall(r"pid=(\d+)", line) if int(p) in rank}
+    if ranks:
+        owner[f[2]] = ranks.pop()
+        ends.append((f[2], f[3]))
+pairs = {tuple(sorted((owner[a], owner[b]))) for a, b in ends if b in owner and owner[b] != owner[a]}
+print(len(pairs))
+PY
+expect_eq "cut: before it, every pair of the 6 ranks holds a connection" "$(cat "$W/pairs3")" 15
 nsenter --net="$NSD/sw.net" ip link set v-h3 down
 t0=$(date +%s)
-# every pause resumed, h3's too: they end the phase on their own
-n=0
-while [ $n -lt 1200 ] && [ "$(rank_pids | awk '$3 != "h3"' | wc -l)" != 0 ]; do
-	[ -e "$RES" ] || touch "$RES"
-	sleep 0.05
-	n=$((n + 1))
+# every pause resumed, h3's too: they end the phase on their own. Each
+# pause takes the file away; one rank_pids takes seconds (it reads every
+# process's namespaces), so the resumes come from a loop of their own: all
+# six within a fraction of a second, not one a rank_pids apart, which put
+# the last ranks past --mpi-timeout behind the first and had them named.
+resume_all "$RES" $mp &
+resumer=$!
+while [ $(($(date +%s) - t0)) -lt 60 ] && [ "$(rank_pids | awk '$3 != "h3"' | wc -l)" != 0 ]; do
+	sleep 0.2
 done
 took=$(($(date +%s) - t0))
 # 10 s of timeout (a live rank late by that much would be named too),
@@ -360,13 +388,20 @@ if kill -0 $mp 2>/dev/null; then
 fi
 wait $mp
 rc=$?
+kill $resumer 2>/dev/null
+wait $resumer 2>/dev/null
 expect_match "cut: mpirun fails" "$rc" '^[1-9]'
 expect_eq "cut: rank 0 names ranks 4 and 5 on h3" \
 	"$(grep -c '^clyde: --mpi-timeout: rank 4 on h3, rank 5 on h3 did not come to meeting [0-9]* within 10 s' "$W/err3")" 1
 expect_eq "cut: no CSV" "$(grep -c '^1\.98,' "$W/out3")" 0
+cut_left=0
 for h in h1 h2; do
 	expect_eq "cut: the ranks on $h removed their directories" "$(left_on "$h")" 0
+	cut_left=$((cut_left + $(left_on "$h")))
 done
+# what the ranks said, when they did not stop as they should
+[ "$cut_left" = 0 ] && grep -q '^clyde: --mpi-timeout: rank 4 on h3, rank 5 on h3 ' "$W/err3" ||
+	cat "$W/err3"
 in_host h3 "$CLYDE" --cleanup "$W/local" >"$W/clean3" 2>&1
 expect_eq "cut: --cleanup on h3 exits 0" "$?" 0
 expect_eq "cut: nothing left on h3" "$(left_on h3)" 0
