@@ -74,9 +74,9 @@ int cluster_meet(int status, const char *msg, struct cluster_failure *f);
 
 /*
  * CLOCK_MONOTONIC seconds of this rank minus rank 0's at the same moment,
- * measured at a barrier (now_ns() taken right after it on every rank; of
- * three rounds, the one whose following barrier was quickest): add to
- * rank 0's clock to get this one's. 0 on a single process. Collective.
+ * measured by round trips to rank 0 (within half the quickest of them):
+ * add to rank 0's clock to get this one's. 0 on a single process.
+ * Collective.
  */
 double cluster_clock_offset(void);
 

@@ -20,8 +20,8 @@
 #include "cluster/cluster.h"
 #include "lib/timing.h"
 
-/* Barrier samples for the clock offset; the quickest is kept. */
-#define CLOCK_ROUNDS 3
+/* Round trips to rank 0 for each rank's clock offset; the quickest is kept. */
+#define CLOCK_PINGS 16
 
 /* How long a rank that timed out listens for the others' answers. */
 #define ANSWER_GRACE_NS	2000000000ull
@@ -41,6 +41,9 @@ enum {
 	TAG_STOP,	/* a decision: the speaker and who is missing (struct stop) */
 	TAG_DONE,	/* a rank that came has cleaned up, to the speaker */
 	TAG_HELLO,	/* at the start, to every rank: opens the pair's connection */
+	TAG_CLOCK_GO,	/* rank 0 to a rank: your turn to read the clocks */
+	TAG_CLOCK_PING,	/* that rank to rank 0 */
+	TAG_CLOCK_PONG,	/* rank 0's clock, read on the ping's arrival */
 };
 
 struct stop {
@@ -203,7 +206,7 @@ static void say_decision(void)
  * meeting) without taking a CPU from the ranks still at work: Open MPI's
  * blocking calls poll, and with more ranks than cores a rank that finished
  * first would slow the last one down. A rank leaves at most a nap after
- * the last one arrived (spin: never naps, for the clock's barriers).
+ * the last one arrived (spin: never naps, for the clock's round trips).
  * Past --mpi-timeout the missing are named: -ETIMEDOUT, the requests left
  * behind (the job is aborted). wait_requests waits within the meeting now
  * under way, wait_meeting at the next.
@@ -576,39 +579,79 @@ int cluster_meet(int status, const char *msg, struct cluster_failure *f)
 	return r;
 }
 
+/* A point-to-point message on talk, waited for within the meeting under way. */
+static int talk_wait(int rc, MPI_Request *req, bool spin)
+{
+	return rc == MPI_SUCCESS ? wait_requests(req, 1, spin) : -EIO;
+}
+
 /*
- * Each round: a barrier, every rank reads its clock on leaving it, then a
- * second barrier whose length (the slowest rank's) bounds how far apart
- * the ranks left the first; rank 0's reading is broadcast. Every rank sees
- * the same lengths, so all keep the same round: the quickest. The
- * barriers are waited for spinning: a nap would blur the reading.
+ * Rank 0's side of the clock's round trips with rank r: its turn, then
+ * each ping answered with rank 0's clock read the moment it arrived.
+ */
+static int serve_clock(int r)
+{
+	/* static: a request left behind by a timeout still uses them */
+	static int go, ping;
+	static uint64_t pong;
+	MPI_Request req;
+	int ret;
+
+	ret = talk_wait(MPI_Isend(&go, 1, MPI_INT, r, TAG_CLOCK_GO, talk, &req), &req, false);
+	for (int i = 0; !ret && i < CLOCK_PINGS; i++) {
+		ret = talk_wait(MPI_Irecv(&ping, 1, MPI_INT, r, TAG_CLOCK_PING, talk, &req), &req,
+				true);
+		pong = now_ns();
+		if (!ret)
+			ret = talk_wait(MPI_Isend(&pong, 1, MPI_UINT64_T, r, TAG_CLOCK_PONG, talk,
+						  &req), &req, true);
+	}
+	return ret;
+}
+
+/*
+ * Rank 0 takes the ranks one at a time (the others wait napping, leaving
+ * the CPUs to the two at it): each reads its clock (a1), pings rank 0,
+ * which answers with its own clock (b), and reads it again on the answer
+ * (a2). b was read between a1 and a2, so a1 + (a2 - a1) / 2 - b is the
+ * offset within half the round trip, whatever the delays each way; of
+ * CLOCK_PINGS round trips the quickest is kept (one that no preemption
+ * stretched: well under a millisecond). A barrier's spread is no such bound: under
+ * load the ranks leave one tens of milliseconds apart. The round trips
+ * are one meeting on every rank, their waits under its deadline.
  */
 double cluster_clock_offset(void)
 {
+	/* static: requests left behind by a timeout still use them */
+	static int go, ping;
+	static uint64_t b;
+	uint64_t best_rtt = UINT64_MAX;
 	double best_offset = 0;
-	uint64_t best_len = UINT64_MAX;
-	MPI_Request req;
-	int i;
+	MPI_Request req[2];
 
-	if (!active || n_ranks < 2)
+	if (!active || n_ranks < 2 || broken)
 		return 0;
-	for (i = 0; i < CLOCK_ROUNDS; i++) {
-		uint64_t mine, zero, len, slowest;
+	meeting++;
+	if (my_rank == 0) {
+		for (int r = 1; r < n_ranks; r++)
+			if (serve_clock(r))
+				break;
+		return 0;
+	}
+	if (talk_wait(MPI_Irecv(&go, 1, MPI_INT, 0, TAG_CLOCK_GO, talk, &req[0]), &req[0], false))
+		return 0;
+	for (int i = 0; i < CLOCK_PINGS; i++) {
+		uint64_t a1, a2;
 
-		if (MEET(MPI_Ibarrier(MPI_COMM_WORLD, &req), true))
+		a1 = now_ns();
+		if (MPI_Irecv(&b, 1, MPI_UINT64_T, 0, TAG_CLOCK_PONG, talk, &req[0]) != MPI_SUCCESS ||
+		    MPI_Isend(&ping, 1, MPI_INT, 0, TAG_CLOCK_PING, talk, &req[1]) != MPI_SUCCESS ||
+		    wait_requests(req, 2, true))
 			break;
-		mine = now_ns();
-		if (MEET(MPI_Ibarrier(MPI_COMM_WORLD, &req), true))
-			break;
-		len = now_ns() - mine;
-		zero = mine;
-		if (MEET(MPI_Ibcast(&zero, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD, &req), false) ||
-		    MEET(MPI_Iallreduce(&len, &slowest, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD,
-					&req), false))
-			break;
-		if (slowest < best_len) {
-			best_len = slowest;
-			best_offset = (double)(int64_t)(mine - zero) / 1e9;
+		a2 = now_ns();
+		if (a2 - a1 < best_rtt) {
+			best_rtt = a2 - a1;
+			best_offset = ((double)(int64_t)(a1 - b) + (double)(a2 - a1) / 2) / 1e9;
 		}
 	}
 	return best_offset;
