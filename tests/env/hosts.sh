@@ -34,6 +34,7 @@ need_mpi
 need_cmd unshare "util-linux"
 need_cmd nsenter "util-linux"
 need_cmd ip "iproute2"
+need_cmd ss "iproute2"
 need_python3 "to read the JSON"
 
 scratch_dir
