@@ -14,13 +14,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Start: MPI_Init only under mpirun (its environment says so). 0 or -errno with why. */
+/*
+ * Start: MPI_Init only under mpirun (its environment says so), then (up to
+ * 512 ranks) every pair of ranks connected while the network is whole, for
+ * --mpi-timeout's messages. 0 or -errno with why.
+ */
 int cluster_init(int *argc, char ***argv, char *why, size_t len);
 /*
  * End: when every rank is here, MPI_Finalize. After a meeting that timed
- * out (--mpi-timeout) the ranks that came wait for each other to have
- * cleaned up, then the lowest of them aborts the job with status (3 when
- * 0): MPI_Abort, as the missing ones cannot finalise.
+ * out (--mpi-timeout) the ranks that came tell the lowest of them (the
+ * speaker) that they have cleaned up; it waits for all of them, then
+ * aborts the job with status (3 when 0): MPI_Abort, as the missing ones
+ * cannot finalise. No other rank aborts before the speaker's limit.
  */
 void cluster_finish(int status);
 
@@ -69,9 +74,9 @@ int cluster_meet(int status, const char *msg, struct cluster_failure *f);
 
 /*
  * CLOCK_MONOTONIC seconds of this rank minus rank 0's at the same moment,
- * measured at a barrier (now_ns() taken right after it on every rank; of
- * three rounds, the one whose following barrier was quickest): add to
- * rank 0's clock to get this one's. 0 on a single process. Collective.
+ * measured by round trips to rank 0 (within half the quickest of them):
+ * add to rank 0's clock to get this one's. 0 on a single process.
+ * Collective.
  */
 double cluster_clock_offset(void);
 

@@ -20,11 +20,19 @@
 #include "cluster/cluster.h"
 #include "lib/timing.h"
 
-/* Barrier samples for the clock offset; the quickest is kept. */
-#define CLOCK_ROUNDS 3
+/* Round trips to rank 0 for each rank's clock offset; the quickest is kept. */
+#define CLOCK_PINGS 16
 
 /* How long a rank that timed out listens for the others' answers. */
 #define ANSWER_GRACE_NS	2000000000ull
+
+/*
+ * Up to this many ranks every pair opens its connection at the start
+ * (open_every_connection); above, each rank would hold a socket for every
+ * other (past the usual 1024 descriptors), and the failure protocol's
+ * connections open when it needs them, as before.
+ */
+#define CONNECT_ALL_MAX	512
 
 /* The messages of a meeting that timed out, on the talk communicator. */
 enum {
@@ -32,6 +40,10 @@ enum {
 	TAG_HERE,	/* the answer: the meeting's number */
 	TAG_STOP,	/* a decision: the speaker and who is missing (struct stop) */
 	TAG_DONE,	/* a rank that came has cleaned up, to the speaker */
+	TAG_HELLO,	/* at the start, to every rank: opens the pair's connection */
+	TAG_CLOCK_GO,	/* rank 0 to a rank: your turn to read the clocks */
+	TAG_CLOCK_PING,	/* that rank to rank 0 */
+	TAG_CLOCK_PONG,	/* rank 0's clock, read on the ping's arrival */
 };
 
 struct stop {
@@ -58,6 +70,8 @@ static int where_buf;
 static struct stop stop_buf;
 static bool broken;
 static struct stop decided;
+/* the speaker has printed the decision */
+static bool said;
 
 /* Started by mpirun (Open MPI sets OMPI_COMM_WORLD_SIZE) or a PMI(x) launcher. */
 static bool launched(void)
@@ -93,6 +107,7 @@ static void answer_and_listen(void)
 		MPI_Recv(&got, sizeof(got), MPI_BYTE, st.MPI_SOURCE, TAG_STOP, talk,
 			 MPI_STATUS_IGNORE);
 		got.why[sizeof(got.why) - 1] = '\0';
+		/* two that timed out may decide apart: the lowest speaker holds */
 		if (!broken || got.speaker < decided.speaker) {
 			decided = got;
 			broken = true;
@@ -106,7 +121,7 @@ static void answer_and_listen(void)
  * at this meeting or a later one. The lowest that came speaks; every rank
  * that came learns the decision. -ETIMEDOUT, or 0 when all came after all.
  */
-static int name_the_missing(MPI_Request *req)
+static int name_the_missing(MPI_Request *req, int count)
 {
 	int *at = calloc((size_t)n_ranks, sizeof(*at));
 	uint64_t t0 = now_ns();
@@ -125,7 +140,7 @@ static int name_the_missing(MPI_Request *req)
 	while (now_ns() - t0 < ANSWER_GRACE_NS && !broken) {
 		int flag, here;
 
-		if (MPI_Test(req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS || done)
+		if (MPI_Testall(count, req, &done, MPI_STATUSES_IGNORE) != MPI_SUCCESS || done)
 			break;
 		answer_and_listen();
 		while (MPI_Iprobe(MPI_ANY_SOURCE, TAG_HERE, talk, &flag, &st) == MPI_SUCCESS &&
@@ -171,28 +186,40 @@ static int name_the_missing(MPI_Request *req)
 	return -ETIMEDOUT;
 }
 
+/* The speaker prints the decision, once. */
+static void say_decision(void)
+{
+	if (decided.speaker != my_rank || said)
+		return;
+	fprintf(stderr, "clyde: --mpi-timeout: %s did not come to meeting %d within "
+		"%.0f s; the ranks that came remove their files and abort the job\n",
+		decided.why, meeting, (double)timeout_ns / 1e9);
+	said = true;
+}
+
 /* Spin this long on a pending meeting, then sleep between looks. */
 #define WAIT_SPIN_NS	200000ull
 #define WAIT_NAP_NS	100000L
 
 /*
- * Wait for a non-blocking collective without taking a CPU from the ranks
- * still at work: Open MPI's blocking calls poll, and with more ranks than
- * cores a rank that finished first would slow the last one down. A rank
- * leaves at most a nap after the last one arrived (spin: never naps, for
- * the clock's barriers). Past --mpi-timeout the missing are named:
- * -ETIMEDOUT, the request left behind (the job is aborted).
+ * Wait for a non-blocking collective (or count requests that make one
+ * meeting) without taking a CPU from the ranks still at work: Open MPI's
+ * blocking calls poll, and with more ranks than cores a rank that finished
+ * first would slow the last one down. A rank leaves at most a nap after
+ * the last one arrived (spin: never naps, for the clock's round trips).
+ * Past --mpi-timeout the missing are named: -ETIMEDOUT, the requests left
+ * behind (the job is aborted). wait_requests waits within the meeting now
+ * under way, wait_meeting at the next.
  */
-static int wait_meeting(MPI_Request *req, bool spin)
+static int wait_requests(MPI_Request *req, int count, bool spin)
 {
 	uint64_t t0 = now_ns();
 	int done = 0;
 
-	meeting++;
 	for (;;) {
 		uint64_t waited;
 
-		if (MPI_Test(req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+		if (MPI_Testall(count, req, &done, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
 			return -EIO;
 		if (done)
 			return 0;
@@ -201,7 +228,7 @@ static int wait_meeting(MPI_Request *req, bool spin)
 			goto timed_out;
 		waited = now_ns() - t0;
 		if (timeout_ns && waited > timeout_ns) {
-			int r = name_the_missing(req);
+			int r = name_the_missing(req, count);
 
 			if (r != -ETIMEDOUT) {
 				if (r)
@@ -218,13 +245,14 @@ static int wait_meeting(MPI_Request *req, bool spin)
 		}
 	}
 timed_out:
-	if (decided.speaker == my_rank) {
-		fprintf(stderr, "clyde: --mpi-timeout: %s did not come to meeting %d within "
-			"%.0f s; the ranks that came remove their files and abort the job\n",
-			decided.why, meeting, (double)timeout_ns / 1e9);
-		decided.speaker = -2 - my_rank;	/* said once */
-	}
+	say_decision();
 	return -ETIMEDOUT;
+}
+
+static int wait_meeting(MPI_Request *req, int count, bool spin)
+{
+	meeting++;
+	return wait_requests(req, count, spin);
 }
 
 /* Post a non-blocking collective and wait for it; -ETIMEDOUT at once once broken. */
@@ -232,7 +260,7 @@ timed_out:
 
 static int meet_posted(int rc, MPI_Request *req, bool spin)
 {
-	return rc == MPI_SUCCESS ? wait_meeting(req, spin) : -EIO;
+	return rc == MPI_SUCCESS ? wait_meeting(req, 1, spin) : -EIO;
 }
 
 /* The hosts learn_hosts() found and the timeout's answers: gone. */
@@ -321,6 +349,38 @@ free_names:
 	return r;
 }
 
+/*
+ * Every pair of ranks exchanges one message on talk while the network is
+ * whole. Open MPI connects a pair at its first message (its TCP transport
+ * has no connection until then), and the failure protocol
+ * (name_the_missing, finish_broken) has any rank send to any other: left
+ * to that moment, its messages would wait on connections being made, and
+ * one to a host that is gone starts a connect() that fails or hangs while
+ * the others wait on it. Made here, every message of a failure goes over
+ * a connection already proven in both directions. One meeting, under its
+ * deadline; 0 or -errno.
+ */
+static int open_every_connection(void)
+{
+	/* static: on a timeout the requests are left behind, still reading them */
+	static MPI_Request req[2 * CONNECT_ALL_MAX];
+	static int from[CONNECT_ALL_MAX], hello;
+	int posted = 0;
+
+	if (n_ranks < 2 || n_ranks > CONNECT_ALL_MAX)
+		return 0;
+	hello = my_rank;
+	for (int r = 0; r < n_ranks; r++) {
+		if (r == my_rank)
+			continue;
+		if (MPI_Irecv(&from[r], 1, MPI_INT, r, TAG_HELLO, talk, &req[posted++]) !=
+		    MPI_SUCCESS ||
+		    MPI_Isend(&hello, 1, MPI_INT, r, TAG_HELLO, talk, &req[posted++]) != MPI_SUCCESS)
+			return -EIO;
+	}
+	return wait_meeting(req, posted, false);
+}
+
 int cluster_init(int *argc, char ***argv, char *why, size_t len)
 {
 	int provided, rc;
@@ -352,6 +412,13 @@ int cluster_init(int *argc, char ***argv, char *why, size_t len)
 			snprintf(why, len, "cannot learn the ranks' hosts: %s", strerror(-rc));
 		goto free_hosts;
 	}
+	rc = open_every_connection();
+	if (rc) {
+		/* the others wait on this rank's messages: the job cannot go on */
+		fprintf(stderr, "clyde: MPI: cannot connect every pair of ranks: %s\n",
+			strerror(-rc));
+		MPI_Abort(MPI_COMM_WORLD, 4);
+	}
 	active = true;
 	return 0;
 free_hosts:
@@ -377,43 +444,54 @@ bool cluster_timed_out(void)
 
 /*
  * After a meeting that timed out: every rank that came has removed its
- * files (it tells the speaker so); the speaker waits for them, at most
- * the timeout, then aborts the job. The others wait to be ended, and abort
- * themselves when no end comes.
+ * files and tells the speaker so; the speaker waits for all of them, at
+ * most the timeout, and only then aborts the job: an abort kills every
+ * rank, and one still removing its files would leave them. Two ranks that
+ * timed out together may have chosen different speakers: the lower one
+ * holds (answer_and_listen), and a rank that learns of it tells the new
+ * speaker, the old one included. The others wait to be ended, and abort
+ * themselves only when no end comes long after the speaker's own limit.
  */
 static void finish_broken(int status)
 {
-	int speaker = decided.speaker < -1 ? -2 - decided.speaker : decided.speaker;
 	uint64_t t0 = now_ns();
 	int code = status ? status : 3;
+	int told = -1, got = 0;
+	bool *done_from = calloc((size_t)n_ranks, sizeof(*done_from));
 
-	if (speaker != my_rank) {
-		int done = 1;
+	for (;;) {
+		uint64_t waited = now_ns() - t0;
+		MPI_Status st;
+		int flag, done = 1;
 
-		send_unwaited(&done, sizeof(done), speaker, TAG_DONE);
-		while (now_ns() - t0 < timeout_ns + 2 * ANSWER_GRACE_NS) {
-			answer_and_listen();
-			nanosleep(&(struct timespec){ 0, 10000000L }, NULL);
-		}
-	} else {
-		/* those that came, but this one */
-		int expect = n_ranks - decided.missing - 1, got = 0;
-
-		while (got < expect && now_ns() - t0 < timeout_ns + ANSWER_GRACE_NS) {
-			MPI_Status st;
-			int flag, done;
-
-			answer_and_listen();
-			if (MPI_Iprobe(MPI_ANY_SOURCE, TAG_DONE, talk, &flag, &st) == MPI_SUCCESS &&
-			    flag) {
-				MPI_Recv(&done, 1, MPI_INT, st.MPI_SOURCE, TAG_DONE, talk,
-					 MPI_STATUS_IGNORE);
-				got++;
-				continue;
+		answer_and_listen();
+		if (decided.speaker != my_rank) {
+			if (told != decided.speaker) {
+				send_unwaited(&done, sizeof(done), decided.speaker, TAG_DONE);
+				told = decided.speaker;
 			}
-			nanosleep(&(struct timespec){ 0, 1000000L }, NULL);
+			if (waited > timeout_ns + 2 * ANSWER_GRACE_NS)
+				break;
+			nanosleep(&(struct timespec){ 0, 10000000L }, NULL);
+			continue;
 		}
+		/* the speaker by a decision adopted here says it now */
+		say_decision();
+		/* those that came, but this one; each counted once */
+		if (got >= n_ranks - decided.missing - 1 || waited > timeout_ns + ANSWER_GRACE_NS)
+			break;
+		if (MPI_Iprobe(MPI_ANY_SOURCE, TAG_DONE, talk, &flag, &st) == MPI_SUCCESS && flag) {
+			MPI_Recv(&done, 1, MPI_INT, st.MPI_SOURCE, TAG_DONE, talk,
+				 MPI_STATUS_IGNORE);
+			if (!done_from || !done_from[st.MPI_SOURCE])
+				got++;
+			if (done_from)
+				done_from[st.MPI_SOURCE] = true;
+			continue;
+		}
+		nanosleep(&(struct timespec){ 0, 1000000L }, NULL);
 	}
+	free(done_from);
 	MPI_Abort(MPI_COMM_WORLD, code);
 	exit(code);
 }
@@ -501,39 +579,79 @@ int cluster_meet(int status, const char *msg, struct cluster_failure *f)
 	return r;
 }
 
+/* A point-to-point message on talk, waited for within the meeting under way. */
+static int talk_wait(int rc, MPI_Request *req, bool spin)
+{
+	return rc == MPI_SUCCESS ? wait_requests(req, 1, spin) : -EIO;
+}
+
 /*
- * Each round: a barrier, every rank reads its clock on leaving it, then a
- * second barrier whose length (the slowest rank's) bounds how far apart
- * the ranks left the first; rank 0's reading is broadcast. Every rank sees
- * the same lengths, so all keep the same round: the quickest. The
- * barriers are waited for spinning: a nap would blur the reading.
+ * Rank 0's side of the clock's round trips with rank r: its turn, then
+ * each ping answered with rank 0's clock read the moment it arrived.
+ */
+static int serve_clock(int r)
+{
+	/* static: a request left behind by a timeout still uses them */
+	static int go, ping;
+	static uint64_t pong;
+	MPI_Request req;
+	int ret;
+
+	ret = talk_wait(MPI_Isend(&go, 1, MPI_INT, r, TAG_CLOCK_GO, talk, &req), &req, false);
+	for (int i = 0; !ret && i < CLOCK_PINGS; i++) {
+		ret = talk_wait(MPI_Irecv(&ping, 1, MPI_INT, r, TAG_CLOCK_PING, talk, &req), &req,
+				true);
+		pong = now_ns();
+		if (!ret)
+			ret = talk_wait(MPI_Isend(&pong, 1, MPI_UINT64_T, r, TAG_CLOCK_PONG, talk,
+						  &req), &req, true);
+	}
+	return ret;
+}
+
+/*
+ * Rank 0 takes the ranks one at a time (the others wait napping, leaving
+ * the CPUs to the two at it): each reads its clock (a1), pings rank 0,
+ * which answers with its own clock (b), and reads it again on the answer
+ * (a2). b was read between a1 and a2, so a1 + (a2 - a1) / 2 - b is the
+ * offset within half the round trip, whatever the delays each way; of
+ * CLOCK_PINGS round trips the quickest is kept (one that no preemption
+ * stretched: well under a millisecond). A barrier's spread is no such bound: under
+ * load the ranks leave one tens of milliseconds apart. The round trips
+ * are one meeting on every rank, their waits under its deadline.
  */
 double cluster_clock_offset(void)
 {
+	/* static: requests left behind by a timeout still use them */
+	static int go, ping;
+	static uint64_t b;
+	uint64_t best_rtt = UINT64_MAX;
 	double best_offset = 0;
-	uint64_t best_len = UINT64_MAX;
-	MPI_Request req;
-	int i;
+	MPI_Request req[2];
 
-	if (!active || n_ranks < 2)
+	if (!active || n_ranks < 2 || broken)
 		return 0;
-	for (i = 0; i < CLOCK_ROUNDS; i++) {
-		uint64_t mine, zero, len, slowest;
+	meeting++;
+	if (my_rank == 0) {
+		for (int r = 1; r < n_ranks; r++)
+			if (serve_clock(r))
+				break;
+		return 0;
+	}
+	if (talk_wait(MPI_Irecv(&go, 1, MPI_INT, 0, TAG_CLOCK_GO, talk, &req[0]), &req[0], false))
+		return 0;
+	for (int i = 0; i < CLOCK_PINGS; i++) {
+		uint64_t a1, a2;
 
-		if (MEET(MPI_Ibarrier(MPI_COMM_WORLD, &req), true))
+		a1 = now_ns();
+		if (MPI_Irecv(&b, 1, MPI_UINT64_T, 0, TAG_CLOCK_PONG, talk, &req[0]) != MPI_SUCCESS ||
+		    MPI_Isend(&ping, 1, MPI_INT, 0, TAG_CLOCK_PING, talk, &req[1]) != MPI_SUCCESS ||
+		    wait_requests(req, 2, true))
 			break;
-		mine = now_ns();
-		if (MEET(MPI_Ibarrier(MPI_COMM_WORLD, &req), true))
-			break;
-		len = now_ns() - mine;
-		zero = mine;
-		if (MEET(MPI_Ibcast(&zero, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD, &req), false) ||
-		    MEET(MPI_Iallreduce(&len, &slowest, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD,
-					&req), false))
-			break;
-		if (slowest < best_len) {
-			best_len = slowest;
-			best_offset = (double)(int64_t)(mine - zero) / 1e9;
+		a2 = now_ns();
+		if (a2 - a1 < best_rtt) {
+			best_rtt = a2 - a1;
+			best_offset = ((double)(int64_t)(a1 - b) + (double)(a2 - a1) / 2) / 1e9;
 		}
 	}
 	return best_offset;

@@ -582,11 +582,12 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 	struct steady_watch watch;
 	int ret;
 
+	/* before the start meeting: a rank held here holds the others there */
+	test_pause_before(d->id);
 	ret = phase_sync(b, (*b->sync_count)++, d->id, b->errmsg, sizeof(b->errmsg));
 	ret = cluster_check(b, ret);
 	if (ret)
 		return ret;
-	test_pause_before(d->id);
 	if (d->reads_file)
 		measure_residency(b, workers, d, pr);
 	if (d->reads_tree)

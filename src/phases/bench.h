@@ -188,7 +188,8 @@ void verify_size_mismatch(struct phase_sample *s, enum phase_id id, const char *
 void test_pause_point(enum phase_id id);
 /*
  * The same before a phase starts, after the cache drop and before the
- * residency measurement (CLYDE_TEST_PAUSE=before-<phase csv name>).
+ * ranks' start meeting and the residency measurement
+ * (CLYDE_TEST_PAUSE=before-<phase csv name>).
  */
 void test_pause_before(enum phase_id id);
 

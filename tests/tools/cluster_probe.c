@@ -190,6 +190,9 @@ int main(int argc, char **argv)
 	}
 
 	/* every rank learns every rank's word, rank 0's bytes, the least and the most */
+	/* all 4 bytes of each word compared: the one after "rN"'s NUL too */
+	memset(word, 0, sizeof(word));
+	memset(want_all, 0, sizeof(want_all));
 	snprintf(word, sizeof(word), "r%d", rank);
 	for (i = 0; i < size && i < WANT_SIZE; i++)
 		snprintf(want_all + 4 * i, 4, "r%d", i);
