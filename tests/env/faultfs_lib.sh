@@ -47,11 +47,12 @@ mounted() {
 }
 
 # mount_ffs [--rule RULE]...: a fresh faultfs of $B at $M, with the control
-# file $W/ctl (none yet) and the stats $W/stats; gives up the test if not
+# file $W/ctl (none yet), the stats $W/stats and the log of reads and
+# writes $W/io.log (a line as each ends); gives up the test if not
 mount_ffs() {
 	rm -f "$W/ctl" "$W/stats"
 	: >"$W/ffs.err"
-	"$FAULTFS" -v --backing "$B" --control "$W/ctl" --stats "$W/stats" "$@" "$M" \
+	"$FAULTFS" -v --backing "$B" --control "$W/ctl" --stats "$W/stats" --log "$W/io.log" "$@" "$M" \
 		2>"$W/ffs.err" &
 	PID=$!
 	i=0
