@@ -189,20 +189,27 @@ def offsets(rows):
         at += r["work"]
 
 
-def faultfs_done(log, p, op):
+def faultfs_ops(log, p):
     """From faultfs's --log ("OP OFF LEN START_NS END_NS RESULT PATH"),
-    the test file's operations inside phase P: for each OP (the one that
-    completes a unit of the phase's work), when faultfs finished it, when
-    it took the next request (the phase's end for the last) and its KiB.
-    clyde's worker does one operation at a time and stamps each done
-    between the two: after faultfs's reply, before it asks again."""
+    the test file's reads and writes that ended inside phase P, in order:
+    (when faultfs took it, when it finished it, OP, KiB moved)."""
     t0, t1 = p["start_s"], p["start_s"] + p["elapsed_s"]
     ops = []
     for line in open(log):
         f = line.rstrip("\n").split(" ", 6)
         if len(f) == 7 and f[6].endswith("io.0") and t0 <= int(f[4]) / 1e9 <= t1:
             ops.append((int(f[3]) / 1e9, int(f[4]) / 1e9, f[0], int(f[5]) / 1024.0))
-    ops.sort()
+    return sorted(ops)
+
+
+def faultfs_done(log, p, op):
+    """For each OP of the phase (the one that completes a unit of its
+    work), when faultfs finished it, when it took the next request (the
+    phase's end for the last) and its KiB. clyde's worker does one
+    operation at a time and stamps each done between the two: after
+    faultfs's reply, before it asks again."""
+    ops = faultfs_ops(log, p)
+    t1 = p["start_s"] + p["elapsed_s"]
     return [(end, ops[i + 1][0] if i + 1 < len(ops) else t1, kib)
             for i, (_, end, kind, kib) in enumerate(ops) if kind == op and kib > 0]
 
@@ -254,9 +261,16 @@ def delayed_ranges(doc, log, phase, chunk, delay, ranges):
     p, s, rows = got
     against_log(phase, p, rows, log)
     slow = chunk / delay
+    # the intervals outside every range, and whether faultfs held an
+    # operation that ended in one for a delay or more
+    ops = faultfs_ops(log, p)
+    outside, held = [], []
+    for a, b, r in offsets(rows):
+        if r["t_end_s"] - r["t_start_s"] >= 0.05 and all(b <= lo or a >= hi for lo, hi in ranges):
+            t0, t1 = p["start_s"] + r["t_start_s"], p["start_s"] + r["t_end_s"]
+            outside.append(r["rate"])
+            held.append(any(t0 <= end < t1 and end - start >= delay for start, end, _, _ in ops))
     rows = [(a, b, r["t_end_s"] - r["t_start_s"], r["rate"]) for a, b, r in offsets(rows)]
-    outside = [x for a, b, w, x in rows
-               if w >= 0.05 and all(b <= lo or a >= hi for lo, hi in ranges)]
     for lo, hi in ranges:
         inside = [(w, x) for a, b, w, x in rows if a >= lo and b <= hi]
         span = sum(w for a, b, w, x in rows if a < hi and b > lo or a == b and lo <= a < hi)
@@ -285,10 +299,19 @@ def delayed_ranges(doc, log, phase, chunk, delay, ranges):
         # CI, alone on the machine), which faultfs's log has shown above. Such
         # a pause can also leave two or three intervals with one operation
         # each (0.6 0.6 in CI), so one in five of the rest may be slow; a
-        # leaked delay slows far more of them (4 MiB of it: 32 of 42).
-        low = [x for x in outside if 0 < x < 3 * slow]
+        # leaked delay slows far more of them (4 MiB of it: 32 of 42). A
+        # slow interval in which faultfs held no operation for a delay is
+        # the machine's load (beside stress-ng --cpu 2: 20 of 103 in the
+        # rewrite, each interval's work faultfs's own): said, not counted.
+        low = [x for x, h in zip(outside, held) if 0 < x < 3 * slow and h]
+        loaded = [x for x, h in zip(outside, held) if 0 < x < 3 * slow and not h]
+        if loaded:
+            print("%s: %d interval(s) outside the delays below 3 x %s MiB/s with no operation "
+                  "held a delay (the machine's load): %s" % (
+                      phase, len(loaded), mib(slow), " ".join(mib(x) for x in loaded)))
         check(len(low) <= len(outside) // 5,
-              "%s: outside them, all but %d of %d intervals above 3 x %s MiB/s%s"
+              "%s: outside them, all but %d of %d intervals above 3 x %s MiB/s, or without "
+              "an operation faultfs held a delay%s"
               % (phase, len(outside) // 5, len(outside), mib(slow),
                  "; below: %s" % " ".join(mib(x) for x in low) if low else ""))
 
