@@ -25,9 +25,15 @@ command -v timeout >/dev/null 2>&1 && tmo="timeout 60"
 # unmount: umount faultfs's mount, which ends it; RC is its exit status
 unmount() {
 	[ -n "$PID" ] || return 0
-	umount "$M" 2>/dev/null || umount -l "$M" 2>/dev/null
+	unmounted=yes
+	umount "$M" 2>/dev/null || { unmounted=""; umount -l "$M" 2>/dev/null; }
 	i=0
 	while kill -0 "$PID" 2>/dev/null && [ $i -lt 100 ]; do
+		# unmounted here, nothing busy, and faultfs still serving: a copy
+		# of the mount in a mount namespace made while it was mounted
+		# (another test's unshare -m, seen: a hosts.sh run's) holds the
+		# connection; SIGTERM ends faultfs as umount would have
+		[ $i = 20 ] && [ -n "$unmounted" ] && kill -TERM "$PID" 2>/dev/null
 		sleep 0.1
 		i=$((i + 1))
 	done
@@ -47,11 +53,12 @@ mounted() {
 }
 
 # mount_ffs [--rule RULE]...: a fresh faultfs of $B at $M, with the control
-# file $W/ctl (none yet) and the stats $W/stats; gives up the test if not
+# file $W/ctl (none yet), the stats $W/stats and the log of reads and
+# writes $W/io.log (a line as each ends); gives up the test if not
 mount_ffs() {
 	rm -f "$W/ctl" "$W/stats"
 	: >"$W/ffs.err"
-	"$FAULTFS" -v --backing "$B" --control "$W/ctl" --stats "$W/stats" "$@" "$M" \
+	"$FAULTFS" -v --backing "$B" --control "$W/ctl" --stats "$W/stats" --log "$W/io.log" "$@" "$M" \
 		2>"$W/ffs.err" &
 	PID=$!
 	i=0

@@ -15,7 +15,13 @@
 # margin for a loaded machine: faultfs is one thread, and the rewrite's
 # chunk is two operations). The rewrite reads and writes each chunk: both
 # ranges are slow in it. faultfs counts the writes it delayed: all of the
-# block write's and the rewrite's (the seekers write nothing back).
+# block write's and the rewrite's (the seekers write nothing back). And
+# every interval against faultfs's log of when it finished each read and
+# write (both CLOCK_MONOTONIC): the work clyde counts done by each
+# interval's end lies between what faultfs had finished 50 ms before and
+# what it had finished then, so an interval in which nothing completed is
+# one in which faultfs finished nothing (a pause, measured), never work
+# filed in a neighbour.
 # About 15 s.
 . "$TESTLIB"
 FAULTFS_BACKING=160m
@@ -40,8 +46,8 @@ w="$((32 * 1024)) $((34 * 1024))"
 r="$((56 * 1024)) $((58 * 1024))"
 # shellcheck disable=SC2086
 {
-	truth_checks range "$W/f.json" put_block 64 0.05 $w
-	truth_checks range "$W/f.json" rewrite 64 0.05 $w $r
-	truth_checks range "$W/f.json" get_block 64 0.05 $r
+	truth_checks range "$W/f.json" "$W/io.log" put_block 64 0.05 $w
+	truth_checks range "$W/f.json" "$W/io.log" rewrite 64 0.05 $w $r
+	truth_checks range "$W/f.json" "$W/io.log" get_block 64 0.05 $r
 }
 done_testing

@@ -6,7 +6,7 @@
  * this kernel has FUSE but no device-mapper (dm-error, dm-flakey).
  *
  *   faultfs [-d] [-v] --backing DIR [--control FILE] [--stats FILE]
- *           [--rule RULE]... MOUNTPOINT
+ *           [--log FILE] [--rule RULE]... MOUNTPOINT
  *
  * It runs in the foreground, single-threaded (a delay holds up every
  * operation behind it), until SIGTERM, SIGINT, SIGHUP or umount. -d is
@@ -51,7 +51,13 @@
  *   delay_us_total N       the delay_us of every rule fired
  *   control_loads N        times the control file was read
  *   control_errors N       its lines that were refused
- * Neither file may lie under the mount point: faultfs would wait on itself.
+ * The log (--log) has a line for every read and write, as it ends:
+ *   OP OFF LEN START_NS END_NS RESULT PATH
+ * with OP read or write, START_NS when faultfs took the request and END_NS
+ * when it finished it (its delay included), both CLOCK_MONOTONIC, RESULT
+ * the bytes moved or -errno: the tests hold clyde's time series to it (a
+ * pause shows as a time in which faultfs finished nothing).
+ * No such file may lie under the mount point: faultfs would wait on itself.
  *
  * Every file is opened with FUSE's direct_io, so no page cache above
  * faultfs hides a fault, and attributes and entries are never cached.
@@ -133,6 +139,7 @@ struct ffile {
 static int backing = -1;
 static const char *control_path;
 static const char *stats_path;
+static FILE *io_log;
 static bool verbose;
 
 static struct rules cmd_rules, ctl_rules;
@@ -794,32 +801,54 @@ static size_t short_size(size_t size)
 	return size > 1 ? size / 2 : size;
 }
 
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* One line of --log for a read or write taken at START_NS that returned RET. */
+static int log_io(enum op op, const char *path, off_t off, size_t size, uint64_t start_ns,
+		  int ret)
+{
+	if (io_log)
+		fprintf(io_log, "%s %jd %zu %" PRIu64 " %" PRIu64 " %d %s\n", op_names[op],
+			(intmax_t)off, size, start_ns, monotonic_ns(), ret, path ? path : "-");
+	return ret;
+}
+
 static int ffs_read(const char *path, char *buf, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
-	int ret = fault(OP_READ, fpath(path, fi), NULL, (uint64_t)off, size);
+	uint64_t start_ns = monotonic_ns();
+	const char *p = fpath(path, fi);
+	int ret = fault(OP_READ, p, NULL, (uint64_t)off, size);
 	ssize_t n;
 
 	if (ret < 0)
-		return ret;
+		return log_io(OP_READ, p, off, size, start_ns, ret);
 	if (ret == 1)
 		size = short_size(size);
 	n = pread(ff_of(fi)->fd, buf, size, off);
-	return n < 0 ? -errno : (int)n;
+	return log_io(OP_READ, p, off, size, start_ns, n < 0 ? -errno : (int)n);
 }
 
 static int ffs_write(const char *path, const char *buf, size_t size, off_t off,
 		     struct fuse_file_info *fi)
 {
-	int ret = fault(OP_WRITE, fpath(path, fi), NULL, (uint64_t)off, size);
+	uint64_t start_ns = monotonic_ns();
+	const char *p = fpath(path, fi);
+	int ret = fault(OP_WRITE, p, NULL, (uint64_t)off, size);
 	ssize_t n;
 
 	if (ret < 0)
-		return ret;
+		return log_io(OP_WRITE, p, off, size, start_ns, ret);
 	if (ret == 1)
 		size = short_size(size);
 	n = pwrite(ff_of(fi)->fd, buf, size, off);
-	return n < 0 ? -errno : (int)n;
+	return log_io(OP_WRITE, p, off, size, start_ns, n < 0 ? -errno : (int)n);
 }
 
 static int ffs_statfs(const char *path, struct statvfs *sv)
@@ -915,7 +944,7 @@ static const struct fuse_operations ffs_ops = {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: faultfs [-d] [-v] --backing DIR [--control FILE] [--stats FILE]\n"
-		   "               [--rule RULE]... MOUNTPOINT\n"
+		   "               [--log FILE] [--rule RULE]... MOUNTPOINT\n"
 		   "RULE: op=OP[,err=EIO|ENOSPC|EROFS|...|short|delay][,path=GLOB]"
 		   "[,off=START-END][,after=N][,count=N][,delay_us=N]\n"
 		   "(tests/tools/faultfs.c says more)\n");
@@ -927,12 +956,13 @@ int main(int argc, char **argv)
 		{ "backing", required_argument, NULL, 'b' },
 		{ "control", required_argument, NULL, 'c' },
 		{ "stats", required_argument, NULL, 's' },
+		{ "log", required_argument, NULL, 'l' },
 		{ "rule", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct fuse_args args = FUSE_ARGS_INIT(0, NULL);
-	const char *backing_dir = NULL, *mnt;
+	const char *backing_dir = NULL, *log_path = NULL, *mnt;
 	struct fuse_session *se;
 	struct fuse *fuse;
 	bool debug = false;
@@ -958,6 +988,9 @@ int main(int argc, char **argv)
 		case 's':
 			stats_path = optarg;
 			break;
+		case 'l':
+			log_path = optarg;
+			break;
 		case 'r':
 			if (rule_parse(optarg, &r, &why) || rules_add(&cmd_rules, &r)) {
 				fprintf(stderr, "faultfs: --rule %s: %s\n", optarg, why);
@@ -981,6 +1014,15 @@ int main(int argc, char **argv)
 	if (backing < 0) {
 		fprintf(stderr, "faultfs: %s: %s\n", backing_dir, strerror(errno));
 		return 1;
+	}
+	if (log_path) {
+		/* a line at a time: what was logged survives a faultfs killed at umount */
+		io_log = fopen(log_path, "we");
+		if (!io_log || setvbuf(io_log, NULL, _IOLBF, 0)) {
+			fprintf(stderr, "faultfs: %s: %s\n", log_path, strerror(errno));
+			close(backing);
+			return 1;
+		}
 	}
 	/* the modes asked for are already masked by the caller's umask */
 	umask(0);
@@ -1017,5 +1059,9 @@ out_args:
 	rules_clear(&cmd_rules);
 	rules_clear(&ctl_rules);
 	close(backing);
+	if (io_log && fclose(io_log)) {
+		fprintf(stderr, "faultfs: %s: %s\n", log_path, strerror(errno));
+		ret = 1;
+	}
 	return ret;
 }
