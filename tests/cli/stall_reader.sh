@@ -70,8 +70,10 @@ expect_eq "(a) --interval=off: no process started" \
 # (b) A reader made busy (30 ms of CPU after each reading): its CPU is in
 # stall_reader_cpu_s, not in the phase's, and not in the phase's last
 # interval, where a reader reaped at the phase's end would put it. One
-# worker: its phase's CPU cannot pass the phase's time.
-CLYDE_TEST_STALL_READER_BUSY_MS=30 "$CLYDE" -d "$MNT" -s 8 -r 4 -n 0 -c 1 --interval=100 -q \
+# worker, and one seeker (-s's fourth field; the default is 5, which on 2
+# CPUs rightly spend more CPU than the seek phase's time): its phase's CPU
+# cannot pass the phase's time.
+CLYDE_TEST_STALL_READER_BUSY_MS=30 "$CLYDE" -d "$MNT" -s 8:8k::1 -r 4 -n 0 -c 1 --interval=100 -q \
 	--json "$W/b.json" >"$W/b.out" 2>"$W/b.err"
 expect_eq "(b) a busy reader: exit status" "$?" 0
 res=$(python3 - "$W/b.json" <<'EOF'
