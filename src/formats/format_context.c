@@ -65,8 +65,9 @@ void format_context(FILE *out, const struct run_result *r)
 			sep = "; ";
 		}
 		if (e->seeks_timed) {
-			fprintf(out, "%s%u seeks in about a second (no count given)", sep,
-				r->params.seeks);
+			/* the phase's rule (-s's help): a slow device takes far longer */
+			fprintf(out, "%s%u seeks: at least %u, then on to a second (no count given)",
+				sep, r->params.seeks, DEFAULT_SEEKS);
 			sep = "; ";
 		}
 		if (e->files_calibrated)
