@@ -15,14 +15,29 @@
 # calibration measured. The seek phase's own estimate is within 30% of
 # what it took too. The wall time is the test's, around clyde. About
 # 3 minutes.
+#
+# On the device held to 500/50 I/Os a second the bounds are wider, for
+# two measured reasons, and the old estimate (2.03 times over: 60.1 s
+# for 122.3 s, its seeks 1.1 s for 31.4 s) still fails them. The same
+# default block write of the same 453 MiB took 22.8 s in one run and
+# 8.9 s in another: a limit in I/Os lets through as many bytes as the
+# kernel puts in each request, and the size of the requests its
+# write-back forms varies from run to run. And the seek phase's
+# write-backs are throttled apart from its reads (the two limits are
+# separate budgets): where the flusher writes them back during the
+# reads, the phase takes as little as its reads alone (8192 at 500 a
+# second, 16.4 s), where at the end, the reads and the writes (820 at
+# 50, 16.4 s more), which is what the estimate counts. Seen: whole runs
+# at 0.68 to 1.05 of their estimates, seek phases at 0.73 to 0.95.
 . "$TESTLIB"
 . "$(dirname "$TESTLIB")/env/throttle_lib.sh"
 need_cmd date
 
 throttle_ext4 1G
 
-# run_default NAME: a default run on W/mnt as the rules now stand; its
-# estimate against the wall time, and the seek phase's against its own
+# run_default NAME LOW HIGH SEEK_LOW: a default run on W/mnt as the rules
+# now stand; the wall time within LOW..HIGH times its estimate, and the
+# seek phase within SEEK_LOW..HIGH times its own
 run_default() {
 	sync
 	t0=$(date +%s.%N)
@@ -31,10 +46,11 @@ run_default() {
 	t1=$(date +%s.%N)
 	expect_eq "$1: a default run's exit status" "$rc" 0
 	[ "$rc" = 0 ] || { sed 's/^/    /' "$W/$1.err"; return; }
-	python3 - "$W/$1.json" "$t0" "$t1" >"$W/$1.py" 2>&1 <<'PY'
+	python3 - "$W/$1.json" "$t0" "$t1" "$2" "$3" "$4" >"$W/$1.py" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 wall = float(sys.argv[3]) - float(sys.argv[2])
+low, high, seek_low = (float(a) for a in sys.argv[4:7])
 est = d["plan"]["estimate_s"]
 ph = d["runs"][0]["phases"]
 seek, seek_est = ph["seeks"]["elapsed_s"], ph["seeks"]["estimate_s"]
@@ -43,17 +59,18 @@ print("estimate %.1f s, wall %.1f s (%.2f of it); seeks %.1f s, estimated %.1f s
 print("phases: " + "; ".join("%s %.1f/%.1f s" % (k, v["elapsed_s"], v.get("estimate_s", 0))
                              for k, v in ph.items() if v.get("ran")))
 bad = []
-if abs(wall - est) > 0.3 * est:
-    bad.append("the run took %.1f s, not within 30%% of its estimate %.1f s" % (wall, est))
-if abs(seek - seek_est) > 0.3 * seek_est:
-    bad.append("the seeks took %.1f s, not within 30%% of their estimate %.1f s" %
-               (seek, seek_est))
+if not low * est <= wall <= high * est:
+    bad.append("the run took %.1f s, not %.2f to %.2f times its estimate %.1f s" %
+               (wall, low, high, est))
+if not seek_low * seek_est <= seek <= high * seek_est:
+    bad.append("the seeks took %.1f s, not %.2f to %.2f times their estimate %.1f s" %
+               (seek, seek_low, high, seek_est))
 for b in bad:
     print("bad: " + b)
 PY
 	sed 's/^/    /' "$W/$1.py"
 	if grep -q '^bad: ' "$W/$1.py"; then
-		fail "$1: within 30% of the estimates"
+		fail "$1: within the bounds of the estimates"
 	elif grep -q '^estimate ' "$W/$1.py"; then
 		ok
 	else
@@ -63,10 +80,10 @@ PY
 
 throttle_set "$BLKIO/blkio.throttle.read_bps_device" $((30 * 1024 * 1024))
 throttle_set "$BLKIO/blkio.throttle.write_bps_device" $((30 * 1024 * 1024))
-run_default bps
+run_default bps 0.7 1.3 0.7
 throttle_set "$BLKIO/blkio.throttle.read_bps_device" 0
 throttle_set "$BLKIO/blkio.throttle.write_bps_device" 0
 throttle_set "$BLKIO/blkio.throttle.read_iops_device" 500
 throttle_set "$BLKIO/blkio.throttle.write_iops_device" 50
-run_default iops
+run_default iops 0.55 1.3 0.45
 done_testing
