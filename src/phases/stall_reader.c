@@ -129,6 +129,8 @@ int stall_reader_spawn(struct stall_reader *sr, unsigned cap)
 	memset(sr, 0, sizeof(*sr));
 	sr->pid = -1;
 	sr->sock = -1;
+	if (!stall_run_as)
+		return -ENOSYS;
 	sr->cap = cap;
 	sr->board_bytes = board_size(cap);
 	board_fd = helper_shared_fd("clyde-stall-board", sr->board_bytes);

@@ -45,13 +45,20 @@ struct stall_reading {
 	struct sys_dirty machine;
 };
 
-/* The name clyde was run as (main's argv[0]): where to find it without /proc/self/exe. */
+/*
+ * The name clyde was run as (main's argv[0]): where to find it without
+ * /proc/self/exe. Its call is also the program's word that its main
+ * answers STALL_READER_ARG: only then is a reader spawned.
+ */
 void stall_reader_run_as(const char *argv0);
 
 /*
  * Start the reader for a run whose series have at most cap rows; 0, or
  * -errno with sr->pid -1 (the phases then go without it). Never inside a
- * phase.
+ * phase. -ENOSYS in a program that has not called stall_reader_run_as:
+ * the reader is the program itself started again, and a test program
+ * over clyde's runner would run its own main again, which runs the
+ * runner again, each one spawning the next.
  */
 int stall_reader_spawn(struct stall_reader *sr, unsigned cap);
 /*

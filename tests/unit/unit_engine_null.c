@@ -22,6 +22,7 @@
 #include "core/result.h"
 #include "engines/engine.h"
 #include "phases/bench.h"
+#include "phases/stall_reader.h"
 #include "sys/workdir.h"
 #include "unit.h"
 
@@ -205,6 +206,19 @@ int main(void)
 		CHECK(p.run[i] == (i == PH_PUT_BLOCK || i == PH_REWRITE || i == PH_GET_BLOCK ||
 				   i == PH_SEEKS), "plan runs phase %d: %d", i, p.run[i]);
 
+	/*
+	 * The stall reader is clyde started again with its helper argument:
+	 * a program that has not said its main answers that argument (this
+	 * one) gets none, or each copy of it would run this test again and
+	 * spawn the next (a CI run grew such a chain past 600 processes).
+	 */
+	{
+		struct stall_reader sr;
+		int got = stall_reader_spawn(&sr, 16);
+
+		CHECK(got == -ENOSYS && sr.pid == -1, "a stall reader in a test program: %d, pid %ld",
+		      got, (long)sr.pid);
+	}
 	if (run(&p, dir, &res))
 		goto out;
 
