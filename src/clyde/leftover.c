@@ -182,7 +182,9 @@ static int read_marker(int fd, uid_t *owner, char *text, size_t len)
 	mfd = openat(fd, LEFTOVER_MARKER, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (mfd < 0)
 		return -errno;
-	if (fstat(mfd, &opened) || opened.st_ino != seen.st_ino || !S_ISREG(opened.st_mode)) {
+	/* the same file: an inode number alone repeats on another file system */
+	if (fstat(mfd, &opened) || opened.st_ino != seen.st_ino || opened.st_dev != seen.st_dev ||
+	    !S_ISREG(opened.st_mode)) {
 		ret = -EINVAL;
 		goto close_marker;
 	}
@@ -517,7 +519,7 @@ static void clean_one(const struct leftover *l, void *arg)
 int leftover_cleanup(const char *dir, const struct cleanup_opts *opts, FILE *out)
 {
 	struct cleanup_state cs = { .out = out, .opts = opts };
-	char err[256];
+	char err[256], shown[STR_ESCAPED_MAX(WORKDIR_MAX)];
 	int ret;
 
 	if (opts->user) {
@@ -532,12 +534,14 @@ int leftover_cleanup(const char *dir, const struct cleanup_opts *opts, FILE *out
 			return CLYDE_EXIT_USAGE;
 		}
 	}
+	/* the name as a terminal shows it and never obeys, as leftover_warn does */
+	str_escape(shown, sizeof(shown), dir);
 	ret = leftover_scan(dir, opts->any_ns, true, clean_one, &cs);
 	if (ret) {
-		fprintf(out, "clyde: --cleanup %s: %s\n", dir, strerror(-ret));
+		fprintf(out, "clyde: --cleanup %s: %s\n", shown, strerror(-ret));
 		return CLYDE_EXIT_DIR;
 	}
-	fprintf(out, "clyde: --cleanup %s: %u removed, %u kept%s\n", dir, cs.removed, cs.kept,
+	fprintf(out, "clyde: --cleanup %s: %u removed, %u kept%s\n", shown, cs.removed, cs.kept,
 		cs.failed ? ", some could not be removed" : "");
 	return cs.failed ? CLYDE_EXIT_IO : CLYDE_EXIT_OK;
 }

@@ -25,6 +25,11 @@ static inline bool direct_io_supported(void)
 }
 #endif
 
+/* An open only to look up names below (Linux, FreeBSD 14); elsewhere a plain read open. */
+#ifndef O_PATH
+#define O_PATH 0
+#endif
+
 #include <sys/uio.h>
 
 /* Uncached buffered I/O, Linux 6.14; Debian 12's headers predate it. */

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <spawn.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "sys/helper_proc.h"
@@ -75,7 +76,41 @@ out_moved:
 	return -ret;
 }
 
-void helper_close_inherited(int first)
+/*
+ * Every descriptor from first up closed by one call where the system has
+ * one: closefrom (glibc 2.34, the BSDs), else Linux's close_range (5.9)
+ * by its number, which older C libraries do not wrap. 0, or -errno
+ * (-ENOSYS: none here, or the kernel lacks it).
+ */
+#if defined(HAVE_CLOSEFROM)
+static int close_all_from(int first)
 {
 	closefrom(first);
+	return 0;
+}
+#elif defined(SYS_close_range)
+static int close_all_from(int first)
+{
+	return syscall(SYS_close_range, (unsigned int)first, ~0U, 0) ? -errno : 0;
+}
+#else
+static int close_all_from(int first)
+{
+	(void)first;
+	return -ENOSYS;
+}
+#endif
+
+void helper_close_inherited(int first)
+{
+	long max;
+
+	if (!close_all_from(first))
+		return;
+	/* one by one, up to the limit on descriptors (none told: a generous one) */
+	max = sysconf(_SC_OPEN_MAX);
+	if (max < 0 || max > INT_MAX)
+		max = 65536;
+	for (int fd = first; fd < max; fd++)
+		close(fd);
 }

@@ -143,26 +143,32 @@ static int resolve_user(const char *opt, const char *text, uid_t *uid, struct pa
 int privs_resolve(const char *opt, const char *user, const char *group, uid_t *uid, gid_t *gid,
 		  char *err, size_t errlen)
 {
-	char name[256];
 	const char *grp = group, *grp_opt = group ? "-g" : opt;
 	struct passwd *pw = NULL;
 	bool have_gid = false;
-	char *colon;
-	int ret;
+	const char *colon;
+	char *name = NULL;
+	int ret = 0;
 
 	*uid = getuid();
 	*gid = getgid();
 	if (user) {
-		snprintf(name, sizeof(name), "%s", user);
-		colon = strchr(name, ':');
-		if (colon) {
-			*colon = '\0';
-			if (colon[1] && !grp)
-				grp = user + (colon - name) + 1;
+		/*
+		 * The user part whole, however long: a copy cut to a buffer's
+		 * size changes the id it names (300 zeros and a 1, cut before
+		 * the 1, is uid 0, root).
+		 */
+		colon = strchr(user, ':');
+		name = strndup(user, colon ? (size_t)(colon - user) : strlen(user));
+		if (!name) {
+			snprintf(err, errlen, "%s: out of memory", opt);
+			return -ENOMEM;
 		}
+		if (colon && colon[1] && !grp)
+			grp = colon + 1;
 		ret = resolve_user(opt, name, uid, &pw, err, errlen);
 		if (ret)
-			return ret;
+			goto free_name;
 		if (pw) {
 			*gid = pw->pw_gid;
 			have_gid = true;
@@ -171,12 +177,14 @@ int privs_resolve(const char *opt, const char *user, const char *group, uid_t *u
 	if (grp) {
 		ret = resolve_group(grp_opt, grp, gid, err, errlen);
 		if (ret)
-			return ret;
+			goto free_name;
 		have_gid = true;
 	} else if (user && !have_gid) {
 		default_group(gid);
 	}
-	return 0;
+free_name:
+	free(name);
+	return ret;
 }
 
 int privs_drop(const char *user, const char *group, char *err, size_t errlen)

@@ -88,6 +88,14 @@ int zcav_dev_swap(const struct stat *st, char *what, size_t whatlen);
 int zcav_dev_holders(const struct stat *st, char *what, size_t whatlen);
 /* Whether this system can tell the three above; where it cannot, -w is refused. */
 bool zcav_dev_checks_known(void);
+/*
+ * -w's open of a block device named by a path that may be a symbolic
+ * link: a descriptor for writing with flags, only if what the path led
+ * to is a block device, decided before the open for writing (a link
+ * swapped to a character device is never opened for writing: its open
+ * alone can act, /dev/watchdog). fd, -ENOTBLK, or -errno.
+ */
+int zcav_dev_open_block(const char *path, int flags);
 /* The path by which a child program opens the file that is its standard input. */
 const char *zcav_dev_stdin_path(void);
 

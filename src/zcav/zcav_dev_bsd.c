@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -56,4 +57,12 @@ bool zcav_dev_checks_known(void)
 const char *zcav_dev_stdin_path(void)
 {
 	return "/dev/fd/0";
+}
+
+/* -w is refused here before any open (zcav_dev_checks_known): a plain open serves the rest. */
+int zcav_dev_open_block(const char *path, int flags)
+{
+	int fd = open(path, flags);
+
+	return fd < 0 ? -errno : fd;
 }

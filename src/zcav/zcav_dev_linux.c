@@ -13,6 +13,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -272,4 +273,40 @@ bool zcav_dev_checks_known(void)
 const char *zcav_dev_stdin_path(void)
 {
 	return "/proc/self/fd/0";
+}
+
+/*
+ * The path is opened first only to look (O_PATH: no device's open runs),
+ * and what it holds is reopened through /proc/self/fd, which is that
+ * inode whatever the link says by then.
+ */
+int zcav_dev_open_block(const char *path, int flags)
+{
+	struct stat looked, opened;
+	char again[64];
+	int look, fd;
+
+	look = open(path, O_PATH | O_CLOEXEC);
+	if (look < 0)
+		return -errno;
+	fd = -ENOTBLK;
+	if (fstat(look, &looked)) {
+		fd = -errno;
+		goto close_look;
+	}
+	if (!S_ISBLK(looked.st_mode))
+		goto close_look;
+	snprintf(again, sizeof(again), "/proc/self/fd/%d", look);
+	fd = open(again, flags);
+	if (fd < 0) {
+		fd = -errno;
+		goto close_look;
+	}
+	if (fstat(fd, &opened) || !S_ISBLK(opened.st_mode) || opened.st_rdev != looked.st_rdev) {
+		close(fd);
+		fd = -ENOTBLK;
+	}
+close_look:
+	close(look);
+	return fd;
 }

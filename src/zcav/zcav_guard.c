@@ -11,10 +11,11 @@
  * descriptor (fstat, and the probe through it), which the sweep then
  * writes: a path checked and then opened again could be another file by
  * then. A symbolic link is followed only to a block device (the names in
- * /dev/disk/by-id are links); a regular file is opened by its own name,
- * since writing one through a link has no use and is how another user
- * would aim root's zeros at a file of their choosing. Character devices
- * are refused.
+ * /dev/disk/by-id are links); a regular file is opened by a path with no
+ * link in any component, and refused when it has other names (hard
+ * links), since writing one through a link has no use and is how another
+ * user would aim root's zeros at a file of their choosing. Character
+ * devices are refused.
  */
 #include "config.h"
 
@@ -229,13 +230,71 @@ static int say_busy(const char *path, bool link, int errnum, FILE *err)
 }
 
 /*
- * Opens a -w target: a symbolic link only when it leads to a block
- * device, anything else by its own name (O_NOFOLLOW), exclusively
- * (O_EXCL: Linux refuses it with EBUSY while the block device is mounted
- * or claimed; a regular file ignores it), without blocking (a FIFO put
- * there meanwhile). The kind is decided by fstat on what was opened;
- * lstat and stat before only spare opening what would be refused. 0
- * with sw->fd and *st, ZCAV_EXIT_REFUSED or ZCAV_EXIT_IO (said).
+ * path opened with flags following no symbolic link in any of its
+ * components: each directory is opened below the one before by its own
+ * name (O_NOFOLLOW | O_DIRECTORY), the last component with O_NOFOLLOW. A
+ * directory link (ln -s real dl; dl/f) would otherwise lead root's zeros
+ * into another directory. fd; -ELOOP where a component is a link, or
+ * -errno.
+ */
+static int open_no_links(const char *path, int flags)
+{
+	char *copy = strdup(path), *part, *slash;
+	int dir, fd, ret;
+	struct stat st;
+
+	if (!copy)
+		return -ENOMEM;
+	dir = open(*path == '/' ? "/" : ".", O_RDONLY | O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0) {
+		ret = -errno;
+		goto free_copy;
+	}
+	part = copy;
+	for (;;) {
+		while (*part == '/')
+			part++;
+		slash = strchr(part, '/');
+		if (slash)
+			*slash = '\0';
+		fd = openat(dir, *part ? part : ".", slash ? O_RDONLY | O_PATH | O_DIRECTORY |
+			    O_NOFOLLOW | O_CLOEXEC : flags | O_NOFOLLOW);
+		if (fd < 0) {
+			ret = -errno;
+			/* the errno of a link met differs by system (ELOOP, EMLINK, ENOTDIR) */
+			if (*part && !fstatat(dir, part, &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode))
+				ret = -ELOOP;
+			goto close_dir;
+		}
+		close(dir);
+		dir = fd;
+		if (!slash)
+			break;
+		part = slash + 1;
+	}
+	/* the last one opened is the target */
+	ret = dir;
+	dir = -1;
+close_dir:
+	if (dir >= 0)
+		close(dir);
+free_copy:
+	free(copy);
+	return ret;
+}
+
+/*
+ * Opens a -w target: a block device through any symbolic links
+ * (zcav_dev_open_block: decided before the open for writing), anything
+ * else with no link in any component of its path (open_no_links);
+ * exclusively (O_EXCL: Linux refuses it with EBUSY while the block
+ * device is mounted or claimed; a regular file ignores it), without
+ * blocking (a FIFO put there meanwhile). The kind is decided by fstat on
+ * what was opened; lstat and stat before only spare opening what would
+ * be refused. A regular file with other names (st_nlink > 1, a hard link
+ * another user made) is refused: the zeros would land in the file behind
+ * the other name. 0 with sw->fd and *st, ZCAV_EXIT_REFUSED or ZCAV_EXIT_IO
+ * (said).
  */
 static int open_to_write(const struct zcav_opts *o, struct zcav_sweep *sw, struct stat *st,
 			 FILE *err)
@@ -247,24 +306,43 @@ static int open_to_write(const struct zcav_opts *o, struct zcav_sweep *sw, struc
 	if (lstat(path, st))
 		goto out_io;
 	link = S_ISLNK(st->st_mode);
-	if (link && stat(path, st))
+	if (stat(path, st))
 		goto out_io;
 	why = unwritable(st->st_mode, link);
 	if (why) {
 		fprintf(err, "clyde-zcav: -w %s: refused: %s\n", path, why);
 		return ZCAV_EXIT_REFUSED;
 	}
-	sw->fd = open(path, flags | (link ? 0 : O_NOFOLLOW));
-	if (sw->fd < 0 && (errno == EBUSY || errno == ETXTBSY))
-		return say_busy(path, link, errno, err);
+	if (S_ISBLK(st->st_mode))
+		sw->fd = zcav_dev_open_block(path, flags);
+	else
+		sw->fd = open_no_links(path, flags);
+	if (sw->fd == -ELOOP || sw->fd == -ENOTBLK) {
+		fprintf(err, "clyde-zcav: -w %s: refused: %s\n", path, sw->fd == -ELOOP ?
+			"a symbolic link in the path (-w follows a link only to a block device: "
+			"name the file by a path with no link in it)" :
+			"no longer a block device when opened");
+		sw->fd = -1;
+		return ZCAV_EXIT_REFUSED;
+	}
+	if (sw->fd == -EBUSY || sw->fd == -ETXTBSY) {
+		int busy = -sw->fd;
+
+		sw->fd = -1;
+		return say_busy(path, link, busy, err);
+	}
 	if (sw->fd < 0) {
-		zcav_say_open_error(err, o, path, errno);
+		zcav_say_open_error(err, o, path, -sw->fd);
+		sw->fd = -1;
 		return ZCAV_EXIT_IO;
 	}
 	if (fstat(sw->fd, st))
 		goto out_io;
 	/* what was opened decides: the name may lead elsewhere by now */
 	why = unwritable(st->st_mode, link);
+	if (!why && S_ISREG(st->st_mode) && st->st_nlink > 1)
+		why = "a regular file with other names (hard links: the zeros would reach it by "
+		      "them too)";
 	if (why) {
 		fprintf(err, "clyde-zcav: -w %s: refused: %s\n", path, why);
 		goto out_close;

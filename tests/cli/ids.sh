@@ -7,7 +7,9 @@
 # refused with exit status 1 and the value named, before anything runs;
 # a valid id still becomes the run's user. The directory is root's and
 # not writable by others, so a run that kept root would get through it.
-# The same refusals for any width of uid_t: tests/unit/unit_privs.c.
+# An id longer than any buffer (300 zeros then 1) is uid 1, not cut to
+# zeros and root. The same refusals for any width of uid_t:
+# tests/unit/unit_privs.c.
 . "$TESTLIB"
 need_root
 GP=${CLYDE_GETC_PUTC:-$(dirname "$CLYDE")/clyde-getc-putc}
@@ -67,5 +69,21 @@ expect_eq "-u 0 -g 65534: exit status 0" "$?" 0
 expect_eq "clyde-getc-putc -u 65534: refused the directory (exit 2)" "$?" 2
 "$ZCAV" -u 4294967294 -b 1 "$W/f" >"$W/o" 2>"$W/e"
 expect_eq "clyde-zcav -u 4294967294, the largest id, reads a file all may read" "$?" 0
+
+
+# an id longer than any buffer: 300 zeros then 1 is uid 1, never cut to the
+# zeros (uid 0, root). As root the run read a file only root may read.
+long1=$(printf '0%.0s' $(seq 300))1
+head -c 1048576 /dev/zero >"$W/secret"
+chmod 600 "$W/secret"
+"$ZCAV" -u "$long1" -b 1 -f "$W/secret" >"$W/o" 2>"$W/e"
+expect_eq "clyde-zcav -u 300 zeros then 1: cannot read root's 0600 file (exit 2)" "$?" 2
+expect_file_has "clyde-zcav -u 300 zeros then 1: refused by the system" "$W/e" \
+	"secret: Permission denied"
+"$CLYDE" -u "$long1" -d "$W/d" -s 1 -n 0 -f --plan >"$W/o" 2>"$W/e"
+expect_eq "clyde -u 300 zeros then 1: exit status 2" "$?" 2
+expect_file_has "clyde -u 300 zeros then 1: became uid 1" "$W/e" "not writable by uid 1:"
+"$GP" -u "$long1" -d "$W/d" -s 64k >"$W/o" 2>"$W/e"
+expect_eq "clyde-getc-putc -u 300 zeros then 1: refused the directory (exit 2)" "$?" 2
 
 done_testing

@@ -5,7 +5,8 @@
 # size and its command; clyde --cleanup removes it and nothing else: not
 # a directory without a marker, not a symlink (nor what it points to),
 # not one whose process still runs, not one from another host, not a
-# directory of another name.
+# directory of another name. The directory --cleanup names is shown
+# escaped (an escape sequence in it is not obeyed).
 . "$TESTLIB"
 need_root
 scratch_dir
@@ -91,4 +92,15 @@ expect_match "--cleanup-any-ns: removed" "$(grep 'clyde.ns ' "$W/out")" \
 expect_eq "--cleanup-any-ns: gone" "$?" 1
 "$CLYDE" --cleanup-any-ns >"$W/out" 2>&1
 expect_eq "--cleanup-any-ns alone: exit 1" "$?" 1
+
+# --cleanup's own directory named as a terminal shows it, never obeyed:
+# an escape sequence in its name comes out as \x1b, found or not
+esc=$(printf '\033')
+mkdir "$W/esc${esc}[31m"
+for d in "$W/esc${esc}[31m" "$W/none${esc}[31m"; do
+	"$CLYDE" --cleanup "$d" >"$W/out" 2>&1
+	expect_eq "--cleanup of a name with ESC: no raw escape byte out" \
+		"$(tr -cd '\033' <"$W/out" | wc -c | tr -d ' ')" 0
+	expect_file_has "--cleanup of a name with ESC: shown escaped" "$W/out" '\x1b[31m'
+done
 done_testing

@@ -6,8 +6,9 @@
 # once; a file too small for one block (exit 2); the hint naming a block
 # size when every line came out a comment; --json with every block; -w
 # refused without --force (exit 3, the file as it was), and with it the
-# file zeroed at its size; -w refused on a symlink to a file and on
-# character devices; -w -r -s writing only inside -r's MiB (a sparse file's
+# file zeroed at its size; -w refused on a symlink to a file, on a file
+# through a directory symlink, on a hard-linked file and on character
+# devices; -w -r -s writing only inside -r's MiB (a sparse file's
 # far bytes untouched); the path swapped after -w's check (a pause point)
 # writes the file checked, not the new one; -u as root; --help and
 # clyde-zcav(1) naming the same options; clyde-report reading what it wrote.
@@ -131,6 +132,24 @@ expect_eq "-w --force on a symlink to a regular file: refused (3)" "$?" 3
 expect_file_has "-w --force on a symlink to a file: says why" "$W/e" \
 	"refused: a symbolic link to a regular file"
 check "-w --force on a symlink to a file: the file untouched" cmp -s "$W/victim" "$W/victim.orig"
+# a link in any component, not just the last: a directory link leads into
+# another directory (O_NOFOLLOW guards the last name only)
+mkdir "$W/real"
+cp "$W/victim" "$W/real/f"
+ln -s "$W/real" "$W/dl"
+"$ZCAV" $DIRECT -w --force -b 1 "$W/dl/f" >"$W/o" 2>"$W/e"
+expect_eq "-w --force on a file through a directory symlink: refused (3)" "$?" 3
+expect_file_has "-w --force through a directory symlink: says why" "$W/e" \
+	"refused: a symbolic link in the path"
+check "-w --force through a directory symlink: the file untouched" \
+	cmp -s "$W/real/f" "$W/victim.orig"
+# a hard link is the file under another name: its other names get the zeros
+ln "$W/real/f" "$W/hl"
+"$ZCAV" $DIRECT -w --force -b 1 "$W/hl" >"$W/o" 2>"$W/e"
+expect_eq "-w --force on a file with a hard link: refused (3)" "$?" 3
+expect_file_has "-w --force on a hard-linked file: says why" "$W/e" \
+	"refused: a regular file with other names"
+check "-w --force on a hard-linked file: the file untouched" cmp -s "$W/real/f" "$W/victim.orig"
 for dev in /dev/null /dev/zero; do
 	[ -c "$dev" ] || continue
 	"$ZCAV" -w --force -b 1 "$dev" >"$W/o" 2>"$W/e"

@@ -105,11 +105,38 @@ static void each_kind(bool as_group)
 	taken("0065534", as_group, 65534);
 }
 
+/*
+ * An id longer than any buffer: 300 zeros then 1 is uid 1, never the 300
+ * zeros a copy cut to 256 bytes would leave (uid 0, root); with a group
+ * after its colon, that group is still read.
+ */
+static void long_ids(void)
+{
+	char text[400], err[256] = "";
+	uid_t uid = 12345;
+	gid_t gid = 12345;
+
+	memset(text, '0', 300);
+	strcpy(text + 300, "1");
+	taken(text, false, 1);
+	taken(text, true, 1);
+	strcpy(text + 301, ":65534");
+	CHECK(privs_resolve("-u", text, NULL, &uid, &gid, err, sizeof(err)) == 0, "%s", err);
+	CHECK(uid == 1 && gid == 65534, "300 zeros, 1, :65534: got uid %u gid %u, want 1 65534",
+	      (unsigned)uid, (unsigned)gid);
+	/* a name past any buffer is looked up whole: no such user, not a cut one */
+	memset(text, 'r', 300);
+	strcpy(text + 300, "x");
+	refused(text, false, -EINVAL, "no such user");
+}
+
 int main(void)
 {
 	char err[256] = "";
 	uid_t uid;
 	gid_t gid;
+
+	long_ids();
 
 	each_kind(false);
 	each_kind(true);
