@@ -66,7 +66,7 @@ void format_context(FILE *out, const struct run_result *r)
 		}
 		if (e->seeks_timed) {
 			/* the phase's rule (-s's help): a slow device takes far longer */
-			fprintf(out, "%s%u seeks: at least %u, then on to a second (no count given)",
+			fprintf(out, "%s%u seeks: at least %u and on to a second (no count given)",
 				sep, r->params.seeks, DEFAULT_SEEKS);
 			sep = "; ";
 		}

@@ -123,7 +123,7 @@ expect_eq "timed seeks: label" "$(sed -n 4p "$MNT.out" | cut -c1-19)" \
 	"$(awk -v s="4M:::$n" 'BEGIN { w = 19 - length(s) - 1; printf("%-" w "s %s", "ts", s) }')"
 expect_eq "timed seeks: context lines" "$(grep -v 'done$' "$MNT.err")" \
 "clyde $VERSION: engine psync (pread/pwrite); $DROP: $FAILED; per-char syscall; seed 7
-counts: $n seeks: at least 8192, then on to a second (no count given)
+counts: $n seeks: at least 8192 and on to a second (no count given)
 $FS_LINE
 $ENV_LINE
 $WARN"
