@@ -70,13 +70,24 @@ void report_set_free(struct report_set *s)
 	report_set_init(s);
 }
 
+/* A run of a clyde JSON document, not a CSV line (which may be the document's own). */
+static bool run_from_json(const struct report_run *r)
+{
+	return !strcmp(r->format, "clyde-json");
+}
+
 int reader_add_run(struct reader *rd, const struct report_run *r)
 {
 	struct report_set *s = rd->set;
 	unsigned occurrence = 1;
 
+	/*
+	 * Counted among runs of its own origin: a document's run and its own
+	 * CSV line share the line, and in one input are one run, not two.
+	 */
 	for (size_t i = rd->first_run; i < s->nruns; i++)
-		occurrence += !strcmp(s->runs[i].line_identity, r->line_identity);
+		occurrence += run_from_json(&s->runs[i]) == run_from_json(r) &&
+			      !strcmp(s->runs[i].line_identity, r->line_identity);
 	if (s->nruns == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 16;
 		struct report_run *runs = realloc(s->runs, cap * sizeof(*runs));
