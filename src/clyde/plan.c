@@ -24,6 +24,8 @@
 #define DEFAULT_SIZE_MIB	4096ull
 /* Share of what the I/O phases leave of the budget that the file tests take. */
 #define FILE_BUDGET_SHARE	0.8
+/* an fsync this many times faster than the writes and fsync before it wrote nothing */
+#define FLUSH_NONE_RATIO	100.0
 
 /* --engine NAME, or auto: the first queued engine the kernel takes, else psync. */
 static int choose_engine(struct run_plan *p, const struct clyde_options *o,
@@ -335,6 +337,17 @@ struct cost_inputs {
 };
 
 /*
+ * The block trial's fsync wrote nothing: it took a hundredth of the time
+ * of the writes before it and their fsync together (a tmpfs, where the
+ * page cache is the file system; on a device the fsync writes most of
+ * it, and takes most of that time).
+ */
+static bool flush_writes_nothing(const struct calibration *c)
+{
+	return c->write_bps > 0 && c->flush_bps > FLUSH_NONE_RATIO * c->write_bps;
+}
+
+/*
  * What a buffered write of bytes leaves to flush when its limit stops
  * it: the page cache may have taken all of it before the limit, at
  * memory speed, up to the dirty limit, and the phase's closing fsync
@@ -348,10 +361,10 @@ static double flush_seconds(const struct cost_inputs *in, double bytes)
 	double dirty = (double)c->dirty_limit_bytes;
 	double rate = c->flush_bps > 0 ? c->flush_bps : c->write_bps;
 
+	if (in->p->direct || flush_writes_nothing(c))
+		return 0;
 	if (!(rate > 0))
 		return BOX_FLUSH_S;
-	if (in->p->direct)
-		return 0;
 	if (dirty > 0 && dirty < bytes)
 		bytes = dirty;
 	return bytes / rate;
@@ -631,6 +644,17 @@ static void plan_flush_note(struct run_plan *p, const struct calibration *c)
 {
 	char dirty[32];
 
+	if (p->direct) {
+		snprintf(p->flush_note, sizeof(p->flush_note), "nothing: O_DIRECT (-D) leaves no "
+			 "dirty pages");
+		return;
+	}
+	if (flush_writes_nothing(c)) {
+		snprintf(p->flush_note, sizeof(p->flush_note), "nothing: the trial's fsync had "
+			 "nothing to flush (it took 1/%.0f of its writes' time: no device behind)",
+			 c->flush_bps / c->write_bps);
+		return;
+	}
 	if (!(c->write_bps > 0)) {
 		snprintf(p->flush_note, sizeof(p->flush_note), "%.2f s each, the write rate not "
 			 "measured", BOX_FLUSH_S);

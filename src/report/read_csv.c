@@ -135,7 +135,7 @@ static int parse_decimal(const char *p, size_t n, double *out)
 	memcpy(tmp, p, n);
 	tmp[n] = '\0';
 	*out = strtod(tmp, &end);
-	if (*end || !isfinite(*out))
+	if (*end || !(*out <= REPORT_FIGURE_MAX))
 		return -EINVAL;
 	return 0;
 }

@@ -70,13 +70,64 @@ void report_set_free(struct report_set *s)
 	report_set_init(s);
 }
 
+/* A run of a clyde JSON document, not a CSV line (which may be the document's own). */
+static bool run_from_json(const struct report_run *r)
+{
+	return !strcmp(r->format, "clyde-json");
+}
+
+/* r's line and kind: FNV-1a, the kinds apart */
+static uint64_t line_hash(const struct report_run *r)
+{
+	uint64_t hash = run_from_json(r) ? 0x9e3779b97f4a7c15ull : 1469598103934665603ull;
+
+	for (const char *p = r->line_identity; *p; p++)
+		hash = (hash ^ (unsigned char)*p) * 1099511628211ull;
+	return hash;
+}
+
+/* The slot of r's line and kind in the table: its own, or the empty one where it goes. */
+static struct line_count *line_slot(const struct reader *rd, const struct report_run *r,
+				    uint64_t hash)
+{
+	size_t mask = rd->lines_cap - 1;
+
+	for (size_t i = hash & mask;; i = (i + 1) & mask) {
+		struct line_count *e = &rd->lines[i];
+		const struct report_run *o;
+
+		if (!e->count)
+			return e;
+		o = &rd->set->runs[e->run];
+		if (e->hash == hash && run_from_json(o) == run_from_json(r) &&
+		    !strcmp(o->line_identity, r->line_identity))
+			return e;
+	}
+}
+
+static int lines_grow(struct reader *rd)
+{
+	struct line_count *old = rd->lines;
+	size_t old_cap = rd->lines_cap, cap = old_cap ? old_cap * 2 : 64;
+	struct line_count *lines = calloc(cap, sizeof(*lines));
+
+	if (!lines)
+		return -ENOMEM;
+	rd->lines = lines;
+	rd->lines_cap = cap;
+	for (size_t i = 0; i < old_cap; i++)
+		if (old[i].count)
+			*line_slot(rd, &rd->set->runs[old[i].run], old[i].hash) = old[i];
+	free(old);
+	return 0;
+}
+
 int reader_add_run(struct reader *rd, const struct report_run *r)
 {
 	struct report_set *s = rd->set;
-	unsigned occurrence = 1;
+	uint64_t hash = line_hash(r);
+	struct line_count *e;
 
-	for (size_t i = rd->first_run; i < s->nruns; i++)
-		occurrence += !strcmp(s->runs[i].line_identity, r->line_identity);
 	if (s->nruns == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 16;
 		struct report_run *runs = realloc(s->runs, cap * sizeof(*runs));
@@ -86,8 +137,22 @@ int reader_add_run(struct reader *rd, const struct report_run *r)
 		s->runs = runs;
 		s->cap = cap;
 	}
+	if (2 * (rd->lines_used + 1) > rd->lines_cap && lines_grow(rd))
+		return -ENOMEM;
+	/*
+	 * Its occurrence counted among runs of its own kind: a document's run
+	 * and its own CSV line share the line, and in one input are one run,
+	 * not two.
+	 */
+	e = line_slot(rd, r, hash);
+	if (!e->count) {
+		e->hash = hash;
+		e->run = s->nruns;
+		rd->lines_used++;
+	}
+	e->count++;
 	s->runs[s->nruns] = *r;
-	s->runs[s->nruns++].occurrence = occurrence;
+	s->runs[s->nruns++].occurrence = e->count;
 	return 0;
 }
 
@@ -163,7 +228,7 @@ static int read_line(struct reader *rd, const char *p, size_t n, unsigned line)
 int report_read_buffer(struct report_set *s, const char *buf, size_t len,
 		       const char *source, FILE *errs)
 {
-	struct reader rd = { .set = s, .first_run = s->nruns, .source = source, .errs = errs };
+	struct reader rd = { .set = s, .source = source, .errs = errs };
 	size_t pos = 0;
 	unsigned line = 1;
 	int ret = 0;
@@ -195,6 +260,7 @@ int report_read_buffer(struct report_set *s, const char *buf, size_t len,
 		ret = read_zcav_end(&rd);
 	if (rd.unprinted)
 		fprintf(errs, "%s: %u more malformed lines not shown\n", source, rd.unprinted);
+	free(rd.lines);
 	return ret;
 }
 

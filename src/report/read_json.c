@@ -498,6 +498,8 @@ static void json_run_env(struct report_run *r, const struct json_node *run)
  */
 static void json_run_identity(struct report_run *r, const struct json_node *run)
 {
+	_Static_assert(sizeof(r->identity) >= sizeof("run:||") + sizeof(r->seed) +
+		       sizeof(r->started_at) + sizeof(r->env.host) - 3, "a run's identity is whole");
 	const struct json_node *csv = json_get(run, "csv");
 	size_t len;
 

@@ -10,14 +10,24 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "report/report.h"
 
 /* One input being read: where its runs go and where its complaints go. */
+/* A line of this input's runs, of one kind (read_input.c): its first run and how many so far. */
+struct line_count {
+	uint64_t hash;
+	size_t run;		/* index in the set's runs */
+	unsigned count;		/* 0: an empty slot */
+};
+
 struct reader {
 	struct report_set *set;
-	size_t first_run;	/* the set's first run from this input */
+	/* this input's lines, a hash table (a power of two of slots, at most half used) */
+	struct line_count *lines;
+	size_t lines_cap, lines_used;
 	const char *source;
 	FILE *errs;
 	unsigned messages;	/* printed */

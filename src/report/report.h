@@ -81,7 +81,12 @@ struct report_series {
 struct report_env {
 	bool has;
 	char clyde_version[32];
-	char host[64];		/* where it ran (/10), else the cluster's first host; "": none */
+	/*
+	 * Where it ran (/10), else the cluster's first host; "": none. Room for
+	 * any host name a system allows (Linux 64 bytes, POSIX's least 255),
+	 * more than clyde itself writes.
+	 */
+	char host[256];
 	char os[32], kernel[96], arch[32], cpu_model[128];
 	double cpus, ram_bytes;
 	char fs_type[32], fs_source[128], fs_mountpoint[256], fs_options[256];
@@ -117,7 +122,7 @@ struct report_run {
 	 * "" for a run that does not say when it began (a CSV line, an older
 	 * document), which is then known by its line (report_line_key).
 	 */
-	char identity[256];
+	char identity[320];	/* "run:" SEED "|" STARTED_AT "|" HOST: room for each whole */
 	char started_at[32];	/* /10: "2026-12-06T07:10:02.123456Z"; "" not known */
 	/*
 	 * Its line: "csv:" and its CSV line (a clyde JSON run's own "csv", so
@@ -338,6 +343,8 @@ int report_find_config(const struct report_set *s, const char *which);
 void report_compare(struct report_set *s, int base);
 
 #define REPORT_NOISE_P	0.05	/* Welch's p at or above this: within the noise */
+/* The largest figure (a rate, a latency in us, a CPU %) the readers take, and the history uses */
+#define REPORT_FIGURE_MAX 1e18
 
 /* Sorted values: the median; 0 for none. */
 double report_median(const double *sorted, unsigned n);
@@ -349,6 +356,16 @@ double report_incomplete_beta(double a, double b, double x);
 double report_t_two_sided_p(double t, double df);
 /* Welch's two-sided p for the means of a and b; -1 when either has n < 2. */
 double report_welch_p(const struct report_stat *a, const struct report_stat *b);
+
+/*
+ * p says no difference: at or above REPORT_NOISE_P, none (-1: too few
+ * runs), or NaN (figures no test can take), which compares neither below
+ * nor above and must never pass for a difference.
+ */
+static inline bool report_p_within_noise(double p)
+{
+	return !(p >= 0) || p >= REPORT_NOISE_P;
+}
 /* RM_RATE and RM_MIBS: higher is better; RM_CPU, RM_LATENCY and RM_DEAD: lower is better. */
 bool report_higher_is_better(enum report_measure m);
 /* Whether phase ph has measure m at all: RM_MIBS and RM_DEAD are the tree phases' alone. */

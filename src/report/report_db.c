@@ -651,6 +651,9 @@ int report_db_select(struct report_db *db, const char *sel, const char *by,
 		if (phase_of((const char *)sqlite3_column_text(st, 2), &p.ph) || !group)
 			continue;
 		p.value = sqlite3_column_double(st, 3);
+		/* a figure no reader stores (a crafted or damaged history): not a rate */
+		if (!(p.value >= 0 && p.value <= REPORT_FIGURE_MAX))
+			continue;
 		str_copy(p.config, sizeof(p.config), (const char *)sqlite3_column_text(st, 1));
 		str_copy(p.group, sizeof(p.group), group);
 		ret = report_points_add(pts, &p);

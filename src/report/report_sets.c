@@ -101,7 +101,7 @@ enum report_verdict report_verdict_of(const struct report_stat *a, const struct 
 	if (a->n < REPORT_MIN_RUNS || b->n < REPORT_MIN_RUNS)
 		return RV_TOO_FEW;
 	*p = report_welch_p(a, b);
-	if (*p < 0 || *p >= REPORT_NOISE_P || isnan(*ratio))
+	if (report_p_within_noise(*p) || isnan(*ratio))
 		return RV_NOISE;
 	return *ratio > 1 ? RV_BETTER : *ratio < 1 ? RV_WORSE : RV_NOISE;
 }

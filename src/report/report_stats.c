@@ -151,20 +151,23 @@ double report_t_two_sided_p(double t, double df)
 
 double report_welch_p(const struct report_stat *a, const struct report_stat *b)
 {
-	double va, vb, se2, t, df, fa, fb;
+	double sea, seb, se, t, df, fa, fb;
 
 	if (a->n < 2 || b->n < 2)
 		return -1;
-	va = a->sd * a->sd / a->n;
-	vb = b->sd * b->sd / b->n;
-	se2 = va + vb;
+	/* the standard error without squaring the spreads, which overflows for rates past 1e154 */
+	sea = a->sd / sqrt(a->n);
+	seb = b->sd / sqrt(b->n);
+	se = hypot(sea, seb);
+	if (isnan(se))
+		return NAN;
 	/* no spread on either side: the same value, or certainly a different one */
-	if (!(se2 > 0))
+	if (!(se > 0))
 		return a->mean == b->mean ? 1 : 0;
-	t = (a->mean - b->mean) / sqrt(se2);
-	/* Welch-Satterthwaite, with the variances as fractions of se2 so that nothing underflows */
-	fa = va / se2;
-	fb = vb / se2;
+	t = (a->mean - b->mean) / se;
+	/* Welch-Satterthwaite, with the variances as fractions of se^2 so that nothing underflows */
+	fa = (sea / se) * (sea / se);
+	fb = (seb / se) * (seb / se);
 	df = 1 / (fa * fa / (a->n - 1) + fb * fb / (b->n - 1));
 	return report_t_two_sided_p(t, df);
 }
@@ -426,7 +429,7 @@ void report_compare(struct report_set *s, int base)
 				p = report_welch_p(x, y);
 				c->p_value[ph][m] = p;
 				c->untestable[ph][m] = p < 0;
-				c->within_noise[ph][m] = p < 0 || p >= REPORT_NOISE_P;
+				c->within_noise[ph][m] = report_p_within_noise(p);
 			}
 		}
 		c->geomean = c->geomean_n ? exp(logs / c->geomean_n) : 0;

@@ -104,6 +104,19 @@ else
 	echo "SKIP (counted): the block write's box needs root for a small tmpfs"
 	T_SKIPPED=1
 fi
+# --plan -D: O_DIRECT leaves nothing in the page cache, so a write stopped at its box has
+# nothing to sync, and the plan says so (it said the dirty limit's flush it did not count)
+mkdir -p "$W/d"
+if "$CLYDE" -d "$W/d" -n 0 -D --plan >"$W/plan" 2>"$W/err"; then
+	expect_match "--plan -D: a boxed write has nothing to flush" "$(grep '^time boxes' "$W/plan")" \
+		'syncs nothing: O_DIRECT'
+	check "--plan -D: no page-cache flush" sh -c "! grep -q 'what the page cache took' '$W/plan'"
+elif grep -q O_DIRECT "$W/err"; then
+	echo "SKIP (counted): O_DIRECT refused here: $(cat "$W/err")"
+	T_SKIPPED=1
+else
+	fail "--plan -D: $(cat "$W/err")"
+fi
 expect_empty_dir "nothing left" "$W/d"
 [ "${T_SKIPPED:-0}" = 1 ] && [ "$T_FAILS" = 0 ] && { echo "$(basename "$0"): $T_CHECKS checks, 0 failed; the block write's box skipped"; exit 77; }
 done_testing

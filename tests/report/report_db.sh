@@ -135,6 +135,25 @@ expect_eq "their line: the document's first and second of it" "$(sql "$I" "selec
 print(json.load(open(sys.argv[1]))["runs"][0]["csv"])' "$REPORT_GOLDEN/clyde-x2.json")"
 expect_eq "the same document again" "$(status "$REPORT" --db "$I" --add "$W/twins.json")" 0
 expect_file_has "stored once" "$W/out" "0 runs added, 2 already there"
+# a /10 document and its own CSV lines in one input: one run each (the CSV line is the
+# document's run, not a second run of its line)
+doc10 "$W/one10.json" h1=2026-01-02T03:04:05.000001Z h2=2026-01-02T03:04:05.000001Z
+python3 -c 'import json,sys; [print(r["csv"]) for r in json.load(open(sys.argv[1]))["runs"]]' \
+	"$W/one10.json" >"$W/one10.csv"
+cat "$W/one10.json" "$W/one10.csv" >"$W/both.txt"
+expect_eq "a document and its CSV lines in one input" "$(status "$REPORT" --db "$W/both.db" --add "$W/both.txt")" 0
+expect_file_has "its two runs, once each" "$W/out" "2 runs added, 2 already there"
+expect_eq "two runs stored" "$(sql "$W/both.db" 'select count(*) from runs')" 2
+cat "$W/one10.csv" "$W/one10.json" >"$W/both.txt"
+expect_eq "the CSV lines first, then the document" "$(status "$REPORT" --db "$W/both2.db" --add "$W/both.txt")" 0
+expect_eq "two runs stored" "$(sql "$W/both2.db" 'select count(*) from runs')" 2
+# a host name as long as Linux allows (HOST_NAME_MAX 64), and one shorter: read and stored
+h64=$(printf 'h%.0s' $(seq 64))
+h63=$(printf 'h%.0s' $(seq 63))
+doc10 "$W/long.json" "$h64=2026-01-02T03:04:05Z" "$h63=2026-01-02T03:04:05Z"
+expect_eq "64- and 63-character hosts" "$(status "$REPORT" --db "$W/long.db" --add "$W/long.json")" 0
+expect_file_has "both added" "$W/out" "2 runs added, 0 already there"
+expect_eq "their hosts stored whole" "$(sql "$W/long.db" 'select length(host) from runs order by id' | tr '\n' ' ')" "64 63 "
 doc10 "$W/later.json" h1=2026-01-02T03:09:00Z
 expect_eq "the same line, started later on h1: a third run" "$(status "$REPORT" --db "$I" --add "$W/later.json")" 0
 expect_file_has "added" "$W/out" "1 run added, 0 already there"
@@ -170,6 +189,24 @@ doc10 "$W/nostart.json" h1=
 expect_eq "a /10 run whose start is null: known by its line" "$(status "$REPORT" --db "$L" --add "$W/nostart.json")" 0
 expect_file_has "one of that line's runs" "$W/out" "0 runs added, 1 already there"
 
+# 1c. many lines: each line's occurrence in its input is found in a hash table, and a
+# repeat after the table has grown is still that line's second run. Counting them by a
+# scan of the input's runs so far took 26.7 s of CPU for 40,000 lines (quadratic: 60 s
+# for these 60,000); the table takes 3 s, the add included.
+python3 - >"$W/many.csv" <<'EOF2'
+for rep in range(2):
+    for i in range(30000):
+        print("1.98,0.1.0,many,1,%d,8M,,1000,5,%d,50,+++++,+++,+++++,+++,2000,50,+++++,+++,300,10,1,,,,,"
+              "+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,"
+              "10us,10us,10us,10us,10us,10us,10us,10us,10us,10us,10us,10us" % (i, 1000 + i % 7))
+EOF2
+expect_eq "60,000 lines, each twice, within 20 s" "$(status timeout 20 "$REPORT" --db "$W/many.db" --add "$W/many.csv")" 0
+expect_file_has "each line's two runs stored" "$W/out" "60000 runs added, 0 already there"
+expect_eq "the second of a line seen after the table grew" \
+	"$(sql "$W/many.db" "select count(*) from runs where line_identity like '%#2'")" 30000
+expect_eq "added again within 20 s" "$(status timeout 20 "$REPORT" --db "$W/many.db" --add "$W/many.csv")" 0
+expect_file_has "all there" "$W/out" "0 runs added, 60000 already there"
+
 # 2. compare made-up runs whose answer is known
 C=$W/c.db
 : >"$W/a.csv"
@@ -203,6 +240,14 @@ expect_eq "a 5% gate fails on the 10% regression: 7" \
 	"$(status "$REPORT" --db "$C" --compare kernel=A kernel=B --fail-on-regression=5)" 7
 expect_file_has "the regression is named" "$W/err" "regression: box -s 8M::*:5 -n 1: putc 10.0% worse"
 check "the noisy phase is not named" sh -c "! grep -q getc '$W/err'"
+# rates near the double's top in a crafted history (clyde-report never stores them: its
+# readers cap a rate at 1e18): their spread squared overflowed, Welch's p came out NaN and
+# the gate called putc worse; values past the readers' caps are not figures, left out
+cp "$C" "$W/huge.db"
+python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("update results set value = value * 1e155 where measure = '"'rate'"' and phase = '"'putc'"'"); c.commit()' "$W/huge.db"
+expect_eq "a crafted history of rates near 1e160: the gate passes" \
+	"$(status "$REPORT" --db "$W/huge.db" --compare kernel=A kernel=B --fail-on-regression=5)" 0
+check "no p of NaN, no putc regression" sh -c "! grep -qi -e nan -e 'putc.*worse' '$W/out' '$W/err'"
 expect_eq "a 15% gate passes" "$(status "$REPORT" --db "$C" --compare kernel=A kernel=B --fail-on-regression=15)" 0
 expect_eq "2 runs against 5: the gate cannot judge: 8" \
 	"$(status "$REPORT" --db "$C" --compare kernel=A kernel=C --fail-on-regression=5)" 8

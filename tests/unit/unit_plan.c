@@ -299,6 +299,27 @@ static void slow_flush(void)
 	plan_calibrate(&p, &o, &c);
 	CHECK(near(p.phase_est_s[PH_PUT_BLOCK], BOX_WRITE_S + PHASE_OVERHEAD_S),
 	      "-D: block write %.3f s, want its box", p.phase_est_s[PH_PUT_BLOCK]);
+	CHECK(strstr(p.flush_note, "O_DIRECT") && !strstr(p.flush_note, "page cache"),
+	      "-D: the flush note '%s'", p.flush_note);
+	/*
+	 * -D with no rate measured: still nothing to flush, not the unmeasured
+	 * flush's guess (a 4 GiB file at the 1 GB/s assumed is cut at its box)
+	 */
+	c.write_bps = 0;
+	c.flush_bps = 0;
+	build(&p, &o, 100 * (uint64_t)GIB, 100000000);
+	plan_calibrate(&p, &o, &c);
+	CHECK(near(p.phase_est_s[PH_PUT_BLOCK], BOX_WRITE_S + PHASE_OVERHEAD_S),
+	      "-D, no rate measured: block write %.3f s, want its box", p.phase_est_s[PH_PUT_BLOCK]);
+	CHECK(strstr(p.flush_note, "O_DIRECT"), "-D, no rate: the flush note '%s'", p.flush_note);
+	/* a tmpfs: the trial's fsync of 32 MiB took 6 us after writes at 3 GB/s: nothing to flush */
+	o.direct = false;
+	c.write_bps = 3e9;
+	c.flush_bps = 5.3e12;
+	build(&p, &o, 906ull << 20, 100000000);
+	plan_calibrate(&p, &o, &c);
+	CHECK(strstr(p.flush_note, "nothing to flush") && !strstr(p.flush_note, "MiB/s"),
+	      "tmpfs: the flush note '%s'", p.flush_note);
 }
 
 /*

@@ -753,6 +753,36 @@ static void test_incomplete_beta(void)
 	CHECK(isnan(report_incomplete_beta(0, 1, 0.5)) && isnan(report_incomplete_beta(1, 1, 1.5)), "domain");
 }
 
+/*
+ * Welch's test on rates near the double's top (a crafted history): the
+ * standard error squared overflowed to inf and p came out NaN, which
+ * compared neither below nor at the noise level, so the verdict fell
+ * through to better or worse. The test is scale-free: rates 1e150 times
+ * larger give the same p; a spread that is inf gives no p, within noise.
+ */
+static void test_welch_huge(void)
+{
+	struct report_stat a = { .n = 5, .mean = 1000, .sd = 50 };
+	struct report_stat b = { .n = 5, .mean = 900, .sd = 60 };
+	double small = report_welch_p(&a, &b), p, ratio;
+
+	a.mean *= 1e157;
+	a.sd *= 1e157;
+	b.mean *= 1e157;
+	b.sd *= 1e157;
+	p = report_welch_p(&a, &b);
+	CHECK(small > 0 && small < REPORT_NOISE_P && fabs(p - small) <= 1e-9 * small,
+	      "rates 1e157 times larger: p %g, want %g", p, small);
+	CHECK(report_verdict_of(&a, &b, RM_RATE, &ratio, &p) == RV_WORSE && p >= 0,
+	      "huge rates: worse with p %g", p);
+	b.sd = INFINITY;
+	CHECK(report_verdict_of(&a, &b, RM_RATE, &ratio, &p) == RV_NOISE,
+	      "an inf spread: no p (%g), within noise", p);
+	b.sd = NAN;
+	CHECK(report_verdict_of(&a, &b, RM_RATE, &ratio, &p) == RV_NOISE,
+	      "a NaN spread: no p (%g), within noise", p);
+}
+
 static void test_t_distribution(void)
 {
 	/*
@@ -1213,6 +1243,7 @@ int main(void)
 	test_verdicts();
 	test_verdict_one_statistic();
 	test_stats();
+	test_welch_huge();
 	test_report_one_statistic(&s);
 	test_group_compare(&s);
 	test_text(&s);
