@@ -126,4 +126,55 @@ expect_eq "json: the short block read is in both" "$(grep '^get_block ' "$W/json
 agree csv 4 "$W/st.csv"
 # 3300000 and 2700000: mean 3000000, sd 424264
 expect_eq "csv: the +++++ block read is in neither" "$(grep '^get_block ' "$W/csv.b")" "get_block 3000000 14.1 2"
+
+# 4. Two filesystems under two names compared by a field: three runs each of "ext4" on ext4 and
+# "xfs" on xfs (clyde-x2.json's first run, its filesystem, name, seed and block write changed),
+# the same parameters. Block write 100000, 110000, 90000 KiB/s against twice that: B/A 2.000.
+python3 - "$G/clyde-x2.json" "$W" <<'PY'
+import copy, json, sys
+doc = json.load(open(sys.argv[1]))
+for k, (fs, opts, factor) in enumerate((("ext4", "rw relatime", 1), ("xfs", "rw noatime", 2))):
+    runs = []
+    for i, rate in enumerate((100000, 110000, 90000)):
+        run = copy.deepcopy(doc["runs"][0])
+        run.pop("csv", None)
+        run["name"] = fs
+        run["seed"] = 200 + 10 * k + i
+        run["filesystem"] = dict(run["filesystem"], type=fs, options=opts)
+        run["phases"]["put_block"]["rate"] = rate * factor
+        runs.append(run)
+    json.dump(dict(doc, runs=runs), open("%s/%s.json" % (sys.argv[2], fs), "w"))
+PY
+"$REPORT" --db "$W/fs.db" --add "$W/ext4.json" "$W/xfs.json" >/dev/null 2>&1
+rc=0
+"$REPORT" --db "$W/fs.db" --compare fs=ext4 fs=xfs >"$W/fs-key.out" 2>"$W/fs-key.err" || rc=$?
+expect_eq "by name and parameters: two names share nothing, exit 3" "$rc" 3
+expect_file_has "by name and parameters: the message names the way across names" "$W/fs-key.err" \
+	"share no configuration (a name and its parameters): nothing compared; --match=params pairs them"
+rc=0
+"$REPORT" --db "$W/fs.db" --compare fs=ext4 fs=xfs --match params --fail-on-regression=5 \
+	>"$W/fs.out" 2>"$W/fs.err" || rc=$?
+expect_eq "by parameters: exit status" "$rc" 0
+expect_eq "by parameters: one configuration" "$(grep -c '^(any name) -s 64M::\*:5 -n 1$' "$W/fs.out")" 1
+expect_eq "by parameters: block write, B/A and its runs" \
+	"$(awk '$1 == "put_block" { print $2, $3, $4, $NF, $(NF - 1) }' "$W/fs.out")" "100000.0 200000.0 2.000 runs) (3/3"
+expect_eq "by parameters: every phase of both" "$(grep -c ' (3/3 runs)$' "$W/fs.out")" 10
+# type= and options= are the same columns as fs= and fs_options=
+"$REPORT" --db "$W/fs.db" --compare type=ext4 options=rw\ noatime --match=params >"$W/alias.out" 2>&1
+expect_eq "type= and options=: exit status" "$?" 0
+expect_eq "type= and options=: the same table" "$(sed 1,2d "$W/alias.out")" "$(sed 1,2d "$W/fs.out")"
+# the gate works across names: xfs against ext4 as the baseline is 50% slower on block write
+rc=0
+"$REPORT" --db "$W/fs.db" --compare fs=xfs fs=ext4 --match params --fail-on-regression=5 \
+	>/dev/null 2>"$W/gate.err" || rc=$?
+expect_eq "by parameters: the gate" "$rc" 7
+expect_file_has "by parameters: the gate names the phase" "$W/gate.err" \
+	"clyde-report: regression: (any name) -s 64M::*:5 -n 1: put_block 50.0% worse"
+# usage
+rc=0
+"$REPORT" --db "$W/fs.db" --compare fs=ext4 fs=xfs --match names >/dev/null 2>"$W/m.err" || rc=$?
+expect_eq "--match: a bad value" "$rc:$(cat "$W/m.err")" "1:clyde-report: --match names: not key or params"
+rc=0
+"$REPORT" --db "$W/fs.db" --history fs=ext4 --match params >/dev/null 2>"$W/m.err" || rc=$?
+expect_eq "--match: only with --compare" "$rc:$(cat "$W/m.err")" "1:clyde-report: --match goes with --compare"
 done_testing

@@ -842,6 +842,22 @@ static void test_verdicts(void)
 	      !report_db_selection_ok("kernel=", &(const char *){ NULL }) &&
 	      !report_db_selection_ok("a b=c", &(const char *){ NULL }) &&
 	      !report_db_selection_ok("a=b,", &(const char *){ NULL }), "bad selections");
+	{
+		/* --match=params: the key less its run's name; a key that is not its name's is kept */
+		struct report_point pt[4] = {
+			{ .config = "ext4 -s 4G -n 16", .name = "ext4" },
+			{ .config = "(no name) -s 1G", .name = "" },
+			{ .config = "ext4x -s 4G", .name = "ext4" },
+			{ .config = "xfs", .name = "xfs" },
+		};
+		struct report_points pts = { .p = pt, .n = 4, .cap = 4 };
+
+		report_points_by_params(&pts);
+		CHECK_STR(pt[0].config, "(any name) -s 4G -n 16");
+		CHECK_STR(pt[1].config, "(any name) -s 1G");
+		CHECK_STR(pt[2].config, "ext4x -s 4G");
+		CHECK_STR(pt[3].config, "(any name)");
+	}
 }
 
 static int cmp_sorted(const void *x, const void *y)
