@@ -365,7 +365,8 @@ bool report_geomean_left_out(const struct report_set *s, enum phase_id ph, char 
  */
 typedef void report_left_out_fn(void *arg, const struct report_set *s, enum phase_id ph,
 				const char *which, bool first);
-unsigned report_geomean_left_out_each(const struct report_set *s, report_left_out_fn *fn, void *arg);
+unsigned report_geomean_left_out_each(const struct report_set *s, report_left_out_fn *fn,
+				      void *arg);
 /* Whether configuration c has a rate ratio to the baseline for any phase. */
 bool report_has_rate_ratio(const struct report_config *c);
 

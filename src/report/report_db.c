@@ -632,7 +632,8 @@ int report_db_select(struct report_db *db, const char *sel, const char *by,
 	int rc, ret;
 
 	snprintf(sql, sizeof(sql),
-		 "SELECT r.id, r.config, x.phase, x.value, %s, r.name FROM runs r JOIN results x ON x.run_id = r.id"
+		 "SELECT r.id, r.config, x.phase, x.value, %s, r.name"
+		 " FROM runs r JOIN results x ON x.run_id = r.id"
 		 " WHERE x.measure = 'rate'",
 		 by ? "(SELECT value FROM labels WHERE run_id = r.id AND key = ?1)" :
 		 db->schema >= 3 ? "coalesce(substr(r.started_at, 1, 19) || 'Z', r.added_at)" :
