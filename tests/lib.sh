@@ -286,6 +286,32 @@ csv_field() {
 	printf '%s\n' "$1" | cut -d, -f$(($2 + 1))
 }
 
+# report_phase_cells FIELDS: clyde-report's text rows on stdin with each phase's CSV name (putc,
+# put_block, ... ran_del) for its row name, as "NAME FIELD...": FIELDS the awk field numbers of the
+# row split at two blanks or more ($2 is the phase); the marks cut: "+N" and "^N" after a count, "*"
+report_phase_cells() {
+	sed -E -e 's/^  Per-char write /  putc /' -e 's/^  Block write /  put_block /' \
+		-e 's/^  Rewrite /  rewrite /' -e 's/^  Per-char read /  getc /' -e 's/^  Block read /  get_block /' \
+		-e 's/^  Random seeks /  seeks /' -e 's/^  Seq create /  seq_create /' -e 's|^  Seq stat/read |  seq_stat |' \
+		-e 's/^  Seq delete /  seq_del /' -e 's/^  Random create /  ran_create /' \
+		-e 's|^  Random stat/read |  ran_stat |' -e 's/^  Random delete /  ran_del /' |
+		awk -F '  +' -v fields="$1" '$2 ~ /^[a-z_]+$/ {
+			line = $2
+			n = split(fields, f, " ")
+			for (i = 1; i <= n; i++) { v = $f[i]; sub(/[+^][0-9]+.*$|\*$/, "", v); line = line " " v }
+			print line
+		}'
+}
+
+# compare_phase_cells: clyde-report --compare's rows on stdin as "NAME MEAN-A CV-A RUNS-A" (the CV
+# without its %)
+compare_phase_cells() {
+	awk '/^  [a-z_]+ / && $1 != "phase" {
+		cv = $5; sub(/%$/, "", cv); n = $(NF - 1); sub(/^\(/, "", n); sub(/\/.*/, "", n)
+		print $1, $2, cv, n
+	}'
+}
+
 # The directory must hold nothing that clyde made.
 expect_empty_dir() {
 	left=$(find "$2" -mindepth 1 -maxdepth 1 ! -name lost+found 2>/dev/null)

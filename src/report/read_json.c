@@ -388,12 +388,15 @@ static const char *json_run_phase(struct report_run *r, enum phase_id ph, const 
 	}
 	/*
 	 * No +++++ here: JSON carries every phase's measured figures, as
-	 * --exact prints them, and the runs' spread says how far to trust them.
+	 * --exact prints them, and the runs' spread says how far to trust
+	 * them. A phase under 0.5 s counts with its figures, the same in the
+	 * report and the history, and is marked ("too_short", /2's "short").
 	 */
 	if (json_get_number(p, "rate", 0, 1e18, false, &rate))
 		return "has no rate, or one that is not a number";
 	r->has[ph][RM_RATE] = true;
 	r->v[ph][RM_RATE] = rate;
+	r->too_short[ph] = json_get_bool(p, "too_short", json_get_bool(p, "short", false));
 	if (json_get_number(p, "amount", 0, 1e18, false, &amount) == -EINVAL ||
 	    json_get_number(p, "cpu_user_s", 0, 1e12, false, &user) == -EINVAL ||
 	    json_get_number(p, "cpu_sys_s", 0, 1e12, false, &sys) == -EINVAL)

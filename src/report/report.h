@@ -143,6 +143,8 @@ struct report_run {
 	bool has[PH_COUNT][RM_ALL];
 	double v[PH_COUNT][RM_ALL];
 	bool hidden[PH_COUNT];	/* printed as +++++ */
+	/* JSON "too_short": ran under 0.5 s; its figures are in has and v all the same */
+	bool too_short[PH_COUNT];
 	bool has_profile;	/* any phase has prof[].has */
 	struct report_profile prof[PH_COUNT];
 	/* clyde-result/8: each phase's time series; NULL where it has none. Owned by the run. */
@@ -169,11 +171,13 @@ struct report_config {
 	double ratio[PH_COUNT][RM_ALL];	/* of the means, > 1 better whatever the measure */
 	bool within_noise[PH_COUNT][RM_ALL];	/* Welch's t-test p >= 0.05, or n < 2 on either side */
 	double p_value[PH_COUNT][RM_ALL];	/* -1 when not computed */
-	double geomean;		/* of the config's rate ratios; 0 when none */
-	unsigned geomean_n;
+	/* of the config's rate ratios over the set's geomean_phase; 0 when none */
+	double geomean;
+	unsigned geomean_n;	/* the phases it covers: the set's geomean_phases, or 0 */
 	/* Fewer than 2 runs on a side: within_noise is set too; the text marks '?'. */
 	bool untestable[PH_COUNT][RM_ALL];
 	unsigned hidden[PH_COUNT];	/* runs in which the phase printed +++++ */
+	unsigned too_short[PH_COUNT];	/* runs with a figure of the phase measured under 0.5 s */
 	size_t first_run;	/* index in runs of the configuration's first run */
 	char origins[160];	/* the tools of its runs: "bonnie++ 2.00a, clyde 0.1.0 JSON" */
 };
@@ -213,6 +217,13 @@ struct report_set {
 	struct report_config *configs;
 	size_t nconfigs;
 	int baseline;		/* index into configs, or -1 */
+	/*
+	 * The phases the geometric means cover (report_compare): those every
+	 * configuration with a rate ratio has one for, so that all means are of
+	 * the same phases; the others are left out of every one.
+	 */
+	bool geomean_phase[PH_COUNT];
+	unsigned geomean_phases;
 	unsigned errors;	/* malformed lines reported and skipped */
 	unsigned text_lines;	/* lines without a comma (a table's text): ignored */
 	enum report_series_mode series_mode;
@@ -341,6 +352,23 @@ int report_group(struct report_set *s);
 bool report_run_of(const struct report_set *s, size_t k, size_t i);
 int report_find_config(const struct report_set *s, const char *which);
 void report_compare(struct report_set *s, int base);
+/*
+ * Whether phase ph is left out of the geometric means although some
+ * configuration has a rate ratio for it; the configurations without one
+ * in buf ("[2], [5]", their numbers in the report).
+ */
+bool report_geomean_left_out(const struct report_set *s, enum phase_id ph, char *buf, size_t len);
+/*
+ * Calls fn for each phase report_geomean_left_out says is left out, in
+ * the phase table's order, with its configurations' numbers; first for
+ * the first. The number of phases left out.
+ */
+typedef void report_left_out_fn(void *arg, const struct report_set *s, enum phase_id ph,
+				const char *which, bool first);
+unsigned report_geomean_left_out_each(const struct report_set *s, report_left_out_fn *fn,
+				      void *arg);
+/* Whether configuration c has a rate ratio to the baseline for any phase. */
+bool report_has_rate_ratio(const struct report_config *c);
 
 #define REPORT_NOISE_P	0.05	/* Welch's p at or above this: within the noise */
 /* The largest figure (a rate, a latency in us, a CPU %) the readers take, and the history uses */

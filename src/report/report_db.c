@@ -88,11 +88,19 @@ static const char migrate_3[] =
 /* migrations[v]: the SQL that takes schema v to v + 1 (migrations[0] makes schema 1). */
 static const char *const migrations[REPORT_DB_SCHEMA] = { schema_1, migrate_2, migrate_3 };
 
-/* The columns of runs a selection may name (besides labels); "fs" is fs_type. */
-static const char *const sel_columns[] = {
-	"name", "config", "format", "tool_version", "seed", "host", "os", "kernel", "arch",
-	"cpu_model", "fs_type", "fs_source", "mountpoint", "fs_options", "device",
-	"clyde_version", "engine", "cache_mode", "source",
+/* The columns of runs a selection may name (besides labels), and the other names of some. */
+static const struct sel_field {
+	const char *key;
+	const char *column;
+} sel_fields[] = {
+	{ "name", "name" }, { "config", "config" }, { "format", "format" },
+	{ "tool_version", "tool_version" }, { "seed", "seed" }, { "host", "host" }, { "os", "os" },
+	{ "kernel", "kernel" }, { "arch", "arch" }, { "cpu_model", "cpu_model" },
+	{ "fs_type", "fs_type" }, { "fs", "fs_type" }, { "type", "fs_type" },
+	{ "fs_source", "fs_source" }, { "mountpoint", "mountpoint" },
+	{ "fs_options", "fs_options" }, { "options", "fs_options" }, { "device", "device" },
+	{ "clyde_version", "clyde_version" }, { "engine", "engine" }, { "cache_mode", "cache_mode" },
+	{ "source", "source" },
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -544,11 +552,9 @@ int report_db_add(struct report_db *db, const struct report_set *s, char *const 
 /* The column a selection's key names, or NULL for a label alone. */
 static const char *sel_column(const char *key, size_t n)
 {
-	if (n == 2 && !memcmp(key, "fs", 2))
-		return "fs_type";
-	for (size_t i = 0; i < sizeof(sel_columns) / sizeof(sel_columns[0]); i++)
-		if (strlen(sel_columns[i]) == n && !memcmp(sel_columns[i], key, n))
-			return sel_columns[i];
+	for (size_t i = 0; i < sizeof(sel_fields) / sizeof(sel_fields[0]); i++)
+		if (strlen(sel_fields[i].key) == n && !memcmp(sel_fields[i].key, key, n))
+			return sel_fields[i].column;
 	return NULL;
 }
 
@@ -626,7 +632,8 @@ int report_db_select(struct report_db *db, const char *sel, const char *by,
 	int rc, ret;
 
 	snprintf(sql, sizeof(sql),
-		 "SELECT r.id, r.config, x.phase, x.value, %s FROM runs r JOIN results x ON x.run_id = r.id"
+		 "SELECT r.id, r.config, x.phase, x.value, %s, r.name"
+		 " FROM runs r JOIN results x ON x.run_id = r.id"
 		 " WHERE x.measure = 'rate'",
 		 by ? "(SELECT value FROM labels WHERE run_id = r.id AND key = ?1)" :
 		 db->schema >= 3 ? "coalesce(substr(r.started_at, 1, 19) || 'Z', r.added_at)" :
@@ -655,6 +662,7 @@ int report_db_select(struct report_db *db, const char *sel, const char *by,
 		if (!(p.value >= 0 && p.value <= REPORT_FIGURE_MAX))
 			continue;
 		str_copy(p.config, sizeof(p.config), (const char *)sqlite3_column_text(st, 1));
+		str_copy(p.name, sizeof(p.name), (const char *)sqlite3_column_text(st, 5));
 		str_copy(p.group, sizeof(p.group), group);
 		ret = report_points_add(pts, &p);
 		if (!ret && p.run != last)

@@ -56,6 +56,7 @@ struct report_point {
 	enum phase_id ph;
 	double value;
 	char config[640];
+	char name[128];		/* the run's name, the key's first part */
 	char group[128];	/* --history: when it ran (or was added), or its --by label's value */
 };
 
@@ -81,6 +82,13 @@ bool report_db_key_ok(const char *s, size_t n);
 int report_db_select(struct report_db *db, const char *sel, const char *by,
 		     struct report_points *pts, char *err, size_t errlen);
 void report_points_free(struct report_points *pts);
+/*
+ * --match=params: each point's configuration becomes its parameters
+ * alone, the key less the run's name ("(any name) -s 4G -n 16"), so that
+ * runs of different names with the same parameters are one configuration
+ * and two sets selected by a field (fs=ext4, fs=xfs) pair up.
+ */
+void report_points_by_params(struct report_points *pts);
 int report_points_add(struct report_points *pts, const struct report_point *p);
 
 /* report_sets.c: what two sets say of one configuration's phase. */

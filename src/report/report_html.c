@@ -73,8 +73,12 @@ static const char howto[] =
 	" differs at p &lt; 0.05: green better, red worse.</dd>\n"
 	"<dt>+++++ and \xe2\x80\x94</dt><dd>+++++: the phase ran for under 0.5 s in every run, too"
 	" short to measure (bonnie++ prints it so). \xe2\x80\x94: the runs have no value for it.</dd>\n"
-	"<dt>Geometric mean</dt><dd>Of a configuration's throughput ratios, over the phases both it"
-	" and the baseline have: above 1 is faster overall.</dd>\n";
+	"<dt>* and ^N</dt><dd>After a median, *: it is of fewer runs than the configuration has"
+	" (hover for how many). ^N: N runs ran the phase for under 0.5 s; clyde's JSON has their"
+	" figures, counted here as in the history (their CSV line prints +++++).</dd>\n"
+	"<dt>Geometric mean</dt><dd>Of a configuration's throughput ratios, over the phases every"
+	" configuration with a ratio has one for, the same phases for all (those left out are named under"
+	" the table): above 1 is faster overall.</dd>\n";
 
 /* Only where a run made trees: the tree workloads' own measures. */
 static const char howto_tree[] =
@@ -154,7 +158,11 @@ static void value_cell(FILE *out, const struct report_set *s, size_t i, enum pha
 		fprintf(out, "; mean %.4g %s", st->mean * d->scale, d->unit);
 	if (c->has_ratio[ph][m] && !c->untestable[ph][m] && c->p_value[ph][m] >= 0)
 		fprintf(out, "; Welch p = %.3g", c->p_value[ph][m]);
-	fprintf(out, "\">%s", buf);
+	if (c->too_short[ph])
+		fprintf(out, "; %u run%s under 0.5 s", c->too_short[ph], c->too_short[ph] == 1 ? "" : "s");
+	fprintf(out, "\">%s%s", buf, st->n < c->runs ? "*" : "");
+	if (c->too_short[ph])
+		fprintf(out, "<sup>^%u</sup>", c->too_short[ph]);
 	if (is_baseline(s, i))
 		fputs("<span class=\"ratio\">baseline</span>", out);
 	else
@@ -181,6 +189,24 @@ static void name_cell(FILE *out, const struct report_set *s, size_t i, unsigned 
 		fputs("</span>", out);
 	}
 	fputs("</td>", out);
+}
+
+/* Under the table of the geometric means: a phase left out of every one, and why. */
+static void geomean_left_out(void *arg, const struct report_set *s, enum phase_id ph,
+			     const char *which, bool first)
+{
+	FILE *out = arg;
+
+	if (first && s->geomean_phases)
+		fprintf(out, "<p class=\"sub\">Every geometric mean is over the same %u phase%s, those"
+			" every configuration with a throughput ratio has one for. Left out of all:",
+			s->geomean_phases, s->geomean_phases == 1 ? "" : "s");
+	else if (first)
+		fputs("<p class=\"sub\">No phase has a throughput ratio in every configuration that"
+		      " has one: no geometric mean. The phases:", out);
+	fprintf(out, "%s ", first ? "" : ";");
+	report_xml_text(out, phase_get(ph)->row_name);
+	fprintf(out, " (no rate in %s)", which);
 }
 
 /* The table of measure m (the throughput, ...) of phases first..last; false when none has a value. */
@@ -233,6 +259,8 @@ static bool rate_table(FILE *out, const struct report_set *s, int first, int las
 		fputs("</tr>\n", out);
 	}
 	fputs("</table>\n", out);
+	if (geomean && report_geomean_left_out_each(s, geomean_left_out, out))
+		fputs(".</p>\n", out);
 	return true;
 }
 

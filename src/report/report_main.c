@@ -41,6 +41,8 @@ struct report_opts {
 	char *labels[REPORT_MAX_LABELS];
 	unsigned nlabels;
 	const char *compare_a, *compare_b;
+	const char *match;	/* --match as given; NULL: not given */
+	bool by_params;		/* --match=params: configurations paired by their parameters alone */
 	double fail_pct;	/* < 0: not asked */
 	bool allow_few;		/* the gate lets phases with too few runs pass */
 	const char *history;
@@ -48,7 +50,7 @@ struct report_opts {
 };
 
 enum { OPT_SVG = 256, OPT_HTML, OPT_SERIES, OPT_DB, OPT_ADD, OPT_LABEL, OPT_COMPARE, OPT_FAIL,
-       OPT_ALLOW_FEW, OPT_HISTORY, OPT_BY };
+       OPT_ALLOW_FEW, OPT_HISTORY, OPT_BY, OPT_MATCH };
 
 static const struct option long_opts[] = {
 	{ "baseline", required_argument, NULL, 'b' },
@@ -64,6 +66,7 @@ static const struct option long_opts[] = {
 	{ "allow-few", no_argument, NULL, OPT_ALLOW_FEW },
 	{ "history", required_argument, NULL, OPT_HISTORY },
 	{ "by", required_argument, NULL, OPT_BY },
+	{ "match", required_argument, NULL, OPT_MATCH },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -74,8 +77,8 @@ static void usage(FILE *out)
 	fputs("Usage: clyde-report [-o FILE] [--baseline NAME|KEY|first] [--svg FILE] [--html FILE]\n"
 	      "                    [--series on|off|only] [FILE...]\n"
 	      "       clyde-report --db DB --add [--label K=V ...] [FILE...]\n"
-	      "       clyde-report --db DB --compare SEL SEL [--fail-on-regression=PCT [--allow-few]]\n"
-	      "                    [-o FILE]\n"
+	      "       clyde-report --db DB --compare SEL SEL [--match key|params]\n"
+	      "                    [--fail-on-regression=PCT [--allow-few]] [-o FILE]\n"
 	      "       clyde-report --db DB --history SEL [--by LABEL] [-o FILE|--svg FILE|--html FILE]\n"
 	      "Reads clyde CSV lines and JSON documents and bonnie++ CSV lines (1.98, 1.96/1.97,\n"
 	      "1.03) from the FILEs, or from standard input when there are none or a FILE is -,\n"
@@ -95,7 +98,7 @@ static void usage(FILE *out)
 	      "                        charts to the SVG and the page, off leaves them out,\n"
 	      "                        only charts them alone in the SVG and the page\n"
 	      "The results history (SQLite; SEL is K=V[,K=V...], a label or a column of runs\n"
-	      "such as kernel, fs, name, config, host, device, engine):\n"
+	      "such as kernel, fs (or type), options, name, config, host, device, engine):\n"
 	      "      --db DB           the history's database file\n"
 	      "      --add             add every run the FILEs hold (once: a run already there\n"
 	      "                        is not added again), in one transaction\n"
@@ -104,6 +107,10 @@ static void usage(FILE *out)
 	      "                        the ratio of the means (> 1 better), CV, Welch's t-test\n"
 	      "                        of the same means, a verdict (better, worse, within\n"
 	      "                        noise, too few runs: under 3 a side)\n"
+	      "      --match WHAT      with --compare: pair the sides' configurations by key\n"
+	      "                        (a name and its parameters, the default) or by params\n"
+	      "                        (the parameters alone, across names), for sides told\n"
+	      "                        apart by a field: --compare fs=ext4 fs=xfs --match params\n"
 	      "      --fail-on-regression=PCT  with --compare: exit 7 when a phase is worse by\n"
 	      "                        more than PCT percent, significantly; else 8 when a\n"
 	      "                        phase has too few runs for a verdict\n"
@@ -200,6 +207,15 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 		case OPT_BY:
 			o->by = optarg;
 			break;
+		case OPT_MATCH:
+			if (!strcmp(optarg, "key") || !strcmp(optarg, "params")) {
+				o->match = optarg;
+				o->by_params = !strcmp(optarg, "params");
+			} else {
+				fprintf(stderr, "clyde-report: --match %s: not key or params\n", optarg);
+				return REPORT_EXIT_USAGE;
+			}
+			break;
 		case 'h':
 			usage(stdout);
 			return -1;
@@ -292,8 +308,8 @@ static int check_db_usage(struct report_opts *o, int argc, char **argv)
 	unsigned actions = o->add + !!o->compare_a + !!o->history;
 	const char *why = NULL, *bad = NULL;
 
-	if (!o->db && (actions || o->nlabels || o->by || o->fail_pct >= 0 || o->allow_few))
-		why = "--add, --label, --compare, --fail-on-regression, --allow-few, --history "
+	if (!o->db && (actions || o->nlabels || o->by || o->fail_pct >= 0 || o->allow_few || o->match))
+		why = "--add, --label, --compare, --match, --fail-on-regression, --allow-few, --history "
 		      "and --by need --db";
 	else if (o->db && actions != 1)
 		why = "--db needs one of --add, --compare and --history";
@@ -303,6 +319,8 @@ static int check_db_usage(struct report_opts *o, int argc, char **argv)
 		why = "--by goes with --history";
 	else if (o->fail_pct >= 0 && !o->compare_a)
 		why = "--fail-on-regression goes with --compare";
+	else if (o->match && !o->compare_a)
+		why = "--match goes with --compare";
 	else if (o->allow_few && o->fail_pct < 0)
 		why = "--allow-few goes with --fail-on-regression";
 	else if (o->compare_a && optind != argc - 1)
@@ -449,9 +467,15 @@ static int db_write(const struct report_opts *o, const char *path, enum db_outpu
  */
 static int gate_status(const struct report_opts *o, const struct report_gate *g)
 {
+	if (!g->shared && o->by_params) {
+		fprintf(stderr, "clyde-report: %s and %s share no parameters (-s, -n, ...): nothing "
+			"compared\n", o->compare_a, o->compare_b);
+		return REPORT_EXIT_EMPTY;
+	}
 	if (!g->shared) {
 		fprintf(stderr, "clyde-report: %s and %s share no configuration (a name and its "
-			"parameters): nothing compared\n",
+			"parameters): nothing compared; --match=params pairs them by their parameters "
+			"alone, across names\n",
 			o->compare_a, o->compare_b);
 		return REPORT_EXIT_EMPTY;
 	}
@@ -490,6 +514,10 @@ static int db_query(const struct report_opts *o)
 		ret = db_select(db, o->compare_b, NULL, &b);
 	if (ret)
 		goto free_points;
+	if (o->by_params) {
+		report_points_by_params(&a);
+		report_points_by_params(&b);
+	}
 	if (o->compare_a) {
 		ret = db_write(o, o->output, DB_COMPARE, &a, &b, &gate);
 	} else if (o->svg || o->html) {

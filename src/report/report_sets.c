@@ -37,6 +37,22 @@ void report_points_free(struct report_points *pts)
 	memset(pts, 0, sizeof(*pts));
 }
 
+void report_points_by_params(struct report_points *pts)
+{
+	for (size_t i = 0; i < pts->n; i++) {
+		struct report_point *p = &pts->p[i];
+		const char *name = p->name[0] ? p->name : "(no name)";
+		size_t n = strlen(name);
+		char params[sizeof(p->config)];
+
+		/* a key begins with its run's name (report_key); one that does not is left as it is */
+		if (strncmp(p->config, name, n) || (p->config[n] && p->config[n] != ' '))
+			continue;
+		snprintf(params, sizeof(params), "(any name)%s", p->config + n);
+		memcpy(p->config, params, sizeof(p->config));
+	}
+}
+
 bool report_db_key_ok(const char *s, size_t n)
 {
 	if (!n || n > 64)

@@ -346,8 +346,10 @@ int report_group(struct report_set *s)
 		struct report_config *c = &s->configs[config_of[i]];
 
 		c->runs++;
-		for (int ph = 0; ph < PH_COUNT; ph++)
+		for (int ph = 0; ph < PH_COUNT; ph++) {
 			c->hidden[ph] += s->runs[i].hidden[ph];
+			c->too_short[ph] += s->runs[i].too_short[ph];
+		}
 		add_origin(c, &s->runs[i]);
 	}
 	for (int ph = 0; ph < PH_COUNT && !ret; ph++)
@@ -397,13 +399,80 @@ static void clear_comparison(struct report_config *c)
 	c->geomean_n = 0;
 }
 
+static bool rate_ratio_of(const struct report_config *c, int ph)
+{
+	return c->has_ratio[ph][RM_RATE] && c->ratio[ph][RM_RATE] > 0;
+}
+
+bool report_has_rate_ratio(const struct report_config *c)
+{
+	for (int ph = 0; ph < PH_COUNT; ph++)
+		if (rate_ratio_of(c, ph))
+			return true;
+	return false;
+}
+
+/*
+ * The phases every configuration with a rate ratio has one for (the
+ * baseline's with itself included): the geometric means cover these
+ * alone, so that a configuration that lacks a phase does not make its
+ * mean one of other phases than the rest's. A configuration with no rate
+ * ratio at all (no phase in common with the baseline) has no mean, and
+ * takes nothing from the others'.
+ */
+static void geomean_phases(struct report_set *s)
+{
+	s->geomean_phases = 0;
+	for (int ph = 0; ph < PH_COUNT; ph++) {
+		bool all = s->baseline >= 0;
+
+		for (size_t i = 0; i < s->nconfigs && all; i++)
+			all = rate_ratio_of(&s->configs[i], ph) || !report_has_rate_ratio(&s->configs[i]);
+		s->geomean_phase[ph] = all;
+		s->geomean_phases += all;
+	}
+}
+
+bool report_geomean_left_out(const struct report_set *s, enum phase_id ph, char *buf, size_t len)
+{
+	size_t used = 0;
+	bool some = false;
+
+	buf[0] = '\0';
+	if (s->baseline < 0 || s->geomean_phase[ph])
+		return false;
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		const struct report_config *c = &s->configs[i];
+
+		if (rate_ratio_of(c, ph)) {
+			some = true;
+			continue;
+		}
+		if (!report_has_rate_ratio(c))
+			continue;
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s[%zu]", used ? ", " : "", i + 1);
+	}
+	return some;
+}
+
+unsigned report_geomean_left_out_each(const struct report_set *s, report_left_out_fn *fn, void *arg)
+{
+	unsigned n = 0;
+	char which[256];
+
+	for (int ph = 0; ph < PH_COUNT; ph++)
+		if (report_geomean_left_out(s, (enum phase_id)ph, which, sizeof(which)))
+			fn(arg, s, (enum phase_id)ph, which, !n++);
+	return n;
+}
+
 void report_compare(struct report_set *s, int base)
 {
 	s->baseline = base >= 0 && (size_t)base < s->nconfigs ? base : -1;
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		struct report_config *c = &s->configs[i];
 		const struct report_config *b;
-		double logs = 0;
 
 		clear_comparison(c);
 		if (s->baseline < 0)
@@ -418,10 +487,6 @@ void report_compare(struct report_set *s, int base)
 					continue;
 				c->has_ratio[ph][m] = true;
 				c->ratio[ph][m] = r;
-				if (m == RM_RATE && r > 0) {
-					logs += log(r);
-					c->geomean_n++;
-				}
 				if (c == b) {
 					c->within_noise[ph][m] = true;
 					continue;
@@ -432,7 +497,19 @@ void report_compare(struct report_set *s, int base)
 				c->within_noise[ph][m] = report_p_within_noise(p);
 			}
 		}
-		c->geomean = c->geomean_n ? exp(logs / c->geomean_n) : 0;
+	}
+	geomean_phases(s);
+	for (size_t i = 0; i < s->nconfigs && s->geomean_phases; i++) {
+		struct report_config *c = &s->configs[i];
+		double logs = 0;
+
+		if (!report_has_rate_ratio(c))
+			continue;
+		for (int ph = 0; ph < PH_COUNT; ph++)
+			if (s->geomean_phase[ph])
+				logs += log(c->ratio[ph][RM_RATE]);
+		c->geomean_n = s->geomean_phases;
+		c->geomean = exp(logs / c->geomean_n);
 	}
 }
 

@@ -160,12 +160,31 @@ static void ratio_cell(char *buf, const struct report_set *s, size_t k, enum pha
 	buf[n + 1] = '\0';
 }
 
+/* n, "+N" for the runs that printed +++++, "^N" for those measured under 0.5 s (JSON). */
 static void count_cell(char *buf, const struct report_config *c, enum phase_id ph)
 {
+	int n = snprintf(buf, CELL, "%u", c->stat[ph][RM_RATE].n);
+
 	if (c->hidden[ph])
-		snprintf(buf, CELL, "%u+%u", c->stat[ph][RM_RATE].n, c->hidden[ph]);
-	else
-		snprintf(buf, CELL, "%u", c->stat[ph][RM_RATE].n);
+		n += snprintf(buf + n, CELL - (size_t)n, "+%u", c->hidden[ph]);
+	if (c->too_short[ph])
+		snprintf(buf + n, CELL - (size_t)n, "^%u", c->too_short[ph]);
+}
+
+/* Whether the phase's rate is a figure of fewer runs than the configuration has. */
+static bool fewer_runs(const struct report_config *c, enum phase_id ph)
+{
+	unsigned n = c->stat[ph][RM_RATE].n;
+
+	return n && n < c->runs;
+}
+
+/* A rate with "*" after it when fewer runs than the configuration's gave it. */
+static void rate_cell(char *buf, const struct report_config *c, enum phase_id ph, double v)
+{
+	rate_text(buf, v);
+	if (fewer_runs(c, ph))
+		strcat(buf, "*");
 }
 
 static void cv_cell(char *buf, const struct report_stat *st)
@@ -183,7 +202,7 @@ static void absolute_row(row_t row, const struct report_config *c, enum phase_id
 	char lo[CELL], hi[CELL];
 
 	if (rate->n)
-		rate_text(row[1], rate->median);
+		rate_cell(row[1], c, ph, rate->median);
 	if (rate->n >= 2) {
 		rate_text(lo, rate->min);
 		rate_text(hi, rate->max);
@@ -226,7 +245,7 @@ static void ratio_row(row_t row, const struct report_set *s, size_t k, enum phas
 	ratio_cell(row[5], s, k, ph, RM_CPU, "+++");
 	ratio_cell(row[6], s, k, ph, RM_LATENCY, NULL);
 	if (rate->n)
-		rate_text(row[7], rate->mean);
+		rate_cell(row[7], c, ph, rate->mean);
 	snprintf(row[8], CELL, "%s", rate_unit(ph));
 }
 
@@ -636,6 +655,25 @@ static void print_series(FILE *out, const struct report_set *s)
 	}
 }
 
+/* The marks of the n column and the rates, where some cell has them. */
+static void print_marks(FILE *out, const struct report_set *s, const char *rate_col)
+{
+	bool fewer = false, short_runs = false;
+
+	for (size_t k = 0; k < s->nconfigs; k++) {
+		for (int ph = 0; ph < PH_COUNT; ph++) {
+			fewer |= fewer_runs(&s->configs[k], (enum phase_id)ph);
+			short_runs |= s->configs[k].too_short[ph] > 0;
+		}
+	}
+	if (fewer)
+		fprintf(out, "*: after a %s, a figure of fewer runs than the configuration has (n says how\n"
+			"  many had a rate).\n", rate_col);
+	if (short_runs)
+		fputs("^N: after n, N runs ran the phase for under 0.5 s (JSON too_short); their rates are\n"
+		      "  measured and counted here and in the history (their CSV line prints +++++).\n", out);
+}
+
 static void print_legend(FILE *out, const struct report_set *s, bool trees)
 {
 	fprintf(out, "clyde-report: %zu run%s in %zu configuration%s", s->nruns, s->nruns == 1 ? "" : "s",
@@ -649,6 +687,7 @@ static void print_legend(FILE *out, const struct report_set *s, bool trees)
 		      "CPU s: the median CPU seconds (user + system) per MiB, per 1000 seeks or per 1000 files.\n"
 		      "Latency us: the median of the runs' slowest operation, in microseconds.\n"
 		      "+++++ / +++: the phase was too short to measure in every run.\n", out);
+		print_marks(out, s, "Rate");
 		if (trees)
 			fputs("Tree workloads (clyde --tree), in a table of their own: Rate in files/s (entries/s\n"
 			      "  for the walk); MiB/s: the tree's bytes over the phase's time; Dead s: the median\n"
@@ -661,6 +700,7 @@ static void print_legend(FILE *out, const struct report_set *s, bool trees)
 	      "  Min..Max: the runs' lowest and highest rate over the baseline's mean rate.\n"
 	      "Marks: ~ within the noise (Welch's t-test of the same means, p >= 0.05); unmarked:\n"
 	      "  a difference (Welch's t-test, p < 0.05); ? fewer than 2 runs on a side: cannot tell.\n", out);
+	print_marks(out, s, "Mean rate");
 	if (trees)
 		fputs("Tree workloads (clyde --tree), in a table of their own: MiB/s and Dead (wall time\n"
 		      "  less user CPU) are ratios too: more MiB/s, less dead time is better.\n", out);
@@ -681,9 +721,27 @@ static void print_block_head(FILE *out, const struct report_set *s, size_t k)
 	else if (c->geomean_n)
 		fprintf(out, "; geometric mean of rate ratios %.2f over %u phase%s", c->geomean,
 			c->geomean_n, c->geomean_n == 1 ? "" : "s");
-	else
+	else if (!report_has_rate_ratio(c))
 		fputs("; no rate to compare", out);
+	else
+		fputs("; no geometric mean: no phase has a rate ratio in every configuration", out);
 	fputc('\n', out);
+}
+
+/* A phase some configurations have a rate ratio for and others not: out of every mean. */
+static void print_left_out(void *arg, const struct report_set *s, enum phase_id ph,
+			   const char *which, bool first)
+{
+	FILE *out = arg;
+
+	if (first && s->geomean_phases)
+		fprintf(out, "Every mean is over the same %u phase%s, those every configuration with a\n"
+			"  rate ratio has one for; left out of all:\n", s->geomean_phases,
+			s->geomean_phases == 1 ? "" : "s");
+	else if (first)
+		fputs("No phase has a rate ratio in every configuration that has one: no mean; the\n"
+		      "  phases:\n", out);
+	fprintf(out, "  %s: no rate in %s\n", phase_get(ph)->row_name, which);
 }
 
 static void print_geomeans(FILE *out, const struct report_set *s)
@@ -707,6 +765,7 @@ static void print_geomeans(FILE *out, const struct report_set *s)
 		else
 			fprintf(out, "  %-*s  %5s  %s\n", width, id, "-", c->key);
 	}
+	report_geomean_left_out_each(s, print_left_out, out);
 }
 
 /* Whether table t has a row in configuration k. */

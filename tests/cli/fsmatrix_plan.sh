@@ -207,7 +207,12 @@ expect_eq "--db: an add after each run" "$(grep -E '^(clyde|clyde-report) ' "$W/
 	"clyde 16 " "clyde-report $OUT/json/01-tmpfs.r2.json entry=tmpfs" \
 	"clyde 16 " "clyde-report $OUT/json/02-nj.r1.json entry=nj" \
 	"clyde 16 " "clyde-report $OUT/json/02-nj.r2.json entry=nj" \
-	"clyde-report $OUT/results.csv ")"
+	"clyde-report $OUT/json/02-nj.r2.json ")"
+# the report reads the JSON documents the adds read (every phase's rate: the CSV prints +++++ for
+# a phase under 0.5 s), so that the report and the history have the same figures of the same runs
+expect_eq "--db: the report reads what --add reads" \
+	"$(grep '^clyde-report --baseline' "$W/db.plan" | tr ' ' '\n' | grep '\.json$')" \
+	"$(grep '^clyde-report --db' "$W/db.plan" | awk '{ print $NF }')"
 
 # usage errors: exit 1, the message and the pointer to --help
 TRY="Try 'clyde-fsmatrix --help' for more information."

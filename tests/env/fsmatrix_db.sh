@@ -41,6 +41,20 @@ done
 expect_eq "six runs, labelled by entry and study" \
 	"$(sql "select l.value, count(*) from labels l where l.key = 'study' group by l.value order by 1")" "s1|3
 s2|3"
+# the study's report reads the runs' JSON documents, as the history does: a rate for every phase,
+# those its CSV lines hid (+++++, under 0.5 s: a 16 MiB file on tmpfs reads in a few ms) too
+expect_match "s1: results.csv hides a short phase" "$(cut -d, -f10-20 "$W/s1/results.csv")" '\+\+\+\+\+'
+# the report's block of its one configuration: a row per phase
+report_block() {
+	sed -n '/^\[1\]/,/^$/{p;/^$/q;}' "$W/s1/report.txt"
+}
+expect_eq "s1: its report hides none" "$(report_block | grep -c '+++')" 0
+# and agrees with the history on every phase: its CV and its runs, as report.txt has them (^N: runs
+# under 0.5 s, counted) and as --compare of the same study has them
+"$REPORT" --db "$DB" --compare study=s1 study=s1 >"$W/s1-db.out" 2>&1
+expect_eq "s1: the report's CV and runs are the history's, phase by phase" "$(report_block | report_phase_cells '5 6')" \
+	"$(compare_phase_cells <"$W/s1-db.out" | cut -d' ' -f1,3,4)"
+expect_eq "s1: twelve phases compared" "$(compare_phase_cells <"$W/s1-db.out" | wc -l)" 12
 expect_eq "the entry's label" "$(sql "select distinct value from labels where key = 'entry'")" tmpfs
 expect_eq "the environment from the JSON" "$(sql 'select distinct fs_type from runs')" tmpfs
 

@@ -100,6 +100,13 @@ if command -v "$REPORT" >/dev/null 2>&1; then
 	done
 	expect_eq "the report follows the summary" "$(sed -n 6,999p "$W/stdout")" "$(cat "$OUT/report.txt")"
 	expect_eq "the report's baseline is the first entry" "$(grep -c '^Baseline: \[1\] tmpfs ' "$OUT/report.txt")" 1
+	# the report reads the runs' JSON: a rate for every phase of every entry, those their CSV
+	# lines print as +++++ (16 MiB, under 0.5 s) too, and geometric means over the same phases
+	expect_match "results.csv hides short phases" "$(cut -d, -f10-20 "$OUT/results.csv")" '\+\+\+\+\+'
+	expect_eq "the report hides no phase" "$(sed -n '/^\[1\]/,/^Geometric mean/p' "$OUT/report.txt" |
+		grep -c '^  [A-Z].*+++')" 0
+	expect_eq "every entry's mean over the same phases" \
+		"$(grep -E '^\[[23]\] ' "$OUT/report.txt" | sed -n 's/.* over \([0-9]*\) phases$/\1/p' | sort -u | wc -l)" 1
 	expect_eq "clyde-report in commands.log" "$(grep -c "	0	$REPORT --baseline tmpfs -o $OUT/report.txt" "$OUT/commands.log")" 1
 else
 	echo "note: no clyde-report at $REPORT: the report step was skipped"

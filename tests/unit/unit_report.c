@@ -842,6 +842,22 @@ static void test_verdicts(void)
 	      !report_db_selection_ok("kernel=", &(const char *){ NULL }) &&
 	      !report_db_selection_ok("a b=c", &(const char *){ NULL }) &&
 	      !report_db_selection_ok("a=b,", &(const char *){ NULL }), "bad selections");
+	{
+		/* --match=params: the key less its run's name; a key that is not its name's is kept */
+		struct report_point pt[4] = {
+			{ .config = "ext4 -s 4G -n 16", .name = "ext4" },
+			{ .config = "(no name) -s 1G", .name = "" },
+			{ .config = "ext4x -s 4G", .name = "ext4" },
+			{ .config = "xfs", .name = "xfs" },
+		};
+		struct report_points pts = { .p = pt, .n = 4, .cap = 4 };
+
+		report_points_by_params(&pts);
+		CHECK_STR(pt[0].config, "(any name) -s 4G -n 16");
+		CHECK_STR(pt[1].config, "(any name) -s 1G");
+		CHECK_STR(pt[2].config, "ext4x -s 4G");
+		CHECK_STR(pt[3].config, "(any name)");
+	}
 }
 
 static int cmp_sorted(const void *x, const void *y)
@@ -1128,9 +1144,23 @@ static void test_group_compare(struct report_set *s)
 	      c->p_value[PH_REWRITE][RM_RATE] == 1, "rewrite: the same mean");
 	CHECK(!c->has_ratio[PH_PUT_BLOCK][RM_LATENCY], "1.03 has no latency to compare");
 	CHECK(!c->has_ratio[PH_SEQ_STAT][RM_RATE], "hidden on both sides");
-	/* rate ratios: putc 515/510, put_block 2, rewrite 1, getc 615/610, get_block 1, seeks 2, four file phases 2 */
-	CHECK(c->geomean_n == 10, "geomean over %u", c->geomean_n);
-	CHECK_NEAR(c->geomean, pow(515.0 / 510 * 615.0 / 610 * 64, 0.1), 1e-12);
+	/*
+	 * rate ratios: putc 515/510, put_block 2, rewrite 1, getc 615/610, get_block 1, seeks 2, four
+	 * file phases 2; the means cover the phases every configuration has, and the fourth and
+	 * fifth (1.96) have no putc or getc: 2^6 over 8 phases, the same 8 for every configuration
+	 */
+	CHECK(c->geomean_n == 8 && s->geomean_phases == 8, "geomean over %u", c->geomean_n);
+	CHECK_NEAR(c->geomean, pow(64, 1.0 / 8), 1e-12);
+	CHECK(s->configs[3].geomean_n == 8, "the fourth's over %u", s->configs[3].geomean_n);
+	{
+		char which[64];
+
+		CHECK(report_geomean_left_out(s, PH_PUTC, which, sizeof(which)) && !strcmp(which, "[4], [5]"),
+		      "putc left out for [4] and [5]: %s", which);
+		CHECK(!report_geomean_left_out(s, PH_PUT_BLOCK, which, sizeof(which)), "put_block in");
+		CHECK(!report_geomean_left_out(s, PH_SEQ_STAT, which, sizeof(which)),
+		      "hidden everywhere: not left out, never in");
+	}
 	c = &s->configs[2];
 	CHECK(c->untestable[PH_PUT_BLOCK][RM_RATE] && c->within_noise[PH_PUT_BLOCK][RM_RATE] &&
 	      c->p_value[PH_PUT_BLOCK][RM_RATE] == -1, "one run: cannot tell");
@@ -1138,7 +1168,7 @@ static void test_group_compare(struct report_set *s)
 	CHECK_NEAR(c->ratio[PH_PUT_BLOCK][RM_LATENCY], 110000.0 / 8960, 1e-12);
 	c = &s->configs[0];
 	CHECK(c->ratio[PH_PUT_BLOCK][RM_RATE] == 1 && c->p_value[PH_PUT_BLOCK][RM_RATE] == -1 &&
-	      c->geomean == 1 && c->geomean_n == 10, "the baseline: 1.00");
+	      c->geomean == 1 && c->geomean_n == 8, "the baseline: 1.00");
 	report_compare(s, -1);
 	CHECK(s->baseline == -1 && !s->configs[1].has_ratio[PH_PUT_BLOCK][RM_RATE], "cleared");
 }
@@ -1165,7 +1195,11 @@ static void test_text(struct report_set *s)
 	CHECK(report_text(m, s) == 0, "text");
 	fclose(m);
 	CHECK(strstr(text, "Welch's t-test, p < 0.05") != NULL, "the legend names the test");
-	CHECK(strstr(text, "geometric mean of rate ratios 1.52 over 10 phases") != NULL, "geomean");
+	CHECK(strstr(text, "geometric mean of rate ratios 1.68 over 8 phases") != NULL, "geomean");
+	CHECK(strstr(text, "Every mean is over the same 8 phases, those every configuration with a\n"
+			   "  rate ratio has one for; left out of all:\n"
+			   "  Per-char write: no rate in [4], [5]\n  Per-char read: no rate in [4], [5]\n") != NULL,
+	      "the phases left out:\n%s", text);
 	CHECK(strstr(text, "  Block write        2.00   1.82..2.18   9.1    3     2.00               220000  KiB/s\n") != NULL, "ratio row:\n%s", text);
 	CHECK(strstr(text, "  Rewrite            1.00~  0.87..1.13  13.3    3     1.01~               60000  KiB/s\n") != NULL, "noise");
 	CHECK(strstr(text, "  Block write        3.82?           -     -    1     0.55?   12.28?     420292  KiB/s\n") != NULL, "one run");
