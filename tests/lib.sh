@@ -191,8 +191,14 @@ expect_same_bytes() {
 
 # The scratch_* helpers set SCRATCH (never call them in $(...): the
 # cleanup would not learn of what they made).
+# CLYDE_TEST_RUN (letters and digits), where a whole run set it, goes
+# into the name, so that its check for mounts left behind counts its own
+# tests' alone, not those of a run beside it.
 scratch_dir() {
-	SCRATCH=$(mktemp -d /tmp/clyde-test.XXXXXX) || return 1
+	case ${CLYDE_TEST_RUN:-} in
+	*[!A-Za-z0-9]*) echo "CLYDE_TEST_RUN: letters and digits only" >&2; return 1 ;;
+	esac
+	SCRATCH=$(mktemp -d "/tmp/clyde-test.${CLYDE_TEST_RUN:+$CLYDE_TEST_RUN.}XXXXXX") || return 1
 	T_DIRS="$T_DIRS $SCRATCH"
 }
 
