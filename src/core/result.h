@@ -192,6 +192,7 @@ struct run_env {
 	char fs_source[FSINFO_PATH_LEN];
 	char fs_mountpoint[FSINFO_PATH_LEN];
 	char fs_options[FSINFO_OPTS_LEN];
+	char fs_super_options[FSINFO_OPTS_LEN];	/* the filesystem's own; "" unknown */
 	unsigned cpus;
 	uint64_t ram_bytes;
 	char os[64];

@@ -76,9 +76,11 @@ void format_context(FILE *out, const struct run_result *r)
 	}
 	format_context_cuts(out, r);
 	size_human(ram, sizeof(ram), e->ram_bytes);
+	/* the mount's options, then the filesystem's own where the OS reports them */
 	if (e->fs_type[0])
-		fprintf(out, "filesystem: %s %s on %s (%s); %u CPUs; %s RAM\n",
+		fprintf(out, "filesystem: %s %s on %s (%s%s%s); %u CPUs; %s RAM\n",
 			e->fs_type, e->fs_source, e->fs_mountpoint, e->fs_options,
+			e->fs_super_options[0] ? "; super " : "", e->fs_super_options,
 			e->cpus, ram);
 	else
 		fprintf(out, "filesystem: unknown; %u CPUs; %s RAM\n", e->cpus, ram);

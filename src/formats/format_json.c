@@ -72,7 +72,13 @@
  * its seed, start and host (clyde-report's history keeps each once).
  * Every /9 field is unchanged.
  */
-#define JSON_SCHEMA "clyde-result/10"
+/*
+ * clyde-result/11: per run filesystem.super_options, the filesystem's own
+ * options (Linux mountinfo's super options: ext4's data=journal, btrfs's
+ * compress=zstd:3; null where the OS reports none apart from the mount's).
+ * Every /10 field is unchanged.
+ */
+#define JSON_SCHEMA "clyde-result/11"
 
 /*
  * The document, the runs array, each run and its phases put one member on
@@ -357,6 +363,7 @@ static void json_run(struct json_writer *w, const struct run_result *r,
 	json_add_str(w, "source", e->fs_source);
 	json_add_str(w, "mountpoint", e->fs_mountpoint);
 	json_add_str(w, "options", e->fs_options);
+	json_add_str(w, "super_options", e->fs_super_options[0] ? e->fs_super_options : NULL);
 	json_obj_end(w);
 	json_machine(w, e);
 	json_device(w, e);

@@ -274,6 +274,8 @@ static void set_labels(struct run_result *r, const char *name)
 	snprintf(e->fs_source, sizeof(e->fs_source), "/dev/nvme0n1p2");
 	snprintf(e->fs_mountpoint, sizeof(e->fs_mountpoint), "/mnt/test");
 	snprintf(e->fs_options, sizeof(e->fs_options), "rw relatime");
+	/* clyde-result/11: the filesystem's own options, beside the mount's */
+	snprintf(e->fs_super_options, sizeof(e->fs_super_options), "rw data=journal");
 	e->cpus = 8;
 	e->ram_bytes = 16ULL << 30;
 	snprintf(e->os, sizeof(e->os), "Linux");
@@ -363,6 +365,7 @@ static void build_short(struct run_result *r)
 	r->env.perchar_stdio = true;
 	snprintf(r->env.cache, sizeof(r->env.cache), "keep");
 	r->env.fs_type[0] = '\0';
+	r->env.fs_super_options[0] = '\0';	/* not known: null */
 	snprintf(r->env.driver, sizeof(r->env.driver), "nvd");
 	r->failure.failed = true;
 	r->failure.phase = PH_SEQ_DEL;
