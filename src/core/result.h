@@ -84,6 +84,18 @@ struct phase_result {
 	uint64_t residency_file_bytes;
 	char residency_method[16];
 	char residency_why[128];
+	/*
+	 * On a loop device without direct I/O, its backing file's residency
+	 * before the phase (the whole file: where the loop's reads land is
+	 * not known), -1 when it could not be told; not measured when
+	 * !backing_measured.
+	 */
+	bool backing_measured;
+	double backing_resident_pct;
+	uint64_t backing_resident_bytes;
+	uint64_t backing_file_bytes;
+	char backing_method[16];
+	char backing_why[128];
 	/* ZFS's ARC over the phase, where the system exports it. */
 	bool arc_valid;
 	uint64_t arc_hits;
@@ -204,6 +216,16 @@ struct run_env {
 	int rotational;		/* -1 unknown */
 	char scheduler[32];
 	int read_ahead_kb;	/* -1 unknown */
+	/* a loop device's backing file ("": not a loop device) and direct I/O: 1, 0, -1 unknown */
+	char loop_backing[FSINFO_PATH_LEN];
+	int loop_dio;
+	/*
+	 * loop_dio 0: the backing file's worst residency before a read (%,
+	 * bytes; -1 unknown), where a read phase measured it
+	 */
+	bool loop_backing_measured;
+	double loop_backing_worst;
+	uint64_t loop_backing_worst_bytes;
 	char data[32];		/* --data: zero, random, compressible:P */
 	double ceil_syscall_ns;	/* --ceilings; 0 when not measured */
 	double ceil_copy_bps;

@@ -75,8 +75,11 @@
 /*
  * clyde-result/11: per run filesystem.super_options, the filesystem's own
  * options (Linux mountinfo's super options: ext4's data=journal, btrfs's
- * compress=zstd:3; null where the OS reports none apart from the mount's).
- * Every /10 field is unchanged.
+ * compress=zstd:3; null where the OS reports none apart from the mount's);
+ * per run device.loop (null, or a loop device's backing file, its direct
+ * I/O and the backing file's worst residency before a read) and per read
+ * phase "backing_cache" (on a loop device without direct I/O: its backing
+ * file's residency before the phase). Every /10 field is unchanged.
  */
 #define JSON_SCHEMA "clyde-result/11"
 
@@ -295,6 +298,30 @@ static void json_machine(struct json_writer *w, const struct run_env *e)
 	json_obj_end(w);
 }
 
+/* clyde-result/11: the device's loop, null when it is none (or on the BSDs). */
+static void json_loop(struct json_writer *w, const struct run_env *e)
+{
+	if (!e->loop_backing[0]) {
+		json_add_null(w, "loop");
+		return;
+	}
+	json_obj_begin(w, "loop");
+	json_add_str(w, "backing_file", e->loop_backing);
+	if (e->loop_dio < 0)
+		json_add_null(w, "direct_io");
+	else
+		json_add_bool(w, "direct_io", e->loop_dio);
+	/* without direct I/O, where a read phase measured it: the worst before a read */
+	if (!e->loop_dio && e->loop_backing_measured && e->loop_backing_worst >= 0) {
+		json_add_double(w, "backing_resident_worst_pct", e->loop_backing_worst);
+		json_add_uint(w, "backing_resident_worst_bytes", e->loop_backing_worst_bytes);
+	} else {
+		json_add_null(w, "backing_resident_worst_pct");
+		json_add_null(w, "backing_resident_worst_bytes");
+	}
+	json_obj_end(w);
+}
+
 static void json_device(struct json_writer *w, const struct run_env *e)
 {
 	if (!e->blockdev[0]) {
@@ -311,6 +338,7 @@ static void json_device(struct json_writer *w, const struct run_env *e)
 		json_add_bool(w, "rotational", e->rotational);
 	json_add_str(w, "scheduler", e->scheduler);
 	json_add_int(w, "read_ahead_kb", e->read_ahead_kb);
+	json_loop(w, e);
 	json_obj_end(w);
 }
 

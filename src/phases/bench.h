@@ -44,6 +44,8 @@ struct bench {
 	struct stall_reader *stall_reader;	/* the run's, started before its phases; NULL: none */
 	/* --mpi-read-other: the private directory of the rank whose files the read phases read */
 	char read_dir[WORKDIR_MAX];
+	/* a loop device's backing file read through the page cache; NULL: none */
+	const char *loop_backing;
 	char errmsg[1024];	/* why bench_run failed */
 };
 

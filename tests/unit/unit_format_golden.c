@@ -517,6 +517,22 @@ static void build_profile(struct run_result *r)
 	set_profile(r, PH_SEEKS, 0.5, true);
 	set_profile(r, PH_SEQ_CREATE, 0.25, false);
 	r->env.profiled = true;
+	/* clyde-result/11: on a loop device without direct I/O, its backing file before the seeks */
+	snprintf(r->env.blockdev, sizeof(r->env.blockdev), "loop3");
+	r->env.rotational = 0;
+	snprintf(r->env.scheduler, sizeof(r->env.scheduler), "none");
+	r->env.read_ahead_kb = 128;
+	snprintf(r->env.loop_backing, sizeof(r->env.loop_backing), "/var/tmp/ext4 \"a\".img");
+	r->env.loop_dio = 0;
+	r->phase[PH_SEEKS].backing_measured = true;
+	snprintf(r->phase[PH_SEEKS].backing_method, sizeof(r->phase[PH_SEEKS].backing_method),
+		 "cachestat");
+	r->phase[PH_SEEKS].backing_resident_pct = 37.5;
+	r->phase[PH_SEEKS].backing_resident_bytes = (uint64_t)192 << 20;
+	r->phase[PH_SEEKS].backing_file_bytes = (uint64_t)512 << 20;
+	r->env.loop_backing_measured = true;
+	r->env.loop_backing_worst = 37.5;
+	r->env.loop_backing_worst_bytes = (uint64_t)192 << 20;
 }
 
 struct golden_cluster {
