@@ -737,12 +737,32 @@ static void resident_what(const struct phase_result *pr, enum phase_id id, char 
 	}
 }
 
+/*
+ * Seeks faster than any rotational device on one that says it is: a cache
+ * below clyde answered them, one no residency clyde measures shows (a
+ * hypervisor's page cache on the host, a controller's). Not on a loop
+ * device, whose rotational flag describes no disk, nor under mpirun,
+ * whose rate is every rank's.
+ */
+static void device_ceiling(struct run_result *res)
+{
+	const struct phase_result *pr = &res->phase[PH_SEEKS];
+	struct run_env *e = &res->env;
+	double rate = pr->elapsed > 0 ? pr->amount / pr->elapsed : 0;
+
+	e->seeks_beyond_rotational = 0;
+	if (pr->ran && e->rotational == 1 && !e->loop_backing[0] && !res->cluster &&
+	    rate > ROTATIONAL_SEEKS_MAX)
+		e->seeks_beyond_rotational = rate;
+}
+
 void bench_cache_outcome(const struct run_plan *p, struct run_result *res)
 {
 	struct run_env *e = &res->env;
 	const char *why = "";
 	bool any = false;
 
+	device_ceiling(res);
 	e->resident_worst = 0;
 	e->resident_known = true;
 	snprintf(e->resident_worst_what, sizeof(e->resident_worst_what), "the file");

@@ -226,6 +226,12 @@ struct run_env {
 	bool loop_backing_measured;
 	double loop_backing_worst;
 	uint64_t loop_backing_worst_bytes;
+	/*
+	 * The seek rate on a device that says it is rotational, where above
+	 * ROTATIONAL_SEEKS_MAX: served by a cache below clyde (a hypervisor's);
+	 * 0 otherwise.
+	 */
+	double seeks_beyond_rotational;
 	char data[32];		/* --data: zero, random, compressible:P */
 	double ceil_syscall_ns;	/* --ceilings; 0 when not measured */
 	double ceil_copy_bps;
@@ -322,6 +328,14 @@ void cluster_host_cpu(const struct cluster_run *c, int phase, unsigned host, dou
 
 /* More than this percent resident before a read: the drop failed. */
 #define RESIDENT_TOLERANCE_PCT 5.0
+
+/*
+ * Random reads a second that no rotational device reaches: a 15,000 rpm
+ * disk's 2 ms half turn and its shortest seek allow a few hundred, five
+ * seekers' queued requests somewhat more. Faster seeks on a device that
+ * says it is rotational were answered by a cache below clyde.
+ */
+#define ROTATIONAL_SEEKS_MAX 1000.0
 
 /* The latency percentiles reported: p50, p90, p99, p99.9. */
 #define LAT_QUANTILES 4

@@ -79,7 +79,9 @@
  * per run device.loop (null, or a loop device's backing file, its direct
  * I/O and the backing file's worst residency before a read) and per read
  * phase "backing_cache" (on a loop device without direct I/O: its backing
- * file's residency before the phase). Every /10 field is unchanged.
+ * file's residency before the phase); per run device.cache_below (null, or
+ * the seek rate on a device that says it is rotational beyond what one
+ * reaches). Every /10 field is unchanged.
  */
 #define JSON_SCHEMA "clyde-result/11"
 
@@ -339,6 +341,16 @@ static void json_device(struct json_writer *w, const struct run_env *e)
 	json_add_str(w, "scheduler", e->scheduler);
 	json_add_int(w, "read_ahead_kb", e->read_ahead_kb);
 	json_loop(w, e);
+	/* clyde-result/11: seeks no rotational device reaches, answered by a cache below clyde */
+	if (e->seeks_beyond_rotational > 0) {
+		json_obj_begin(w, "cache_below");
+		json_add_str(w, "phase", "seeks");
+		json_add_double(w, "rate", e->seeks_beyond_rotational);
+		json_add_double(w, "rotational_max", ROTATIONAL_SEEKS_MAX);
+		json_obj_end(w);
+	} else {
+		json_add_null(w, "cache_below");
+	}
 	json_obj_end(w);
 }
 

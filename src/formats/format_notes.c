@@ -2,7 +2,8 @@
 /*
  * A run's notes on stderr, walked with the formats (format_registry.c
  * says when each applies): a drop that did not empty the page cache, a
- * loop device that caches its backing file, --verify's mismatches.
+ * loop device that caches its backing file, seeks no rotational device
+ * reaches, --verify's mismatches.
  */
 #include "config.h"
 
@@ -43,6 +44,19 @@ void format_loop_warning(FILE *out, const struct run_result *runs, unsigned coun
 		"on the loop device it made)\n", e->blockdev, e->loop_backing,
 		bytes[0] ? " (up to " : "", bytes, bytes[0] ? " of it resident before a read)" : "",
 		e->blockdev);
+}
+
+void format_cache_below_note(FILE *out, const struct run_result *runs, unsigned count,
+			     const struct format_request *req)
+{
+	const struct run_env *e = &runs->env;
+
+	(void)count;
+	(void)req;
+	fprintf(out, "clyde: note: seeks at %.0f/s on %s which says it is rotational: no rotational "
+		"device seeks faster than about %.0f/s. A cache below clyde answered them (likely a "
+		"hypervisor's page cache on the host or a controller's) and the read figures may be "
+		"that cache's\n", e->seeks_beyond_rotational, e->blockdev, ROTATIONAL_SEEKS_MAX);
 }
 
 void format_verify_note(FILE *out, const struct run_result *runs, unsigned count,

@@ -65,6 +65,14 @@ static bool loop_cached(const struct run_result *runs, unsigned count,
 	return runs->env.loop_backing[0] && runs->env.loop_dio == 0;
 }
 
+static bool cache_below(const struct run_result *runs, unsigned count,
+			const struct format_request *req)
+{
+	(void)count;
+	(void)req;
+	return runs->env.seeks_beyond_rotational > 0;
+}
+
 static bool mismatched(const struct run_result *runs, unsigned count,
 		       const struct format_request *req)
 {
@@ -134,6 +142,7 @@ static const struct format_row format_rows[] = {
 	{ "placement", FORMAT_EACH_RUN, FORMAT_LOG, placement_asked, placement },
 	{ "cache warning", FORMAT_EACH_RUN, FORMAT_LOG, cache_not_emptied, format_cache_warning },
 	{ "loop cache warning", FORMAT_EACH_RUN, FORMAT_LOG, loop_cached, format_loop_warning },
+	{ "cache below note", FORMAT_EACH_RUN, FORMAT_LOG, cache_below, format_cache_below_note },
 	{ "table", FORMAT_EACH_RUN, FORMAT_TEXT, one_run, table },
 	/* --tree's and mpirun's tables print nothing without them */
 	{ "tree", FORMAT_EACH_RUN, FORMAT_TEXT, NULL, tree_table },

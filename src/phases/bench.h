@@ -242,7 +242,10 @@ int io_open_flags(const struct bench *b, int access);
  */
 int bench_run(struct bench *b, struct run_result *res);
 
-/* The worst residency before any read, and what it says of the cache mode (again after the ranks' merge). */
+/*
+ * The worst residency before any read, and what it says of the cache mode;
+ * seeks no rotational device reaches (again after the ranks' merge).
+ */
 void bench_cache_outcome(const struct run_plan *p, struct run_result *res);
 
 #endif

@@ -667,6 +667,12 @@ static void build_x3(struct run_result *runs)
 			set_phase(r, (enum phase_id)i, 1.0 + 0.5 * i, 1000.0 * (i + 1) * factor[k] *
 				  (1.0 + 0.5 * i), 20 + 10 * k, 0.001 * (k + 1));
 		}
+		/* clyde-result/11: a disk that says it is rotational; the first run's 6000 seeks/s it cannot do */
+		snprintf(r->env.blockdev, sizeof(r->env.blockdev), "sda");
+		r->env.rotational = 1;
+		snprintf(r->env.scheduler, sizeof(r->env.scheduler), "mq-deadline");
+		r->env.read_ahead_kb = 128;
+		r->env.seeks_beyond_rotational = k ? 0 : 6000;
 	}
 }
 
