@@ -12,9 +12,9 @@
  *   dostatvfs()); the MNT_ flags live in <sys/fstypes.h>.
  *
  * Neither gives a filesystem's own options apart from the mount's: the
- * flags above are all statfs/statvfs carry (FreeBSD's nmount(2) options,
- * such as ZFS's properties or NFS's rsize, are not reported back), so
- * super_options stays "" there and the reports say so by leaving it out.
+ * flags above are all statfs/statvfs carry (the options a mount passes
+ * beyond them, NFS's rsize or tmpfs's size, are not reported back), so
+ * super_options stays "" there and the reports leave it out.
  *
  * configure's member checks choose which fsinfo_get is compiled. The names
  * fit struct fsinfo (FreeBSD's MNAMELEN and NetBSD's _VFS_MNAMELEN are
