@@ -230,12 +230,17 @@ scratch_tmpfs_any() {
 
 # scratch_ext4 IMAGE: a loop-mounted ext4 of 96 MiB at $SCRATCH whose
 # image is IMAGE (put it on a scratch tmpfs); fails without mkfs.ext4.
+# Its loop device, SCRATCH_LOOP, reads the image with direct I/O where the
+# kernel takes it (else the image's pages stay cached below the loop, and
+# clyde warns of it); mount -o loop alone would not.
 scratch_ext4() {
 	command -v mkfs.ext4 >/dev/null || return 1
 	truncate -s 96M "$1" && mkfs.ext4 -q -F "$1" >/dev/null 2>&1 || return 1
 	scratch_dir || return 1
 	mount -o loop "$1" "$SCRATCH" 2>/dev/null || return 1
 	T_MOUNTS="$SCRATCH $T_MOUNTS"
+	SCRATCH_LOOP=$(awk -v m="$SCRATCH" '$2 == m { print $1 }' /proc/self/mounts | tail -n 1)
+	losetup --direct-io=on "$SCRATCH_LOOP" 2>/dev/null || true
 }
 
 # loop_mkfs IMAGE SIZE MKFS...: a fresh sparse IMAGE (put it in a scratch

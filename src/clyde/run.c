@@ -342,6 +342,31 @@ static void measure_residency(struct bench *b, struct worker *workers, const str
 	}
 }
 
+/*
+ * A loop device's backing file in the page cache before a read: the
+ * loop's reads without direct I/O find it there, below the test file's
+ * drop, and a read phase then measures the cache however cold its own
+ * file was.
+ */
+static void measure_backing_residency(const char *path, struct phase_result *pr)
+{
+	struct residency r;
+	int ret = residency_measure(path, &r);
+
+	pr->backing_measured = true;
+	pr->backing_resident_pct = ret ? -1 : residency_percent(&r);
+	snprintf(pr->backing_method, sizeof(pr->backing_method), "%s",
+		 ret ? "unknown" : residency_method_name(r.method));
+	if (ret)
+		snprintf(pr->backing_why, sizeof(pr->backing_why), "cannot open it: %s",
+			 strerror(-ret));
+	else if (pr->backing_resident_pct < 0)
+		snprintf(pr->backing_why, sizeof(pr->backing_why), "%s", r.why);
+	else
+		pr->backing_resident_bytes = r.resident_bytes;
+	pr->backing_file_bytes = ret ? 0 : r.file_bytes;
+}
+
 /* The tree's files in the page cache before a tree phase reads them: all workers' bytes. */
 static void measure_tree_residency(struct bench *b, struct worker *workers,
 				   struct phase_result *pr)
@@ -592,6 +617,8 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 		measure_residency(b, workers, d, pr);
 	if (d->reads_tree)
 		measure_tree_residency(b, workers, pr);
+	if (b->loop_backing && (d->reads_file || d->reads_tree))
+		measure_backing_residency(b->loop_backing, pr);
 	arc_stats_read(&arc0);
 	progress_start(p, d);
 	phase_clock_init(&clock, p->workers, b->profiler);
@@ -710,18 +737,48 @@ static void resident_what(const struct phase_result *pr, enum phase_id id, char 
 	}
 }
 
+/*
+ * Seeks faster than any rotational device on one that says it is: a cache
+ * below clyde answered them, one no residency clyde measures shows (a
+ * hypervisor's page cache on the host, a controller's). Not on a loop
+ * device, whose rotational flag describes no disk, nor under mpirun,
+ * whose rate is every rank's.
+ */
+static void device_ceiling(struct run_result *res)
+{
+	const struct phase_result *pr = &res->phase[PH_SEEKS];
+	struct run_env *e = &res->env;
+	double rate = pr->elapsed > 0 ? pr->amount / pr->elapsed : 0;
+
+	e->seeks_beyond_rotational = 0;
+	if (pr->ran && e->rotational == 1 && !e->loop_backing[0] && !res->cluster &&
+	    rate > ROTATIONAL_SEEKS_MAX)
+		e->seeks_beyond_rotational = rate;
+}
+
 void bench_cache_outcome(const struct run_plan *p, struct run_result *res)
 {
 	struct run_env *e = &res->env;
 	const char *why = "";
 	bool any = false;
 
+	device_ceiling(res);
 	e->resident_worst = 0;
 	e->resident_known = true;
 	snprintf(e->resident_worst_what, sizeof(e->resident_worst_what), "the file");
+	e->loop_backing_measured = false;
+	e->loop_backing_worst = 0;
+	e->loop_backing_worst_bytes = 0;
 	for (int i = 0; i < PH_COUNT; i++) {
 		const struct phase_result *pr = &res->phase[i];
 
+		if (pr->ran && pr->backing_measured && e->loop_backing_worst >= 0 &&
+		    (!e->loop_backing_measured || pr->backing_resident_pct < 0 ||
+		     pr->backing_resident_pct > e->loop_backing_worst)) {
+			e->loop_backing_worst = pr->backing_resident_pct;
+			e->loop_backing_worst_bytes = pr->backing_resident_bytes;
+		}
+		e->loop_backing_measured |= pr->ran && pr->backing_measured;
 		if (!pr->ran || !pr->residency_measured)
 			continue;
 		any = true;

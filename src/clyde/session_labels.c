@@ -87,6 +87,7 @@ void fill_result_labels(const struct session *s, uint32_t seed, struct run_resul
 	copy_field(e->fs_source, sizeof(e->fs_source), s->fs.source);
 	copy_field(e->fs_mountpoint, sizeof(e->fs_mountpoint), s->fs.mountpoint);
 	copy_field(e->fs_options, sizeof(e->fs_options), s->fs.options);
+	copy_field(e->fs_super_options, sizeof(e->fs_super_options), s->fs.super_options);
 	e->cpus = s->topo.cpus;
 	e->ram_bytes = s->topo.ram_bytes;
 	copy_field(e->os, sizeof(e->os), s->si.os);
@@ -98,6 +99,8 @@ void fill_result_labels(const struct session *s, uint32_t seed, struct run_resul
 	e->rotational = s->si.rotational;
 	copy_field(e->scheduler, sizeof(e->scheduler), s->si.scheduler);
 	e->read_ahead_kb = s->si.read_ahead_kb;
+	e->loop_dio = s->si.loop_dio;
+	copy_field(e->loop_backing, sizeof(e->loop_backing), s->si.loop_backing);
 	if (pl->data == DATA_COMPRESSIBLE)
 		snprintf(e->data, sizeof(e->data), "compressible:%u", pl->data_zero_pct);
 	else

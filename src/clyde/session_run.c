@@ -60,6 +60,8 @@ static int run_once(struct session *s, uint32_t seed, uint32_t run, struct run_r
 	b.verify_key = verify_key(seed, run);
 	b.profiler = s->opt.profile ? &s->prof : NULL;
 	b.placement = &s->place;
+	if (s->si.loop_backing[0] && s->si.loop_dio == 0)
+		b.loop_backing = s->si.loop_backing;
 	fill_result_labels(s, seed, res);
 
 	/* under mpirun each rank's directory says whose it is: clyde.r3.XXXXXX */

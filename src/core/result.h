@@ -84,6 +84,18 @@ struct phase_result {
 	uint64_t residency_file_bytes;
 	char residency_method[16];
 	char residency_why[128];
+	/*
+	 * On a loop device without direct I/O, its backing file's residency
+	 * before the phase (the whole file: where the loop's reads land is
+	 * not known), -1 when it could not be told; not measured when
+	 * !backing_measured.
+	 */
+	bool backing_measured;
+	double backing_resident_pct;
+	uint64_t backing_resident_bytes;
+	uint64_t backing_file_bytes;
+	char backing_method[16];
+	char backing_why[128];
 	/* ZFS's ARC over the phase, where the system exports it. */
 	bool arc_valid;
 	uint64_t arc_hits;
@@ -192,6 +204,7 @@ struct run_env {
 	char fs_source[FSINFO_PATH_LEN];
 	char fs_mountpoint[FSINFO_PATH_LEN];
 	char fs_options[FSINFO_OPTS_LEN];
+	char fs_super_options[FSINFO_OPTS_LEN];	/* the filesystem's own; "" unknown */
 	unsigned cpus;
 	uint64_t ram_bytes;
 	char os[64];
@@ -203,6 +216,22 @@ struct run_env {
 	int rotational;		/* -1 unknown */
 	char scheduler[32];
 	int read_ahead_kb;	/* -1 unknown */
+	/* a loop device's backing file ("": not a loop device) and direct I/O: 1, 0, -1 unknown */
+	char loop_backing[FSINFO_PATH_LEN];
+	int loop_dio;
+	/*
+	 * loop_dio 0: the backing file's worst residency before a read (%,
+	 * bytes; -1 unknown), where a read phase measured it
+	 */
+	bool loop_backing_measured;
+	double loop_backing_worst;
+	uint64_t loop_backing_worst_bytes;
+	/*
+	 * The seek rate on a device that says it is rotational, where above
+	 * ROTATIONAL_SEEKS_MAX: served by a cache below clyde (a hypervisor's);
+	 * 0 otherwise.
+	 */
+	double seeks_beyond_rotational;
 	char data[32];		/* --data: zero, random, compressible:P */
 	double ceil_syscall_ns;	/* --ceilings; 0 when not measured */
 	double ceil_copy_bps;
@@ -299,6 +328,14 @@ void cluster_host_cpu(const struct cluster_run *c, int phase, unsigned host, dou
 
 /* More than this percent resident before a read: the drop failed. */
 #define RESIDENT_TOLERANCE_PCT 5.0
+
+/*
+ * Random reads a second that no rotational device reaches: a 15,000 rpm
+ * disk's 2 ms half turn and its shortest seek allow a few hundred, five
+ * seekers' queued requests somewhat more. Faster seeks on a device that
+ * says it is rotational were answered by a cache below clyde.
+ */
+#define ROTATIONAL_SEEKS_MAX 1000.0
 
 /* The latency percentiles reported: p50, p90, p99, p99.9. */
 #define LAT_QUANTILES 4

@@ -175,6 +175,12 @@ extern size_t format_test_row_count;
 /* A drop that left the file in memory, said loudly, not only in the label. */
 void format_cache_warning(FILE *out, const struct run_result *runs, unsigned count,
 			  const struct format_request *req);
+/* A loop device that reads its backing file through the page cache, and its fix. */
+void format_loop_warning(FILE *out, const struct run_result *runs, unsigned count,
+			 const struct format_request *req);
+/* Seeks faster than the device can: a cache below clyde, named. */
+void format_cache_below_note(FILE *out, const struct run_result *runs, unsigned count,
+			     const struct format_request *req);
 /* --verify's mismatches in the run. */
 void format_verify_note(FILE *out, const struct run_result *runs, unsigned count,
 			const struct format_request *req);

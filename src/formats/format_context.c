@@ -48,6 +48,28 @@ static void format_context_cuts(FILE *out, const struct run_result *r)
 	fputc('\n', out);
 }
 
+/* A loop device: its backing file, its direct I/O and, without, what of the file was cached. */
+static void format_context_loop(FILE *out, const struct run_env *e)
+{
+	char bytes[32];
+
+	if (!e->loop_backing[0])
+		return;
+	fprintf(out, "; loop over %s with direct I/O %s", e->loop_backing,
+		e->loop_dio < 0 ? "unknown" : e->loop_dio ? "on" : "off");
+	if (e->loop_dio)
+		return;
+	if (!e->loop_backing_measured)
+		return;
+	if (e->loop_backing_worst < 0) {
+		fputs(": its residency unknown", out);
+	} else {
+		size_human(bytes, sizeof(bytes), e->loop_backing_worst_bytes);
+		fprintf(out, ": up to %s (%.1f%%) of it resident before reads", bytes,
+			e->loop_backing_worst);
+	}
+}
+
 void format_context(FILE *out, const struct run_result *r)
 {
 	const struct run_env *e = &r->env;
@@ -76,9 +98,11 @@ void format_context(FILE *out, const struct run_result *r)
 	}
 	format_context_cuts(out, r);
 	size_human(ram, sizeof(ram), e->ram_bytes);
+	/* the mount's options, then the filesystem's own where the OS reports them */
 	if (e->fs_type[0])
-		fprintf(out, "filesystem: %s %s on %s (%s); %u CPUs; %s RAM\n",
+		fprintf(out, "filesystem: %s %s on %s (%s%s%s); %u CPUs; %s RAM\n",
 			e->fs_type, e->fs_source, e->fs_mountpoint, e->fs_options,
+			e->fs_super_options[0] ? "; super " : "", e->fs_super_options,
 			e->cpus, ram);
 	else
 		fprintf(out, "filesystem: unknown; %u CPUs; %s RAM\n", e->cpus, ram);
@@ -94,6 +118,7 @@ void format_context(FILE *out, const struct run_result *r)
 			fprintf(out, "; scheduler %s", e->scheduler);
 		if (e->read_ahead_kb >= 0)
 			fprintf(out, "; read-ahead %d KiB", e->read_ahead_kb);
+		format_context_loop(out, e);
 	} else {
 		fputs("; no block device", out);
 	}

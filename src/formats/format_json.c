@@ -72,7 +72,18 @@
  * its seed, start and host (clyde-report's history keeps each once).
  * Every /9 field is unchanged.
  */
-#define JSON_SCHEMA "clyde-result/10"
+/*
+ * clyde-result/11: per run filesystem.super_options, the filesystem's own
+ * options (Linux mountinfo's super options: ext4's data=journal, btrfs's
+ * compress=zstd:3; null where the OS reports none apart from the mount's);
+ * per run device.loop (null, or a loop device's backing file, its direct
+ * I/O and the backing file's worst residency before a read) and per read
+ * phase "backing_cache" (on a loop device without direct I/O: its backing
+ * file's residency before the phase); per run device.cache_below (null, or
+ * the seek rate on a device that says it is rotational beyond what one
+ * reaches). Every /10 field is unchanged.
+ */
+#define JSON_SCHEMA "clyde-result/11"
 
 /*
  * The document, the runs array, each run and its phases put one member on
@@ -289,6 +300,30 @@ static void json_machine(struct json_writer *w, const struct run_env *e)
 	json_obj_end(w);
 }
 
+/* clyde-result/11: the device's loop, null when it is none (or on the BSDs). */
+static void json_loop(struct json_writer *w, const struct run_env *e)
+{
+	if (!e->loop_backing[0]) {
+		json_add_null(w, "loop");
+		return;
+	}
+	json_obj_begin(w, "loop");
+	json_add_str(w, "backing_file", e->loop_backing);
+	if (e->loop_dio < 0)
+		json_add_null(w, "direct_io");
+	else
+		json_add_bool(w, "direct_io", e->loop_dio);
+	/* without direct I/O, where a read phase measured it: the worst before a read */
+	if (!e->loop_dio && e->loop_backing_measured && e->loop_backing_worst >= 0) {
+		json_add_double(w, "backing_resident_worst_pct", e->loop_backing_worst);
+		json_add_uint(w, "backing_resident_worst_bytes", e->loop_backing_worst_bytes);
+	} else {
+		json_add_null(w, "backing_resident_worst_pct");
+		json_add_null(w, "backing_resident_worst_bytes");
+	}
+	json_obj_end(w);
+}
+
 static void json_device(struct json_writer *w, const struct run_env *e)
 {
 	if (!e->blockdev[0]) {
@@ -305,6 +340,17 @@ static void json_device(struct json_writer *w, const struct run_env *e)
 		json_add_bool(w, "rotational", e->rotational);
 	json_add_str(w, "scheduler", e->scheduler);
 	json_add_int(w, "read_ahead_kb", e->read_ahead_kb);
+	json_loop(w, e);
+	/* clyde-result/11: seeks no rotational device reaches, answered by a cache below clyde */
+	if (e->seeks_beyond_rotational > 0) {
+		json_obj_begin(w, "cache_below");
+		json_add_str(w, "phase", "seeks");
+		json_add_double(w, "rate", e->seeks_beyond_rotational);
+		json_add_double(w, "rotational_max", ROTATIONAL_SEEKS_MAX);
+		json_obj_end(w);
+	} else {
+		json_add_null(w, "cache_below");
+	}
 	json_obj_end(w);
 }
 
@@ -357,6 +403,7 @@ static void json_run(struct json_writer *w, const struct run_result *r,
 	json_add_str(w, "source", e->fs_source);
 	json_add_str(w, "mountpoint", e->fs_mountpoint);
 	json_add_str(w, "options", e->fs_options);
+	json_add_str(w, "super_options", e->fs_super_options[0] ? e->fs_super_options : NULL);
 	json_obj_end(w);
 	json_machine(w, e);
 	json_device(w, e);

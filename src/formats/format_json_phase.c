@@ -363,6 +363,25 @@ static const char *amount_unit(enum phase_id id)
 	return phase_unit_names(id)->amount;
 }
 
+/*
+ * clyde-result/11: on a loop device without direct I/O, how much of its
+ * backing file was in the page cache before the phase (the whole file).
+ */
+static void json_phase_backing_cache(struct json_writer *w, const struct phase_result *p)
+{
+	json_obj_begin(w, "backing_cache");
+	json_add_str(w, "method", p->backing_method);
+	if (p->backing_resident_pct < 0) {
+		json_add_null(w, "resident_pct");
+		json_add_str(w, "why", p->backing_why);
+	} else {
+		json_add_double(w, "resident_pct", p->backing_resident_pct);
+		json_add_uint(w, "resident_bytes", p->backing_resident_bytes);
+		json_add_uint(w, "file_bytes", p->backing_file_bytes);
+	}
+	json_obj_end(w);
+}
+
 /* Where the phase's file was in the page cache before it ran. */
 static void json_phase_cache(struct json_writer *w, const struct phase_result *p, enum phase_id id)
 {
@@ -557,6 +576,8 @@ void json_phase(struct json_writer *w, const struct run_result *r, enum phase_id
 	json_add_fixed(w, "end_s", p->t_end, 6);
 	if (p->residency_measured)
 		json_phase_cache(w, p, id);
+	if (p->backing_measured)
+		json_phase_backing_cache(w, p);
 	if (p->arc_valid) {
 		json_obj_begin(w, "arc");
 		json_add_uint(w, "hits", p->arc_hits);

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * A run's notes on stderr, walked with the formats (format_registry.c
- * says when each applies): a drop that did not empty the page cache,
- * --verify's mismatches.
+ * says when each applies): a drop that did not empty the page cache, a
+ * loop device that caches its backing file, seeks no rotational device
+ * reaches, --verify's mismatches.
  */
 #include "config.h"
 
 #include <string.h>
 
 #include "formats/format.h"
+#include "lib/size.h"
 
 void format_cache_warning(FILE *out, const struct run_result *runs, unsigned count,
 			  const struct format_request *req)
@@ -22,6 +24,39 @@ void format_cache_warning(FILE *out, const struct run_result *runs, unsigned cou
 		e->resident_worst_tree ? "the tree's data" :
 		!strcmp(e->resident_worst_what, "the file") ? "the test file" : e->resident_worst_what,
 		e->fs_type[0] ? e->fs_type : "unknown filesystem", req->dir);
+}
+
+void format_loop_warning(FILE *out, const struct run_result *runs, unsigned count,
+			 const struct format_request *req)
+{
+	const struct run_env *e = &runs->env;
+	char bytes[32] = "";
+
+	(void)count;
+	(void)req;
+	if (e->loop_backing_measured && e->loop_backing_worst >= 0)
+		size_human(bytes, sizeof(bytes), e->loop_backing_worst_bytes);
+	/* no comma: consumers that read 2>&1 take a line with one for CSV */
+	fprintf(out, "clyde: WARNING: %s is a loop device without direct I/O: the pages of its "
+		"backing file %s sit in the page cache below the loop where the drop of the "
+		"test file does not reach; the read figures may be cache figures%s%s%s. "
+		"For reads from the disk: losetup --direct-io=on /dev/%s (after mount -o loop: "
+		"on the loop device it made)\n", e->blockdev, e->loop_backing,
+		bytes[0] ? " (up to " : "", bytes, bytes[0] ? " of it resident before a read)" : "",
+		e->blockdev);
+}
+
+void format_cache_below_note(FILE *out, const struct run_result *runs, unsigned count,
+			     const struct format_request *req)
+{
+	const struct run_env *e = &runs->env;
+
+	(void)count;
+	(void)req;
+	fprintf(out, "clyde: note: seeks at %.0f/s on %s which says it is rotational: no rotational "
+		"device seeks faster than about %.0f/s. A cache below clyde answered them (likely a "
+		"hypervisor's page cache on the host or a controller's) and the read figures may be "
+		"that cache's\n", e->seeks_beyond_rotational, e->blockdev, ROTATIONAL_SEEKS_MAX);
 }
 
 void format_verify_note(FILE *out, const struct run_result *runs, unsigned count,

@@ -57,6 +57,22 @@ static bool cache_not_emptied(const struct run_result *runs, unsigned count,
 	       e->resident_worst > RESIDENT_TOLERANCE_PCT;
 }
 
+static bool loop_cached(const struct run_result *runs, unsigned count,
+			const struct format_request *req)
+{
+	(void)count;
+	(void)req;
+	return runs->env.loop_backing[0] && runs->env.loop_dio == 0;
+}
+
+static bool cache_below(const struct run_result *runs, unsigned count,
+			const struct format_request *req)
+{
+	(void)count;
+	(void)req;
+	return runs->env.seeks_beyond_rotational > 0;
+}
+
 static bool mismatched(const struct run_result *runs, unsigned count,
 		       const struct format_request *req)
 {
@@ -125,6 +141,8 @@ static const struct format_row format_rows[] = {
 	{ "context", FORMAT_EACH_RUN, FORMAT_LOG, NULL, context },
 	{ "placement", FORMAT_EACH_RUN, FORMAT_LOG, placement_asked, placement },
 	{ "cache warning", FORMAT_EACH_RUN, FORMAT_LOG, cache_not_emptied, format_cache_warning },
+	{ "loop cache warning", FORMAT_EACH_RUN, FORMAT_LOG, loop_cached, format_loop_warning },
+	{ "cache below note", FORMAT_EACH_RUN, FORMAT_LOG, cache_below, format_cache_below_note },
 	{ "table", FORMAT_EACH_RUN, FORMAT_TEXT, one_run, table },
 	/* --tree's and mpirun's tables print nothing without them */
 	{ "tree", FORMAT_EACH_RUN, FORMAT_TEXT, NULL, tree_table },

@@ -44,6 +44,8 @@ struct bench {
 	struct stall_reader *stall_reader;	/* the run's, started before its phases; NULL: none */
 	/* --mpi-read-other: the private directory of the rank whose files the read phases read */
 	char read_dir[WORKDIR_MAX];
+	/* a loop device's backing file read through the page cache; NULL: none */
+	const char *loop_backing;
 	char errmsg[1024];	/* why bench_run failed */
 };
 
@@ -240,7 +242,10 @@ int io_open_flags(const struct bench *b, int access);
  */
 int bench_run(struct bench *b, struct run_result *res);
 
-/* The worst residency before any read, and what it says of the cache mode (again after the ranks' merge). */
+/*
+ * The worst residency before any read, and what it says of the cache mode;
+ * seeks no rotational device reaches (again after the ranks' merge).
+ */
 void bench_cache_outcome(const struct run_plan *p, struct run_result *res);
 
 #endif

@@ -352,6 +352,24 @@ void report_key(struct report_run *r)
 		 io_spec[0] ? " -s " : "", io_spec, conc, files_spec[0] ? " -n " : "", files_spec, tree);
 }
 
+void report_key_setup(struct report_run *r)
+{
+	const struct report_env *e = &r->env;
+	char depth[32] = "";
+	size_t used = strlen(r->key);
+
+	if (e->iodepth > 1)
+		snprintf(depth, sizeof(depth), " --iodepth=%.0f", e->iodepth);
+	/* the parts are each cut to their fields' sizes: together they fit beside the key */
+	snprintf(r->key + used, sizeof(r->key) - used, "%s%s%s%s%s%s%s%s",
+		 e->engine[0] && strcmp(e->engine, "psync") ? " --engine=" : "",
+		 e->engine[0] && strcmp(e->engine, "psync") ? e->engine : "", depth,
+		 e->direct ? " -D" : "",
+		 e->data_pattern[0] && strcmp(e->data_pattern, "random") ? " --data=" : "",
+		 e->data_pattern[0] && strcmp(e->data_pattern, "random") ? e->data_pattern : "",
+		 e->fs_super_options[0] ? " super=" : "", e->fs_super_options);
+}
+
 void report_run_origin(char *buf, size_t len, const struct report_run *r)
 {
 	if (!strcmp(r->format, "clyde-csv"))

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * clyde-report's JSON reader: clyde's documents (clyde-result/1 to /10:
+ * clyde-report's JSON reader: clyde's documents (clyde-result/1 to /11:
  * /3's phases may carry a --profile, /4's runs a --tree and its five
  * phases, /6's failed runs are skipped, /8's phases a time series, /10's
- * runs their host and start; /5's cluster, /7's plan and /9's
+ * runs their host and start, /11's the filesystem's own options; the
+ * engine, depth, -D and data pattern of every schema go into the key;
+ * /5's cluster, /7's plan and /9's
  * ranks_summary are not read), parsed by lib/json_reader,
  * into report_run, one per run. Only what the report shows is read,
  * and so checked.
@@ -453,6 +455,14 @@ static void json_env_str(char *dst, size_t len, const struct json_node *obj, con
 		str_copy(dst, len, n->string);
 }
 
+/* A true member of obj; false when absent, false or not a boolean. */
+static bool json_env_bool(const struct json_node *obj, const char *key)
+{
+	const struct json_node *n = obj && obj->type == JSON_OBJECT ? json_get(obj, key) : NULL;
+
+	return n && n->type == JSON_BOOL && n->boolean;
+}
+
 static double json_env_num(const struct json_node *obj, const char *key)
 {
 	double v = NAN;
@@ -484,8 +494,12 @@ static void json_run_env(struct report_run *r, const struct json_node *run)
 	json_env_str(e->fs_source, sizeof(e->fs_source), fs, "source");
 	json_env_str(e->fs_mountpoint, sizeof(e->fs_mountpoint), fs, "mountpoint");
 	json_env_str(e->fs_options, sizeof(e->fs_options), fs, "options");
+	json_env_str(e->fs_super_options, sizeof(e->fs_super_options), fs, "super_options");
 	json_env_str(e->device, sizeof(e->device), json_get(run, "device"), "name");
 	json_env_str(e->engine, sizeof(e->engine), json_get(run, "engine"), "name");
+	e->iodepth = json_env_num(json_get(run, "engine"), "iodepth");
+	e->direct = json_env_bool(json_get(run, "engine"), "direct");
+	json_env_str(e->data_pattern, sizeof(e->data_pattern), json_get(run, "data"), "pattern");
 	json_env_str(e->cache_mode, sizeof(e->cache_mode), json_get(run, "cache"), "mode");
 	json_env_str(e->cache_outcome, sizeof(e->cache_outcome), json_get(run, "cache"), "outcome");
 	e->resident_worst_pct = json_env_num(json_get(run, "cache"), "resident_worst_pct");
@@ -619,6 +633,7 @@ static int json_run(struct reader *rd, const struct json_node *run, const char *
 		goto free_series;
 	}
 	json_run_identity(&r, run);
+	report_key_setup(&r);
 	ret = reader_add_run(rd, &r);
 	if (!ret)
 		return 0;
@@ -632,7 +647,7 @@ static bool known_schema(const char *schema)
 	static const char *const known[] = {
 		"clyde-result/1", "clyde-result/2", "clyde-result/3", "clyde-result/4",
 		"clyde-result/5", "clyde-result/6", "clyde-result/7", "clyde-result/8",
-		"clyde-result/9", "clyde-result/10",
+		"clyde-result/9", "clyde-result/10", "clyde-result/11",
 	};
 
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
@@ -653,7 +668,7 @@ static int json_document(struct reader *rd, const struct json_node *doc, unsigne
 	if (schema && schema->type == JSON_STRING && !strcmp(schema->string, REPORT_GETC_SCHEMA))
 		return read_getc_json(rd, doc, line);
 	if (!schema || schema->type != JSON_STRING || !known_schema(schema->string)) {
-		reader_malformed(rd, line, "a JSON document whose schema is not clyde-result/1 to /10");
+		reader_malformed(rd, line, "a JSON document whose schema is not clyde-result/1 to /11");
 		return 0;
 	}
 	if (!runs || runs->type != JSON_ARRAY) {

@@ -90,8 +90,13 @@ struct report_env {
 	char os[32], kernel[96], arch[32], cpu_model[128];
 	double cpus, ram_bytes;
 	char fs_type[32], fs_source[128], fs_mountpoint[256], fs_options[256];
+	char fs_super_options[256];	/* /11: the filesystem's own; "" not known */
 	char device[64];
 	char engine[32];
+	/* the setup the key adds (report_key_setup): "" / 0 / false where not known */
+	char data_pattern[32];
+	double iodepth;
+	bool direct;
 	char cache_mode[32], cache_outcome[128];
 	double resident_worst_pct;
 };
@@ -103,7 +108,7 @@ struct report_run {
 	char format[24];	/* "clyde-csv", "bonnie-1.98", "bonnie-1.97", "bonnie-1.03", "clyde-json" */
 	char version[32];	/* the tool's version field; "" for 1.03 */
 	char name[128];
-	char key[640];		/* the configuration: name and parameters, see report_key() */
+	char key[1024];		/* the configuration: name, parameters and setup: report_key() */
 	/* Parameters as the CSV writes them (strings, since bonnie++'s vary). */
 	char size[32];
 	char chunk[32];
@@ -162,7 +167,7 @@ struct report_stat {
 };
 
 struct report_config {
-	char key[640];
+	char key[1024];
 	char name[128];
 	unsigned runs;
 	struct report_stat stat[PH_COUNT][RM_ALL];
@@ -274,11 +279,12 @@ void report_display_pick(struct report_display *d, enum phase_id ph,
 /*
  * Readers (read_input.c, read_csv.c, read_json.c). A stream may mix CSV
  * lines of every format (clyde's, bonnie++ 1.98, 1.96/1.97 and 1.03) and
- * clyde-result/1 to /10 JSON documents (/3: each phase's --profile, when
+ * clyde-result/1 to /11 JSON documents (/3: each phase's --profile, when
  * it ran with one; /4: the run's tree and the tree phases, when it ran
  * with --tree; /6: a run that failed is skipped as malformed; /8: each
  * phase's time series, where it was recorded; /10: the run's host and
- * start; /5's cluster, /7's plan and /9's ranks_summary are not read).
+ * start; /11: the filesystem's own options; /5's cluster, /7's plan and
+ * /9's ranks_summary are not read).
  * CSV has bonnie++'s twelve phases only (PH_BONNIE_COUNT).
  * Header lines are skipped; lines without a comma (the text table around
  * a CSV line) are counted in text_lines and ignored; malformed lines and
@@ -303,6 +309,15 @@ int report_read_buffer(struct report_set *s, const char *buf, size_t len,
  * tree's seed when it is not the default, 1).
  */
 void report_key(struct report_run *r);
+/*
+ * What a JSON run's key adds from its setup, after the key above: each of
+ * --engine, --iodepth, -D and --data that is not clyde's default, and the
+ * filesystem's own options (clyde-result/11), "ext4 -s 4G --engine=uring
+ * --iodepth=8 -D --data=zero super=rw,data=journal", so that runs that
+ * differ in any of them are two configurations. A CSV line says none of
+ * them and gets nothing; the run's line identity keeps the key without them.
+ */
+void report_key_setup(struct report_run *r);
 /*
  * The key of a run's line in the history: its line_identity, and "#N"
  * after it for the Nth run of one input with that line (N > 1), so that

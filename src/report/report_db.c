@@ -85,8 +85,18 @@ static const char migrate_3[] =
 	"UPDATE runs SET line_identity = identity;"
 	"CREATE INDEX runs_line_identity ON runs(line_identity);";
 
+/*
+ * 3 -> 4: the filesystem's own options (clyde-result/11's super_options),
+ * which fs_options, the mount's, does not hold. The rows before did not
+ * record them: NULL.
+ */
+static const char migrate_4[] =
+	"ALTER TABLE runs ADD COLUMN fs_super_options TEXT;";
+
 /* migrations[v]: the SQL that takes schema v to v + 1 (migrations[0] makes schema 1). */
-static const char *const migrations[REPORT_DB_SCHEMA] = { schema_1, migrate_2, migrate_3 };
+static const char *const migrations[REPORT_DB_SCHEMA] = {
+	schema_1, migrate_2, migrate_3, migrate_4,
+};
 
 /* The columns of runs a selection may name (besides labels), and the other names of some. */
 static const struct sel_field {
@@ -98,7 +108,8 @@ static const struct sel_field {
 	{ "kernel", "kernel" }, { "arch", "arch" }, { "cpu_model", "cpu_model" },
 	{ "fs_type", "fs_type" }, { "fs", "fs_type" }, { "type", "fs_type" },
 	{ "fs_source", "fs_source" }, { "mountpoint", "mountpoint" },
-	{ "fs_options", "fs_options" }, { "options", "fs_options" }, { "device", "device" },
+	{ "fs_options", "fs_options" }, { "options", "fs_options" },
+	{ "fs_super_options", "fs_super_options" }, { "device", "device" },
 	{ "clyde_version", "clyde_version" }, { "engine", "engine" }, { "cache_mode", "cache_mode" },
 	{ "source", "source" },
 };
@@ -288,10 +299,10 @@ static const char *const add_sql[] = {
 	"INSERT INTO runs (identity, added_at, source, line, format, tool_version, name,"
 	" config, seed, concurrency, host, os, kernel, arch, cpu_model, cpus, ram_bytes, fs_type,"
 	" fs_source, mountpoint, fs_options, device, clyde_version, engine, cache_mode,"
-	" cache_outcome, resident_worst_pct, line_identity, started_at)"
+	" cache_outcome, resident_worst_pct, line_identity, started_at, fs_super_options)"
 	" VALUES (?1, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'),"
 	" ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,"
-	" ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
+	" ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)",
 	/*
 	 * The run already there: a row of its identity or, failing that, of
 	 * its line that does not say when it ran (?3 NULL: this run does not
@@ -462,6 +473,7 @@ static int add_run(struct report_db *db, struct add_stmts *q, const struct repor
 	bind_real(st, 26, e->has ? e->resident_worst_pct : NAN);
 	bind_text(st, 27, line_key);
 	bind_text(st, 28, r->started_at);
+	bind_text(st, 29, e->fs_super_options);
 	ret = step_done(db, st, "adding a run", err, errlen);
 	if (ret)
 		return ret;

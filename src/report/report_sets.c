@@ -45,9 +45,19 @@ void report_points_by_params(struct report_points *pts)
 		size_t n = strlen(name);
 		char params[sizeof(p->config)];
 
+		char *super;
+
 		/* a key begins with its run's name (report_key); one that does not is left as it is */
 		if (strncmp(p->config, name, n) || (p->config[n] && p->config[n] != ' '))
 			continue;
+		/*
+		 * and ends with the filesystem's own options (report_key_setup),
+		 * which differ from one filesystem to the next as names do: the
+		 * sides a field selects are paired by clyde's parameters alone
+		 */
+		super = strstr(p->config + n, " super=");
+		if (super)
+			*super = '\0';
 		snprintf(params, sizeof(params), "(any name)%s", p->config + n);
 		memcpy(p->config, params, sizeof(p->config));
 	}

@@ -19,7 +19,13 @@ struct fsinfo {
 	char type[FSINFO_TYPE_LEN];		/* "ext4", "tmpfs", "ufs", "zfs" */
 	char source[FSINFO_PATH_LEN];		/* "/dev/vda1", "tank/home" */
 	char mountpoint[FSINFO_PATH_LEN];
-	char options[FSINFO_OPTS_LEN];		/* "rw,relatime" */
+	char options[FSINFO_OPTS_LEN];		/* the mount's: "rw,relatime" */
+	/*
+	 * The filesystem's own (Linux: mountinfo's super options, where
+	 * ext4's data=journal and btrfs's compress=zstd:3 are); "" where the
+	 * OS reports none apart from the mount's (the BSDs).
+	 */
+	char super_options[FSINFO_OPTS_LEN];	/* "rw,data=journal" */
 	bool cut;	/* a field did not fit: it ends in "..." */
 };
 

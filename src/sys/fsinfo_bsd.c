@@ -11,6 +11,11 @@
  *   f_flag = mnt_flag & MNT_VISFLAGMASK (sys/kern/vfs_syscalls.c
  *   dostatvfs()); the MNT_ flags live in <sys/fstypes.h>.
  *
+ * Neither gives a filesystem's own options apart from the mount's: the
+ * flags above are all statfs/statvfs carry (the options a mount passes
+ * beyond them, NFS's rsize or tmpfs's size, are not reported back), so
+ * super_options stays "" there and the reports leave it out.
+ *
  * configure's member checks choose which fsinfo_get is compiled. The names
  * fit struct fsinfo (FreeBSD's MNAMELEN and NetBSD's _VFS_MNAMELEN are
  * 1024, DragonFly's 80); anything longer is cut visibly and flagged.

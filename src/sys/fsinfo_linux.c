@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* Filesystem of a directory on Linux: /proc/self/mountinfo. */
+/*
+ * Filesystem of a directory on Linux: /proc/self/mountinfo, whose line is
+ * "ID PARENT MAJ:MIN ROOT MOUNTPOINT MOUNT-OPTIONS [OPTIONAL...] - TYPE
+ * SOURCE SUPER-OPTIONS": the mount's options (ro, noatime) and, after the
+ * source, the filesystem's own (ext4's data=journal, btrfs's compress).
+ */
 #include "config.h"
 
 #include <errno.h>
@@ -80,6 +85,11 @@ int fsinfo_get(const char *dir, struct fsinfo *fs)
 		if (tok)
 			unescape(tok);
 		fs->cut |= str_copy_marked(fs->source, sizeof(fs->source), tok ? tok : "");
+		tok = tok ? strtok_r(NULL, " \n", &save) : NULL;
+		if (tok)
+			unescape(tok);
+		fs->cut |= str_copy_marked(fs->super_options, sizeof(fs->super_options),
+					   tok ? tok : "");
 	}
 	free(line);
 	fclose(f);

@@ -157,7 +157,12 @@ static int open_file(const char *path, uint64_t off, uint64_t len, struct reside
 	int fd;
 
 	memset(r, 0, sizeof(*r));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/*
+	 * O_NONBLOCK: a path that names a FIFO now (a loop's backing file
+	 * under a mount put over its directory) must not hold the run; it is
+	 * then no regular file, and not measured.
+	 */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st)) {

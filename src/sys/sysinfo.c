@@ -18,6 +18,7 @@ void sysinfo_get(const char *dir, struct sysinfo *si)
 	memset(si, 0, sizeof(*si));
 	si->rotational = -1;
 	si->read_ahead_kb = -1;
+	si->loop_dio = -1;
 	if (!uname(&u)) {
 		str_copy(si->os, sizeof(si->os), u.sysname);
 		str_copy(si->kernel, sizeof(si->kernel), u.release);

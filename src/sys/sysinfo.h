@@ -16,6 +16,14 @@ struct sysinfo {
 	int rotational;		/* 1, 0, or -1 when unknown */
 	char scheduler[32];	/* the active I/O scheduler */
 	int read_ahead_kb;	/* -1 when unknown */
+	/*
+	 * Linux, a loop device: whether it reads its backing file with
+	 * direct I/O (1) or through the page cache (0: the file's pages are
+	 * cached below the loop, where no drop of the test file reaches);
+	 * -1 when not a loop device or not known. Its backing file: "" then.
+	 */
+	int loop_dio;
+	char loop_backing[1025];
 };
 
 /* Fill what can be found; unknown fields stay empty or -1. */

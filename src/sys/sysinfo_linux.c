@@ -58,6 +58,23 @@ static int read_line(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+/*
+ * A loop device's backing file and its direct I/O (drivers/block/loop.c's
+ * sysfs attributes, in loop/ of the whole device, beside its queue).
+ */
+static void blockdev_loop(const char *real, const char *queue, struct sysinfo *si)
+{
+	char path[PATH_MAX + 64], buf[16];
+	const char *up = strcmp(queue, "queue") ? "../" : "";
+
+	snprintf(path, sizeof(path), "%s/%sloop/backing_file", real, up);
+	if (read_line(path, si->loop_backing, sizeof(si->loop_backing)))
+		return;
+	snprintf(path, sizeof(path), "%s/%sloop/dio", real, up);
+	if (!read_line(path, buf, sizeof(buf)))
+		si->loop_dio = atoi(buf) != 0;
+}
+
 void sysinfo_blockdev(const char *dir, struct sysinfo *si)
 {
 	char base[PATH_MAX], real[PATH_MAX], path[PATH_MAX + 64], buf[256];
@@ -76,6 +93,7 @@ void sysinfo_blockdev(const char *dir, struct sysinfo *si)
 	snprintf(path, sizeof(path), "%s/partition", real);
 	if (!access(path, F_OK))
 		queue = "../queue";
+	blockdev_loop(real, queue, si);
 	snprintf(path, sizeof(path), "%s/%s/rotational", real, queue);
 	if (!read_line(path, buf, sizeof(buf)))
 		si->rotational = atoi(buf);

@@ -39,8 +39,10 @@ CPU_MODEL=$(sed -n 's/^\(model name\|Model\)[[:space:]]*: *//p' /proc/cpuinfo | 
 RAM=$(echo "$(getconf _PHYS_PAGES) $(getconf PAGESIZE)" | awk '{v = $1 * $2; u = 0
 	split("bytes KiB MiB GiB TiB", n); while (v >= 1024 && u < 4) { v /= 1024; u++ }
 	if (u) printf "%.1f %s", v, n[u + 1]; else printf "%d bytes", v }')
+# the mount's options, then the filesystem's own (mountinfo's last field)
 FS_LINE=$(awk -v m="$MNT" '$5 == m { for (i = 7; $i != "-"; i++); o = $6; gsub(",", " ", o)
-	print "filesystem: " $(i + 1) " " $(i + 2) " on " m " (" o ")" }' /proc/self/mountinfo)
+	so = $(i + 3); gsub(",", " ", so)
+	print "filesystem: " $(i + 1) " " $(i + 2) " on " m " (" o "; super " so ")" }' /proc/self/mountinfo)
 FS_LINE="$FS_LINE; $(getconf _NPROCESSORS_ONLN) CPUs; $RAM RAM"
 ENV_LINE="environment: $(uname -s) $(uname -r) $(uname -m); CPU ${CPU_MODEL:-unknown}; no block device"
 DROP="cache drop (fsync + fadvise DONTNEED after each I/O phase)"

@@ -274,6 +274,8 @@ static void set_labels(struct run_result *r, const char *name)
 	snprintf(e->fs_source, sizeof(e->fs_source), "/dev/nvme0n1p2");
 	snprintf(e->fs_mountpoint, sizeof(e->fs_mountpoint), "/mnt/test");
 	snprintf(e->fs_options, sizeof(e->fs_options), "rw relatime");
+	/* clyde-result/11: the filesystem's own options, beside the mount's */
+	snprintf(e->fs_super_options, sizeof(e->fs_super_options), "rw data=journal");
 	e->cpus = 8;
 	e->ram_bytes = 16ULL << 30;
 	snprintf(e->os, sizeof(e->os), "Linux");
@@ -363,6 +365,7 @@ static void build_short(struct run_result *r)
 	r->env.perchar_stdio = true;
 	snprintf(r->env.cache, sizeof(r->env.cache), "keep");
 	r->env.fs_type[0] = '\0';
+	r->env.fs_super_options[0] = '\0';	/* not known: null */
 	snprintf(r->env.driver, sizeof(r->env.driver), "nvd");
 	r->failure.failed = true;
 	r->failure.phase = PH_SEQ_DEL;
@@ -514,6 +517,22 @@ static void build_profile(struct run_result *r)
 	set_profile(r, PH_SEEKS, 0.5, true);
 	set_profile(r, PH_SEQ_CREATE, 0.25, false);
 	r->env.profiled = true;
+	/* clyde-result/11: on a loop device without direct I/O, its backing file before the seeks */
+	snprintf(r->env.blockdev, sizeof(r->env.blockdev), "loop3");
+	r->env.rotational = 0;
+	snprintf(r->env.scheduler, sizeof(r->env.scheduler), "none");
+	r->env.read_ahead_kb = 128;
+	snprintf(r->env.loop_backing, sizeof(r->env.loop_backing), "/var/tmp/ext4 \"a\".img");
+	r->env.loop_dio = 0;
+	r->phase[PH_SEEKS].backing_measured = true;
+	snprintf(r->phase[PH_SEEKS].backing_method, sizeof(r->phase[PH_SEEKS].backing_method),
+		 "cachestat");
+	r->phase[PH_SEEKS].backing_resident_pct = 37.5;
+	r->phase[PH_SEEKS].backing_resident_bytes = (uint64_t)192 << 20;
+	r->phase[PH_SEEKS].backing_file_bytes = (uint64_t)512 << 20;
+	r->env.loop_backing_measured = true;
+	r->env.loop_backing_worst = 37.5;
+	r->env.loop_backing_worst_bytes = (uint64_t)192 << 20;
 }
 
 struct golden_cluster {
@@ -648,6 +667,12 @@ static void build_x3(struct run_result *runs)
 			set_phase(r, (enum phase_id)i, 1.0 + 0.5 * i, 1000.0 * (i + 1) * factor[k] *
 				  (1.0 + 0.5 * i), 20 + 10 * k, 0.001 * (k + 1));
 		}
+		/* clyde-result/11: a disk that says it is rotational; the first run's 6000 seeks/s it cannot do */
+		snprintf(r->env.blockdev, sizeof(r->env.blockdev), "sda");
+		r->env.rotational = 1;
+		snprintf(r->env.scheduler, sizeof(r->env.scheduler), "mq-deadline");
+		r->env.read_ahead_kb = 128;
+		r->env.seeks_beyond_rotational = k ? 0 : 6000;
 	}
 }
 
