@@ -260,6 +260,34 @@ static void where_lines(FILE *out, const struct run_result *r)
 	}
 }
 
+/*
+ * A file system's background work seen during phases (profile.h's rows):
+ * its device I/O is in those phases' device columns and WA, which the
+ * phase did not cause.
+ */
+static void background_notes(FILE *out, const struct run_result *r)
+{
+	const struct prof_background *b;
+
+	for (unsigned k = 0; (b = prof_background_row(k)); k++) {
+		char phases[256] = "";
+		size_t used = 0;
+		unsigned seen = 0;
+
+		FOR_PROFILED(r, i, p) {
+			if (!(p->profile.background & (UINT32_C(1) << k)) || used >= sizeof(phases))
+				continue;
+			used += (size_t)snprintf(phases + used, sizeof(phases) - used, "%s%s",
+						 seen++ ? ", " : "", phase_get((enum phase_id)i)->row_name);
+		}
+		if (seen)
+			fprintf(out, "Profile note: %s (%s) ran during %s: its device I/O is in %s "
+				"device columns and WA, though %s not cause it; %s keeps it out\n",
+				b->name, b->what, phases, seen == 1 ? "that phase's" : "those phases'",
+				seen == 1 ? "the phase did" : "they did", b->avoid);
+	}
+}
+
 /* What the figures cannot show, said once per run. */
 static void notes(FILE *out, const struct run_result *r, const struct prof_phase *any)
 {
@@ -330,6 +358,7 @@ static void notes(FILE *out, const struct run_result *r, const struct prof_phase
 	if (back)
 		fprintf(out, "Profile note: a CPU counter went back during %s (Linux's iowait "
 			"may): counted as 0\n", back);
+	background_notes(out, r);
 }
 
 void format_profile_tables(FILE *out, const struct run_result *r)

@@ -562,6 +562,26 @@ static void unattributed_warning(struct run_result *r)
 	free(t);
 }
 
+/* A file system's background work seen during phases: one note, the phases named. */
+static void background_note(struct run_result *r)
+{
+	char *t;
+
+	build_profile(r);
+	t = profile_text(r);
+	CHECK(t && !strstr(t, "ext4lazyinit"), "a background note with none seen:\n%s", t);
+	free(t);
+	r->phase[PH_PUT_BLOCK].profile.background = 1;	/* row 0: ext4lazyinit */
+	r->phase[PH_SEEKS].profile.background = 1;
+	CHECK(!strcmp(prof_background_row(0)->name, "ext4lazyinit"), "row 0");
+	t = profile_text(r);
+	CHECK(t && strstr(t, "Profile note: ext4lazyinit (ext4's lazy init") &&
+	      strstr(t, "ran during Block write, Random seeks: its device I/O is in those phases' "
+		     "device columns and WA, though they did not cause it; mkfs.ext4 -E "),
+	      "no background note:\n%s", t);
+	free(t);
+}
+
 struct golden_cluster {
 	struct cluster_run run;
 	char host[2][64];
@@ -721,6 +741,7 @@ int main(void)
 	text_case("profile", &profile, 1);
 	json_case("profile", &profile, 1, 0, NULL);
 	unattributed_warning(&profile);
+	background_note(&profile);
 
 	build_cluster(&cluster, &g);
 	text_case("cluster", &cluster, 1);
