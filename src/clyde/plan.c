@@ -793,11 +793,13 @@ void plan_print(FILE *out, const struct run_plan *p, const struct clyde_options 
 		p->perchar == PERCHAR_STDIO ? "stdio" : "1-byte system calls");
 	if (p->seeks_timed)
 		fprintf(out, "seeks: at least %" PRIu32 " and for at least %.1f s by %" PRIu32
-			" seekers; %u%% write back, synced at the end; %s\n", p->seeks,
-			p->seek_seconds, p->seekers, p->seek_updates, p->seek_note);
+			" %s; %u%% write back, synced at the end; %s\n", p->seeks,
+			p->seek_seconds, p->seekers, p->seekers == 1 ? "seeker" : "seekers",
+			p->seek_updates, p->seek_note);
 	else
-		fprintf(out, "seeks: %" PRIu32 " by %" PRIu32 " seekers; %u%% write back, synced at "
-			"the end; %s\n", p->seeks, p->seekers, p->seek_updates, p->seek_note);
+		fprintf(out, "seeks: %" PRIu32 " by %" PRIu32 " %s; %u%% write back, synced at "
+			"the end; %s\n", p->seeks, p->seekers, p->seekers == 1 ? "seeker" : "seekers",
+			p->seek_updates, p->seek_note);
 	if (p->cal_note[0])
 		fprintf(out, "calibration: %s\n", p->cal_note);
 	fprintf(out, "files: %" PRIu32 " x 1024 of %" PRId64 "..%" PRId64 " bytes in %" PRIu32

@@ -61,6 +61,11 @@ static void json_profile_groups(struct json_writer *w, const struct prof_phase *
 	json_add_uint(w, "tasks_new", pp->tasks_new);
 	json_add_uint(w, "tasks_exited", pp->tasks_exited);
 	json_add_uint(w, "kworkers_unnamed", pp->kworkers_unnamed);
+	json_arr_begin(w, "background");
+	for (unsigned k = 0; prof_background_row(k); k++)
+		if (pp->background & (UINT32_C(1) << k))
+			json_add_str(w, NULL, prof_background_row(k)->name);
+	json_arr_end(w);
 	json_arr_begin(w, "top");
 	for (unsigned k = 0; k < pp->ntop; k++) {
 		json_obj_begin(w, NULL);

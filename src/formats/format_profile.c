@@ -74,6 +74,14 @@ static bool any_profile(const struct run_result *r)
 	return false;
 }
 
+/*
+ * Unattributed time (profile.c: busy ticks no seen task accounts for)
+ * beyond this share of a CPU over a phase is a warning: the split by
+ * process then misses more than a tenth of a CPU, which tick rounding
+ * (a tick or two a task) does not reach in half a second or more.
+ */
+#define UNATTRIBUTED_WARN_SHARE	0.10
+
 #define FOR_PROFILED(r, i, p) \
 	for (int i = 0; i < PH_COUNT; i++) \
 		for (const struct phase_result *p = &(r)->phase[i]; \
@@ -252,12 +260,40 @@ static void where_lines(FILE *out, const struct run_result *r)
 	}
 }
 
+/*
+ * A file system's background work seen during phases (profile.h's rows):
+ * its device I/O is in those phases' device columns and WA, which the
+ * phase did not cause.
+ */
+static void background_notes(FILE *out, const struct run_result *r)
+{
+	const struct prof_background *b;
+
+	for (unsigned k = 0; (b = prof_background_row(k)); k++) {
+		char phases[256] = "";
+		size_t used = 0;
+		unsigned seen = 0;
+
+		FOR_PROFILED(r, i, p) {
+			if (!(p->profile.background & (UINT32_C(1) << k)) || used >= sizeof(phases))
+				continue;
+			used += (size_t)snprintf(phases + used, sizeof(phases) - used, "%s%s",
+						 seen++ ? ", " : "", phase_get((enum phase_id)i)->row_name);
+		}
+		if (seen)
+			fprintf(out, "Profile note: %s (%s) ran during %s: its device I/O is in %s "
+				"device columns and WA, though %s not cause it; %s keeps it out\n",
+				b->name, b->what, phases, seen == 1 ? "that phase's" : "those phases'",
+				seen == 1 ? "the phase did" : "they did", b->avoid);
+	}
+}
+
 /* What the figures cannot show, said once per run. */
 static void notes(FILE *out, const struct run_result *r, const struct prof_phase *any)
 {
-	double cost = 0, worst_cost = -1, other_worst = 0, lost = 0;
+	double cost = 0, worst_cost = -1, other_worst = 0, lost = 0, lost_worst = 0;
 	unsigned unnamed = 0, exited = 0, snapshots = 0, shorts = 0;
-	const char *other_phase = NULL, *back = NULL;
+	const char *other_phase = NULL, *back = NULL, *lost_phase = NULL;
 
 	FOR_PROFILED(r, i, p) {
 		const struct prof_phase *pp = &p->profile;
@@ -271,6 +307,12 @@ static void notes(FILE *out, const struct run_result *r, const struct prof_phase
 		exited += pp->tasks_exited;
 		if (pp->groups_valid && pp->machine_valid && pp->unattributed_s > lost)
 			lost = pp->unattributed_s;
+		/* the same half second and ten ticks as for other processes */
+		if (pp->groups_valid && pp->machine_valid && pp->window_s >= 0.5 &&
+		    pp->unattributed_s >= 0.1 && pp->unattributed_s / pp->window_s > lost_worst) {
+			lost_worst = pp->unattributed_s / pp->window_s;
+			lost_phase = phase_get((enum phase_id)i)->row_name;
+		}
 		/* Half a second and ten ticks at least: a tick in a short phase is no load. */
 		if (pp->window_s >= 0.5 && other >= 0.1 && other / pp->window_s > other_worst) {
 			other_worst = other / pp->window_s;
@@ -305,6 +347,10 @@ static void notes(FILE *out, const struct run_result *r, const struct prof_phase
 	if (other_phase && other_worst > 0.05)
 		fprintf(out, "Profile WARNING: other processes used %.0f%% of a CPU during %s: "
 			"the machine was not idle\n", other_worst * 100, other_phase);
+	if (lost_phase && lost_worst > UNATTRIBUTED_WARN_SHARE)
+		fprintf(out, "Profile WARNING: %.0f%% of a CPU during %s went to no process "
+			"clyde saw (tasks that came and went between its snapshots): the "
+			"split by process misses that much\n", lost_worst * 100, lost_phase);
 	if (shorts && any->machine_valid)
 		fprintf(out, "Profile note: %u phases lasted under %.1f s: their split is counted "
 			"in ticks of %.0f ms and may be off by a tick or two a column\n", shorts,
@@ -312,6 +358,7 @@ static void notes(FILE *out, const struct run_result *r, const struct prof_phase
 	if (back)
 		fprintf(out, "Profile note: a CPU counter went back during %s (Linux's iowait "
 			"may): counted as 0\n", back);
+	background_notes(out, r);
 }
 
 void format_profile_tables(FILE *out, const struct run_result *r)

@@ -85,6 +85,35 @@ static bool block_name(const char *n)
 	return false;
 }
 
+static const struct prof_background background_rows[] = {
+	{ "ext4lazyinit", "ext4's lazy init, which zeroes a new file system's inode tables "
+	  "after its mount", "mkfs.ext4 -E lazy_itable_init=0,lazy_journal_init=0, or a wait "
+	  "until the thread is gone" },
+	{ "btrfs-discard", "btrfs's asynchronous discard of freed extents",
+	  "mount -o nodiscard (or discard=sync)" },
+};
+
+const struct prof_background *prof_background_row(unsigned i)
+{
+	return i < sizeof(background_rows) / sizeof(background_rows[0]) ? &background_rows[i] : NULL;
+}
+
+/* The background rows a task is: a kernel thread by its name, a kworker by its queue. */
+static uint32_t background_of(const struct prof_task *t)
+{
+	const char *q = kworker_queue(t->comm);
+	const char *name = q ? q : t->comm;
+	const struct prof_background *b;
+	uint32_t bits = 0;
+
+	if (!t->kthread)
+		return 0;
+	for (unsigned i = 0; (b = prof_background_row(i)); i++)
+		if (starts(name, b->name))
+			bits |= UINT32_C(1) << i;
+	return bits;
+}
+
 enum prof_group prof_classify(const char *comm, bool kthread)
 {
 	const char *q = kworker_queue(comm);
@@ -354,9 +383,13 @@ static void task_deltas(const struct prof_sampler *p, const struct prof_snapshot
 		top_name(shown->comm, name, sizeof(name));
 		note_top(out, name, g, (double)d / p->task_hz);
 	}
-	for (size_t i = 0; i < a->ntasks; i++)
+	for (size_t i = 0; i < a->ntasks; i++) {
 		if (!find_task(b, a->tasks[i].pid))
 			out->tasks_exited++;
+		out->background |= background_of(&a->tasks[i]);
+	}
+	for (size_t i = 0; i < b->ntasks; i++)
+		out->background |= background_of(&b->tasks[i]);
 	out->groups_valid = true;
 	for (int g = 0; g < PROF_GROUPS; g++)
 		out->group_s[g] = (double)ticks[g] / p->task_hz;

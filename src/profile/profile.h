@@ -153,6 +153,21 @@ struct prof_top {
 	double s;
 };
 
+/*
+ * A file system's own background work, whose device I/O lands in a
+ * phase's device columns though the phase did not cause it: one row
+ * each (profile.c), told by a kernel thread's name or a kworker's
+ * workqueue.
+ */
+struct prof_background {
+	const char *name;	/* the thread's name or the workqueue's, a prefix */
+	const char *what;	/* what it does */
+	const char *avoid;	/* how a run keeps it out */
+};
+
+/* Row i, or NULL past the last (at most 32 rows: a bit each in a phase). */
+const struct prof_background *prof_background_row(unsigned i);
+
 /* The profile of one phase, in struct phase_result. Seconds of CPU throughout. */
 struct prof_phase {
 	bool valid;
@@ -181,6 +196,7 @@ struct prof_phase {
 	unsigned tasks_new;		/* appeared during the phase: counted from 0 */
 	unsigned tasks_exited;		/* gone at the end: counted up to their last sample */
 	unsigned kworkers_unnamed;	/* kworkers whose name showed no workqueue */
+	uint32_t background;		/* prof_background rows seen at the start or end */
 	unsigned ntop;
 	struct prof_top top[PROF_TOP];	/* the busiest tasks outside clyde */
 	/* perf_event_open: valid[] false means not counted (why in *_why). */

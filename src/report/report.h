@@ -276,6 +276,17 @@ struct report_display {
 void report_display_pick(struct report_display *d, enum phase_id ph,
 			 enum report_measure m, double max_raw);
 
+/* A chart's y axis: 0..top in steps of 1, 2, 2.5 or 5 times a power of ten. */
+struct report_axis {
+	double top, step;
+	int decimals;
+};
+
+/* The axis for values up to max (shown units); max <= 0 or not finite: 0..1. */
+void report_axis_pick(struct report_axis *a, double max);
+/* A tick's label: thousands and millions as k and M, the step's decimals. */
+void report_tick_label(char *buf, size_t len, double v, const struct report_axis *a);
+
 /*
  * Readers (read_input.c, read_csv.c, read_json.c). A stream may mix CSV
  * lines of every format (clyde's, bonnie++ 1.98, 1.96/1.97 and 1.03) and

@@ -345,7 +345,9 @@ static int history_chart(FILE *out, const struct report_points *pts, const struc
 	size_t *first = malloc(pts->n * sizeof(*first)), n;
 	struct report_stat *st;
 	struct report_display d;
+	struct report_axis a;
 	double max = 0;
+	char tick[32];
 	int ret = -ENOMEM;
 
 	if (!first)
@@ -362,17 +364,24 @@ static int history_chart(FILE *out, const struct report_points *pts, const struc
 			max = st[g].max;
 	}
 	report_display_pick(&d, c->ph, RM_RATE, max);
-	if (!(max > 0))
-		max = 1;
+	/*
+	 * Round ticks, the top one at or above the fastest run: the axis, not
+	 * the data, sets the scale, so that a single point is not the top
+	 * edge with ticks at quarters of its own value.
+	 */
+	report_axis_pick(&a, max * d.scale);
+	max = a.top / d.scale;
 	fprintf(out, "<g transform=\"translate(0,%d)\">\n<text x=\"%d\" y=\"20\" font-weight=\"bold\">",
 		top, HC_LEFT);
 	report_xml_text(out, c->config);
 	fprintf(out, " \xe2\x80\x94 %s (%s)</text>\n", phase_csv_name(c->ph), d.unit);
 	fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#888\"/>\n",
 		HC_LEFT, HC_TOP, HC_PLOT_W, HC_PLOT_H);
-	for (int t = 0; t <= 4; t++)
-		fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"10\">%.4g</text>\n",
-			HC_LEFT - 4, HC_TOP + HC_PLOT_H - HC_PLOT_H * t / 4.0 + 3, max * t / 4 * d.scale);
+	for (int k = 0; k * a.step <= a.top * (1 + 1e-9); k++) {
+		report_tick_label(tick, sizeof(tick), k * a.step, &a);
+		fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"10\">%s</text>\n",
+			HC_LEFT - 4, HC_TOP + HC_PLOT_H * (1 - k * a.step / a.top) + 3, tick);
+	}
 	fputs("<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\" points=\"", out);
 	for (size_t g = 0; g < n; g++) {
 		double x = HC_LEFT + HC_PLOT_W * (g + 0.5) / n;

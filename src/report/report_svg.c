@@ -259,13 +259,7 @@ static bool chart_has(const struct report_set *s, enum phase_id ph, enum report_
 	return false;
 }
 
-/* The y axis: 0..top in steps, labels with decimals. */
-struct axis {
-	double top, step;
-	int decimals;
-};
-
-static void axis_pick(struct axis *a, double max)
+void report_axis_pick(struct report_axis *a, double max)
 {
 	double rough, mag, f, m;
 
@@ -282,8 +276,7 @@ static void axis_pick(struct axis *a, double max)
 		a->decimals = 0;
 }
 
-/* A tick label: thousands and millions as k and M. */
-static void tick_label(char *buf, size_t len, double v, const struct axis *a)
+void report_tick_label(char *buf, size_t len, double v, const struct report_axis *a)
 {
 	double div = 1;
 	const char *suffix = "";
@@ -382,7 +375,7 @@ static void bar_title(FILE *out, const struct report_set *s, size_t i, enum phas
 	fputs("</title>", out);
 }
 
-static double ypos(double v, const struct axis *a)
+static double ypos(double v, const struct report_axis *a)
 {
 	double h = CHART_H - PLOT_T - PLOT_B;
 
@@ -399,7 +392,7 @@ static double slot_width(const struct report_set *s)
 }
 
 static void chart_bar(FILE *out, const struct report_set *s, size_t i, enum phase_id ph,
-		      enum report_measure m, const struct report_display *d, const struct axis *a)
+		      enum report_measure m, const struct report_display *d, const struct report_axis *a)
 {
 	const struct report_stat *st = &s->configs[i].stat[ph][m];
 	double slot = slot_width(s);
@@ -439,7 +432,7 @@ static void patch_text(FILE *out, double x, double y, const char *text)
 
 /* Under the bar its legend number and ratio, over it its median. */
 static void chart_labels(FILE *out, const struct report_set *s, size_t i, enum phase_id ph,
-			 enum report_measure m, const struct report_display *d, const struct axis *a)
+			 enum report_measure m, const struct report_display *d, const struct report_axis *a)
 {
 	const struct report_config *c = &s->configs[i];
 	const struct report_stat *st = &c->stat[ph][m];
@@ -490,7 +483,7 @@ static void chart(FILE *out, const struct report_set *s, enum phase_id ph, enum 
 {
 	const struct report_config *b = NULL;
 	struct report_display d;
-	struct axis a;
+	struct report_axis a;
 	double max = 0;
 	char buf[32];
 
@@ -506,7 +499,7 @@ static void chart(FILE *out, const struct report_set *s, enum phase_id ph, enum 
 			max = fmax(max, st->max);
 	}
 	report_display_pick(&d, ph, m, max);
-	axis_pick(&a, max * d.scale);
+	report_axis_pick(&a, max * d.scale);
 
 	fprintf(out, "<g class=\"chart\" transform=\"translate(%d,%d)\">\n", cx, cy);
 	fprintf(out, "<rect x=\"0.5\" y=\"0.5\" width=\"%d\" height=\"%d\" fill=\"#fff\" stroke=\"#d0d0d0\"/>\n",
@@ -521,7 +514,7 @@ static void chart(FILE *out, const struct report_set *s, enum phase_id ph, enum 
 	for (int k = 0; k * a.step <= a.top * (1 + 1e-9); k++) {
 		double y = ypos(k * a.step, &a);
 
-		tick_label(buf, sizeof(buf), k * a.step, &a);
+		report_tick_label(buf, sizeof(buf), k * a.step, &a);
 		fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\"/>\n",
 			PLOT_L, y, CHART_W - PLOT_R, y, k ? "#ebebeb" : "#888");
 		fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"10\" fill=\"#444\">%s</text>\n",
@@ -623,7 +616,7 @@ static void legend(FILE *out, const struct report_set *s, const struct grid *g)
 /* A chart's scales: the x axis in seconds, the rate, the dirty pages and the p99. */
 struct series_frame {
 	double right;			/* the plots' right edge */
-	struct axis x, rate, dirty, lat;
+	struct report_axis x, rate, dirty, lat;
 	struct report_display rate_d, lat_d;
 	double dirty_div;		/* KiB in one of dirty_unit */
 	const char *dirty_unit;
@@ -638,7 +631,7 @@ static double sx(const struct series_frame *f, double t)
 }
 
 /* v on axis a, drawn between the pixels bottom (0) and top (a->top). */
-static double sy(double v, const struct axis *a, double top, double bottom)
+static double sy(double v, const struct report_axis *a, double top, double bottom)
 {
 	return bottom - fmin(fmax(v, 0), a->top) / a->top * (bottom - top);
 }
@@ -674,14 +667,14 @@ static void series_frame(struct series_frame *f, const struct report_set *s, siz
 		}
 	}
 	f->right = SERIES_W - (f->paged ? S_RIGHT : S_RIGHT_BARE);
-	axis_pick(&f->x, end);
+	report_axis_pick(&f->x, end);
 	report_display_pick(&f->rate_d, ph, RM_RATE, rate);
-	axis_pick(&f->rate, rate * f->rate_d.scale);
+	report_axis_pick(&f->rate, rate * f->rate_d.scale);
 	f->dirty_div = dirty >= 10 * 1024.0 * 1024.0 ? 1024.0 * 1024.0 : 1024.0;
 	f->dirty_unit = dirty >= 10 * 1024.0 * 1024.0 ? "GiB" : "MiB";
-	axis_pick(&f->dirty, dirty / f->dirty_div);
+	report_axis_pick(&f->dirty, dirty / f->dirty_div);
 	report_display_pick(&f->lat_d, ph, RM_LATENCY, p99 * 1e6);
-	axis_pick(&f->lat, p99 * 1e6 * f->lat_d.scale);
+	report_axis_pick(&f->lat, p99 * 1e6 * f->lat_d.scale);
 }
 
 /* The axes, the grid and their labels. */
@@ -692,7 +685,7 @@ static void series_axes(FILE *out, const struct series_frame *f)
 	for (int k = 0; k * f->rate.step <= f->rate.top * (1 + 1e-9); k++) {
 		double y = sy(k * f->rate.step, &f->rate, S_TOP, S_BOTTOM);
 
-		tick_label(buf, sizeof(buf), k * f->rate.step, &f->rate);
+		report_tick_label(buf, sizeof(buf), k * f->rate.step, &f->rate);
 		fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
 			S_LEFT, y, f->right, y, k ? "#ebebeb" : "#888");
 		fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"10\" fill=\"#444\">%s</text>\n",
@@ -708,7 +701,7 @@ static void series_axes(FILE *out, const struct series_frame *f)
 		for (int k = 0; k * f->dirty.step <= f->dirty.top * (1 + 1e-9); k++) {
 			double y = sy(k * f->dirty.step, &f->dirty, S_TOP, S_BOTTOM);
 
-			tick_label(buf, sizeof(buf), k * f->dirty.step, &f->dirty);
+			report_tick_label(buf, sizeof(buf), k * f->dirty.step, &f->dirty);
 			fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#888\"/>",
 				f->right, y, f->right + 4, y);
 			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"#444\">%s</text>\n",
@@ -718,7 +711,7 @@ static void series_axes(FILE *out, const struct series_frame *f)
 			SERIES_W - 12, (S_TOP + S_BOTTOM) / 2, f->dirty_unit);
 	}
 	/* the latency strip: its top and bottom, labelled */
-	tick_label(buf, sizeof(buf), f->lat.top, &f->lat);
+	report_tick_label(buf, sizeof(buf), f->lat.top, &f->lat);
 	fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#fafafa\" stroke=\"#ebebeb\"/>\n",
 		S_LEFT, S_LAT_TOP, f->right - S_LEFT, S_LAT_BOTTOM - S_LAT_TOP);
 	fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" font-size=\"10\" fill=\"#444\">%s %s</text>\n",
@@ -730,7 +723,7 @@ static void series_axes(FILE *out, const struct series_frame *f)
 	for (int k = 0; k * f->x.step <= f->x.top * (1 + 1e-9); k++) {
 		double x = sx(f, k * f->x.step);
 
-		tick_label(buf, sizeof(buf), k * f->x.step, &f->x);
+		report_tick_label(buf, sizeof(buf), k * f->x.step, &f->x);
 		if (k)
 			fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#f0f0f0\"/>",
 				x, S_TOP, x, S_BOTTOM);

@@ -118,5 +118,11 @@ else
 	fail "--plan -D: $(cat "$W/err")"
 fi
 expect_empty_dir "nothing left" "$W/d"
+# the seeks line counts its seekers in words that agree with the number
+"$CLYDE" -d "$W/d" -s 8m:8k:100:1 -n 0 --plan >"$W/plan1" 2>"$W/err"
+expect_match "--plan, one seeker" "$(grep '^seeks:' "$W/plan1")" '^seeks: 100 by 1 seeker;'
+"$CLYDE" -d "$W/d" -s 8m:8k:100:3 -n 0 --plan >"$W/plan3" 2>"$W/err"
+expect_match "--plan, three seekers" "$(grep '^seeks:' "$W/plan3")" '^seeks: 100 by 3 seekers;'
+expect_empty_dir "nothing left after the plans" "$W/d"
 [ "${T_SKIPPED:-0}" = 1 ] && [ "$T_FAILS" = 0 ] && { echo "$(basename "$0"): $T_CHECKS checks, 0 failed; the block write's box skipped"; exit 77; }
 done_testing

@@ -367,6 +367,33 @@ for g in groups:
     labels = [t.text for t in g.iter("{http://www.w3.org/2000/svg}text") if t.text in ("A", "B", "C")]
     assert labels == ["A", "B", "C"], labels
 EOF
+# one run: round ticks up to at least its rate (they were its rate's quarters,
+# 0.3418 .. 1.367 and 6.965e+04, with the point on the top edge)
+line solo 9 123457 234567 3457 >"$W/solo.csv"
+expect_eq "one run added" "$(status "$REPORT" --db "$W/solo.db" --add "$W/solo.csv")" 0
+expect_eq "a history of one point" "$(status "$REPORT" --db "$W/solo.db" --history name=solo --svg "$W/solo.svg")" 0
+check "one point: round ticks from 0 to at least the rate" python3 - "$W/solo.svg" <<'EOF'
+import math, re, sys, xml.etree.ElementTree as ET
+NS = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[1]).getroot()
+groups = root.findall(NS + "g")
+assert len(groups) == 3, len(groups)
+def value(t):
+    m = re.fullmatch(r"([0-9]+(?:\.[0-9]+)?)([kM]?)", t)
+    assert m, "tick %r" % t
+    return float(m.group(1)) * {"": 1, "k": 1e3, "M": 1e6}[m.group(2)]
+for g in groups:
+    ticks = [value(t.text) for t in g.iter(NS + "text") if t.get("text-anchor") == "end"]
+    assert len(ticks) >= 3 and ticks[0] == 0, ticks
+    step = ticks[1]
+    for k, v in enumerate(ticks):
+        assert abs(v - k * step) <= 1e-9 * step, ticks
+    mant = step / 10 ** math.floor(math.log10(step) + 1e-12)
+    assert any(abs(mant - m) < 1e-9 for m in (1, 2, 2.5, 5)), (step, ticks)
+    title = next(c for c in g.iter(NS + "circle") if c.get("class") == "median").find(NS + "title").text
+    median = float(re.search(r"median ([0-9.e+]+)", title).group(1))
+    assert ticks[-1] >= median * (1 - 1e-9) and ticks[-2] < median, (ticks, median)
+EOF
 expect_eq "history by date, a page" "$(status "$REPORT" --db "$C" --history kernel=A --html "$W/h.html")" 0
 expect_file_has "the page holds the chart" "$W/h.html" "<svg"
 

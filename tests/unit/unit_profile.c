@@ -254,6 +254,59 @@ static void test_compute(void)
 	CHECK(!out.machine_valid && out.machine_why[0], "machine unknown");
 }
 
+/* The bit of the background row of this name; 0 if there is none. */
+static uint32_t background_bit(const char *name)
+{
+	const struct prof_background *b;
+
+	for (unsigned i = 0; (b = prof_background_row(i)); i++)
+		if (!strcmp(b->name, name))
+			return UINT32_C(1) << i;
+	return 0;
+}
+
+/* prof_compute's background over the tasks of two snapshots */
+static uint32_t background_over(struct prof_task *ta, size_t na, struct prof_task *tb, size_t nb)
+{
+	struct prof_sampler p = { .hz = 100, .task_hz = 100, .self_pid = 500 };
+	struct prof_snapshot a = { .t = 1.0, .tasks_valid = true, .tasks = ta, .ntasks = na };
+	struct prof_snapshot b = { .t = 2.0, .tasks_valid = true, .tasks = tb, .ntasks = nb };
+	struct prof_phase out;
+
+	prof_compute(&p, &a, &b, &out);
+	return out.background;
+}
+
+/*
+ * A file system's background work, whose device I/O no phase caused
+ * (issue 41): a kernel thread by its name at the start or the end, a
+ * kworker by its workqueue; a user process of the same name is not it.
+ */
+static void test_background(void)
+{
+	const uint32_t lazy = background_bit("ext4lazyinit"), discard = background_bit("btrfs-discard");
+	struct prof_task start[] = {
+		task(60, true, "ext4lazyinit", 3, 10),			/* gone at the end */
+		task(61, false, "ext4lazyinit", 1, 11),			/* a user's process */
+		task(62, true, "kworker/u8:1-btrfs-endio-write", 5, 12),
+	};
+	struct prof_task end[] = {
+		task(61, false, "ext4lazyinit", 2, 11),
+		task(62, true, "kworker/u8:1-btrfs-discard", 9, 12),	/* its queue at the end */
+	};
+
+	CHECK(lazy && discard && lazy != discard, "the rows: %#x %#x", lazy, discard);
+	CHECK(background_over(start, 3, end, 2) == (lazy | discard), "both: %#x",
+	      background_over(start, 3, end, 2));
+	CHECK(background_over(start + 1, 2, end, 1) == 0, "a user's ext4lazyinit, endio: %#x",
+	      background_over(start + 1, 2, end, 1));
+	CHECK(background_over(start + 1, 1, end + 1, 1) == discard, "discard at the end: %#x",
+	      background_over(start + 1, 1, end + 1, 1));
+	CHECK(background_over(start, 1, end, 0) == lazy, "lazy init at the start: %#x",
+	      background_over(start, 1, end, 0));
+	CHECK(!prof_background_row(32), "at most 32 rows");
+}
+
 int main(void)
 {
 	test_parse_task();
@@ -261,5 +314,6 @@ int main(void)
 	test_parse_disk();
 	test_classify();
 	test_compute();
+	test_background();
 	return unit_verdict("unit_profile");
 }
