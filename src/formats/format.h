@@ -181,6 +181,11 @@ void format_loop_warning(FILE *out, const struct run_result *runs, unsigned coun
 /* Seeks faster than the device can: a cache below clyde, named. */
 void format_cache_below_note(FILE *out, const struct run_result *runs, unsigned count,
 			     const struct format_request *req);
+/* Random data on a file system that compresses: the option in buf (when given). */
+bool format_compress_option(const struct run_env *e, char *buf, size_t len);
+/* Random data on a compressing file system: the figures are incompressible data's. */
+void format_compression_note(FILE *out, const struct run_result *runs, unsigned count,
+			     const struct format_request *req);
 /* --verify's mismatches in the run. */
 void format_verify_note(FILE *out, const struct run_result *runs, unsigned count,
 			const struct format_request *req);

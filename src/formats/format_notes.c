@@ -3,7 +3,8 @@
  * A run's notes on stderr, walked with the formats (format_registry.c
  * says when each applies): a drop that did not empty the page cache, a
  * loop device that caches its backing file, seeks no rotational device
- * reaches, --verify's mismatches.
+ * reaches, random data on a compressing file system, --verify's
+ * mismatches.
  */
 #include "config.h"
 
@@ -57,6 +58,49 @@ void format_cache_below_note(FILE *out, const struct run_result *runs, unsigned 
 		"device seeks faster than about %.0f/s. A cache below clyde answered them (likely a "
 		"hypervisor's page cache on the host or a controller's) and the read figures may be "
 		"that cache's\n", e->seeks_beyond_rotational, e->blockdev, ROTATIONAL_SEEKS_MAX);
+}
+
+/*
+ * Where the data is random and the file system's options (the mount's or
+ * its own) name a compression ("compress=zstd:3", btrfs's
+ * "compress-force=", f2fs's "compress_algorithm="): true, and the option
+ * in buf.
+ */
+bool format_compress_option(const struct run_env *e, char *buf, size_t len)
+{
+	const char *const lists[] = { e->fs_super_options, e->fs_options };
+
+	if (strcmp(e->data, "random"))
+		return false;
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		const char *at = strstr(lists[i], "compress"), *start, *end;
+
+		if (!at)
+			continue;
+		for (start = at; start > lists[i] && start[-1] != ' ' && start[-1] != ','; start--)
+			;
+		end = start + strcspn(start, " ,");
+		if (buf && len)
+			snprintf(buf, len, "%.*s", (int)(end - start), start);
+		return true;
+	}
+	return false;
+}
+
+void format_compression_note(FILE *out, const struct run_result *runs, unsigned count,
+			     const struct format_request *req)
+{
+	char option[64] = "";
+
+	(void)count;
+	(void)req;
+	format_compress_option(&runs->env, option, sizeof(option));
+	/* no comma: consumers that read 2>&1 take a line with one for CSV */
+	fprintf(out, "clyde: note: the file system compresses (%s) and clyde's data is random "
+		"(--data=random: the default) which no compressor shrinks: the figures are "
+		"incompressible data's and show little of the compressor's cost on data that "
+		"shrinks. For that: --data=compressible:P (P percent zeros) or --data=zero\n",
+		option);
 }
 
 void format_verify_note(FILE *out, const struct run_result *runs, unsigned count,

@@ -73,6 +73,14 @@ static bool cache_below(const struct run_result *runs, unsigned count,
 	return runs->env.seeks_beyond_rotational > 0;
 }
 
+static bool random_on_compression(const struct run_result *runs, unsigned count,
+				  const struct format_request *req)
+{
+	(void)count;
+	(void)req;
+	return format_compress_option(&runs->env, NULL, 0);
+}
+
 static bool mismatched(const struct run_result *runs, unsigned count,
 		       const struct format_request *req)
 {
@@ -143,6 +151,8 @@ static const struct format_row format_rows[] = {
 	{ "cache warning", FORMAT_EACH_RUN, FORMAT_LOG, cache_not_emptied, format_cache_warning },
 	{ "loop cache warning", FORMAT_EACH_RUN, FORMAT_LOG, loop_cached, format_loop_warning },
 	{ "cache below note", FORMAT_EACH_RUN, FORMAT_LOG, cache_below, format_cache_below_note },
+	{ "compression note", FORMAT_EACH_RUN, FORMAT_LOG, random_on_compression,
+	  format_compression_note },
 	{ "table", FORMAT_EACH_RUN, FORMAT_TEXT, one_run, table },
 	/* --tree's and mpirun's tables print nothing without them */
 	{ "tree", FORMAT_EACH_RUN, FORMAT_TEXT, NULL, tree_table },

@@ -38,6 +38,7 @@ print(sqlite3.connect(sys.argv[1]).execute("select fs_super_options from runs wh
 
 if loop_mkfs "$W/ext4.img" 128M mkfs.ext4 -q -F && mount -o data=journal "$LOOP" "$W/mnt"; then
 	one ext4 data=journal
+	check "ext4: no compression note" sh -c "! grep -q 'file system compresses' '$W/ext4.err'"
 else
 	fail "ext4 data=journal: cannot make it"
 fi
@@ -53,6 +54,13 @@ if ! command -v mkfs.btrfs >/dev/null 2>&1; then
 elif loop_mkfs "$W/btrfs.img" 256M mkfs.btrfs -q -f &&
 	mount -o compress=zstd:3 "$LOOP" "$W/mnt"; then
 	one btrfs compress=zstd:3
+	# random data (the default) on a compressing file system: said, with what to use instead
+	expect_match "btrfs: random data on compress=zstd:3 is noted" \
+		"$(grep '^clyde: note: the file system compresses' "$W/btrfs.err")" \
+		'^clyde: note: the file system compresses \(compress=zstd:3\) and clyde.s data is random .*--data=compressible:P'
+	"$CLYDE" -d "$W/mnt" -s 0 -n 1 --data=zero >/dev/null 2>"$W/zero.err"
+	expect_eq "btrfs: --data=zero runs" "$?" 0
+	check "btrfs: --data=zero gets no such note" sh -c "! grep -q 'file system compresses' '$W/zero.err'"
 else
 	fail "btrfs compress=zstd:3: cannot make it"
 fi
