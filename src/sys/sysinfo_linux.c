@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "lib/strutil.h"
+#include "sys/fsinfo.h"
 #include "sys/sysinfo.h"
 
 static void trim(char *s)
@@ -75,16 +76,39 @@ static void blockdev_loop(const char *real, const char *queue, struct sysinfo *s
 		si->loop_dio = atoi(buf) != 0;
 }
 
+/*
+ * The device of dir's files, or 0: btrfs gives its files an anonymous
+ * device (major 0, as tmpfs and NFS do), and its mount source is then
+ * the disk, when that is a block device.
+ */
+static dev_t blockdev_of(const char *dir)
+{
+	struct fsinfo *fs;
+	struct stat st, src;
+	dev_t dev = 0;
+
+	if (stat(dir, &st))
+		return 0;
+	if (major(st.st_dev))
+		return st.st_dev;
+	fs = calloc(1, sizeof(*fs));
+	if (fs && !fsinfo_get(dir, fs) && !strncmp(fs->source, "/dev/", 5) &&
+	    !stat(fs->source, &src) && S_ISBLK(src.st_mode))
+		dev = src.st_rdev;
+	free(fs);
+	return dev;
+}
+
 void sysinfo_blockdev(const char *dir, struct sysinfo *si)
 {
 	char base[PATH_MAX], real[PATH_MAX], path[PATH_MAX + 64], buf[256];
 	const char *queue = "queue";
-	struct stat st;
+	dev_t dev = blockdev_of(dir);
 	char *name, *open_br;
 
-	if (stat(dir, &st) || major(st.st_dev) == 0)
+	if (!dev)
 		return;		/* tmpfs, NFS and the like: no block device */
-	snprintf(base, sizeof(base), "/sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev));
+	snprintf(base, sizeof(base), "/sys/dev/block/%u:%u", major(dev), minor(dev));
 	if (!realpath(base, real))
 		return;
 	name = strrchr(real, '/');

@@ -58,6 +58,9 @@ elif loop_mkfs "$W/btrfs.img" 256M mkfs.btrfs -q -f &&
 	expect_match "btrfs: random data on compress=zstd:3 is noted" \
 		"$(grep '^clyde: note: the file system compresses' "$W/btrfs.err")" \
 		'^clyde: note: the file system compresses \(compress=zstd:3\) and clyde.s data is random .*--data=compressible:P'
+	# btrfs's files have an anonymous device: the disk is the mount's source
+	expect_match "btrfs: the environment line names its loop device" \
+		"$(grep '^environment: ' "$W/btrfs.err")" "; device ${LOOP#/dev/}[ ;]"
 	"$CLYDE" -d "$W/mnt" -s 0 -n 1 --data=zero >/dev/null 2>"$W/zero.err"
 	expect_eq "btrfs: --data=zero runs" "$?" 0
 	check "btrfs: --data=zero gets no such note" sh -c "! grep -q 'file system compresses' '$W/zero.err'"
