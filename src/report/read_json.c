@@ -473,6 +473,20 @@ static double json_env_num(const struct json_node *obj, const char *key)
 }
 
 /*
+ * The device's cautions (clyde-result/11): a loop without direct I/O, and
+ * seeks no rotational device reaches; absent or null in older documents.
+ */
+static void json_env_cautions(struct report_env *e, const struct json_node *dev)
+{
+	const struct json_node *loop = json_get(dev, "loop"), *below = json_get(dev, "cache_below");
+	const struct json_node *dio = json_get(loop, "direct_io");
+
+	e->caution[CAUTION_LOOP_CACHED] = loop && loop->type == JSON_OBJECT && dio &&
+					  dio->type == JSON_BOOL && !dio->boolean;
+	e->caution[CAUTION_CACHE_BELOW] = below && below->type == JSON_OBJECT;
+}
+
+/*
  * Where the run ran, for the history (report_db.c): read as given, not
  * checked against anything, since the report shows none of it.
  */
@@ -503,6 +517,7 @@ static void json_run_env(struct report_run *r, const struct json_node *run)
 	json_env_str(e->cache_mode, sizeof(e->cache_mode), json_get(run, "cache"), "mode");
 	json_env_str(e->cache_outcome, sizeof(e->cache_outcome), json_get(run, "cache"), "outcome");
 	e->resident_worst_pct = json_env_num(json_get(run, "cache"), "resident_worst_pct");
+	json_env_cautions(e, json_get(run, "device"));
 	hosts = cl && cl->type == JSON_OBJECT ? json_get(cl, "hosts") : NULL;
 	if (hosts && hosts->type == JSON_ARRAY && hosts->child && hosts->child->type == JSON_STRING &&
 	    reader_printable(hosts->child->string, strlen(hosts->child->string)))

@@ -78,8 +78,22 @@ struct report_series {
  * cache); a CSV line carries none of it (has false). Strings "" and
  * numbers NAN where the document leaves them out or says null.
  */
+/*
+ * What a run says its reads may not be (clyde-result/11): one row each in
+ * report_stats.c's table, counted per configuration and said under it.
+ */
+enum report_caution {
+	CAUTION_LOOP_CACHED,	/* device.loop.direct_io false: the host's page cache below */
+	CAUTION_CACHE_BELOW,	/* device.cache_below: seeks no rotational device reaches */
+	CAUTION_COUNT
+};
+
+/* What runs with caution k did, after "N of M runs ": a clause without a comma. */
+const char *report_caution_text(enum report_caution k);
+
 struct report_env {
 	bool has;
+	bool caution[CAUTION_COUNT];
 	char clyde_version[32];
 	/*
 	 * Where it ran (/10), else the cluster's first host; "": none. Room for
@@ -183,6 +197,7 @@ struct report_config {
 	bool untestable[PH_COUNT][RM_ALL];
 	unsigned hidden[PH_COUNT];	/* runs in which the phase printed +++++ */
 	unsigned too_short[PH_COUNT];	/* runs with a figure of the phase measured under 0.5 s */
+	unsigned caution[CAUTION_COUNT];	/* runs with each caution */
 	size_t first_run;	/* index in runs of the configuration's first run */
 	char origins[160];	/* the tools of its runs: "bonnie++ 2.00a, clyde 0.1.0 JSON" */
 };

@@ -188,6 +188,14 @@ static void name_cell(FILE *out, const struct report_set *s, size_t i, unsigned 
 		report_xml_text(out, c->key);
 		fputs("</span>", out);
 	}
+	for (int k = 0; k < CAUTION_COUNT; k++) {
+		if (!c->caution[k])
+			continue;
+		fprintf(out, "<span class=\"caution\" style=\"display: block; color: #a33\">"
+			"caution: %u of %u run%s ", c->caution[k], c->runs, c->runs == 1 ? "" : "s");
+		report_xml_text(out, report_caution_text((enum report_caution)k));
+		fputs("</span>", out);
+	}
 	fputs("</td>", out);
 }
 

@@ -299,6 +299,19 @@ static int fill_measure(struct report_set *s, const size_t *config_of, size_t *c
 	return 0;
 }
 
+static const char *const caution_texts[CAUTION_COUNT] = {
+	[CAUTION_LOOP_CACHED] = "ran on a loop device without direct I/O: their reads may have "
+				"come from the host's page cache below the loop",
+	[CAUTION_CACHE_BELOW] = "sought faster than any rotational device (the one they ran on "
+				"says it is): a cache below clyde answered and their reads may be "
+				"that cache's",
+};
+
+const char *report_caution_text(enum report_caution k)
+{
+	return caution_texts[k];
+}
+
 /* Adds the run's tool to the configuration's list, once; a list too long ends in "...". */
 static void add_origin(struct report_config *c, const struct report_run *r)
 {
@@ -350,6 +363,8 @@ int report_group(struct report_set *s)
 			c->hidden[ph] += s->runs[i].hidden[ph];
 			c->too_short[ph] += s->runs[i].too_short[ph];
 		}
+		for (int k = 0; k < CAUTION_COUNT; k++)
+			c->caution[k] += s->runs[i].env.caution[k];
 		add_origin(c, &s->runs[i]);
 	}
 	for (int ph = 0; ph < PH_COUNT && !ret; ph++)

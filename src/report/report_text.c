@@ -706,6 +706,15 @@ static void print_legend(FILE *out, const struct report_set *s, bool trees)
 		      "  less user CPU) are ratios too: more MiB/s, less dead time is better.\n", out);
 }
 
+/* Under a configuration's head: what its runs say their reads may not be. */
+static void print_cautions(FILE *out, const struct report_config *c)
+{
+	for (int k = 0; k < CAUTION_COUNT; k++)
+		if (c->caution[k])
+			fprintf(out, "  caution: %u of %u run%s %s\n", c->caution[k], c->runs,
+				c->runs == 1 ? "" : "s", report_caution_text((enum report_caution)k));
+}
+
 static void print_block_head(FILE *out, const struct report_set *s, size_t k)
 {
 	const struct report_config *c = &s->configs[k];
@@ -714,6 +723,7 @@ static void print_block_head(FILE *out, const struct report_set *s, size_t k)
 		c->origins);
 	if (s->baseline < 0) {
 		fputc('\n', out);
+		print_cautions(out, c);
 		return;
 	}
 	if ((size_t)s->baseline == k)
@@ -726,6 +736,7 @@ static void print_block_head(FILE *out, const struct report_set *s, size_t k)
 	else
 		fputs("; no geometric mean: no phase has a rate ratio in every configuration", out);
 	fputc('\n', out);
+	print_cautions(out, c);
 }
 
 /* A phase some configurations have a rate ratio for and others not: out of every mean. */
