@@ -1,19 +1,23 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # clyde-zcav finds the slow part of a file: faultfs (tests/tools/faultfs.c)
-# delays every read that overlaps 8-12 MiB of a 32 MiB file by 2 ms. In
+# delays every read that overlaps 8-12 MiB of a 32 MiB file by 20 ms. In
 # clyde-zcav's --json (1 MiB blocks, three passes, each block's mean of
 # its middle third, so one stall of the machine does not count), the
 # blocks of that range are the slow ones and no others: each of them over
-# the others' median by more than 1.5 ms, every other block under it.
-# About 5 s.
+# the others' median by more than 10 ms, every other block under it.
+# The delay was 2 ms and the margin 1.5 ms, which a CPU hog beside the
+# test crossed: with `stress-ng --cpu 2` an undelayed block took 3.19 ms
+# (the others' median 0.43 ms), as long as a delayed one (3.90 ms); the
+# scheduler's waits for faultfs's thread and clyde-zcav's come to a few
+# milliseconds a block under such a hog, not ten. About 5 s.
 . "$TESTLIB"
 FAULTFS_BACKING=48m
 . "$(dirname "$TESTLIB")/env/faultfs_lib.sh"
 . "$(dirname "$TESTLIB")/env/zcav_lib.sh"
 
 dd if=/dev/urandom of="$B/data" bs=1M count=32 status=none
-mount_ffs --rule "op=read,err=delay,delay_us=2000,path=data,off=8M-12M,count=0"
+mount_ffs --rule "op=read,err=delay,delay_us=20000,path=data,off=8M-12M,count=0"
 # through FUSE's direct_io: the page cache is not in the way whichever way it is opened
 $tmo "$ZCAV" -b 1 -c 3 --json "$W/f.json" "$M/data" >"$W/c.out" 2>"$W/c.err"
 rc=$?
@@ -36,7 +40,7 @@ inside = {k: v for k, v in mean.items() if 8 <= k < 12}
 outside = sorted(v for k, v in mean.items() if not 8 <= k < 12)
 median = outside[len(outside) // 2]
 line = lambda d: " ".join("%g:%.2f" % (k, v * 1e3) for k, v in sorted(d.items()))
-slow = {k: v for k, v in mean.items() if v > median + 0.0015}
+slow = {k: v for k, v in mean.items() if v > median + 0.010}
 if sorted(slow) != sorted(inside):
     print("every block (MiB: ms):", line(mean))
 assert sorted(slow) == sorted(inside), "slow blocks (MiB: ms) %s; the delayed ones %s; others' median %.2f ms" % (line(slow), line(inside), median * 1e3)
