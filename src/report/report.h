@@ -279,7 +279,7 @@ void report_column_display(struct report_display *d, const struct report_set *s,
  * per-char rate beside block ones (report_text.c).
  */
 void report_scaled_rate_text(char *buf, size_t len, double v, const struct report_display *d);
-/* The display of the rates of a time series' first, middle and last tenth (the page's and the text's). */
+/* The display of a time series' three tenths' rates (the page's and the text's). */
 void report_tenths_display(struct report_display *d, enum phase_id ph, const double tenth[3]);
 
 /*

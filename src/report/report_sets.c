@@ -272,9 +272,9 @@ int report_sets_compare(FILE *out, FILE *errs, const struct report_points *a,
 
 	memset(gate, 0, sizeof(*gate));
 	fprintf(out, "A: %s (%u runs)\nB: %s (%u runs)\n"
-		"Rates: each side's mean, in MiB/s or GiB/s (byte phases, 1 MiB = 1024 KiB, picked per\n"
-		"row from its larger mean, 4 significant digits), seeks/s or files/s; B/A, the ratio\n"
-		"of the means, above 1 is better;\n"
+		"Rates: each side's mean, in MiB/s or GiB/s (byte phases, 1 MiB = 1024 KiB, "
+		"picked per\nrow from its larger mean, 4 significant digits), seeks/s or files/s; "
+		"B/A, the ratio\nof the means, above 1 is better;\n"
 		"p: Welch's t-test of the same means; a verdict needs %d runs a side.\n\n",
 		sel_a, a->runs, sel_b, b->runs, REPORT_MIN_RUNS);
 	for (int k = 0; k < 2; k++) {

@@ -87,7 +87,7 @@ struct table {
 	int first, end;		/* the phases it has rows for: first..end - 1 */
 };
 
-/* The unit of phase ph's rates in the blocks: the page's column's (MiB/s, GiB/s, seeks/s, files/s). */
+/* The unit of phase ph's rates in the blocks: the page's column's (MiB/s, GiB/s, ...). */
 static void rate_display(struct report_display *d, const struct report_set *s, enum phase_id ph)
 {
 	report_column_display(d, s, ph, RM_RATE);
@@ -708,7 +708,8 @@ static void print_legend(FILE *out, const struct report_set *s, bool trees)
 		fprintf(out, "; %u malformed line%s skipped", s->errors, s->errors == 1 ? "" : "s");
 	fputs("\n", out);
 	if (s->baseline < 0) {
-		fputs("Rate: the median of the runs, in MiB/s or GiB/s (I/O phases, 1 MiB = 1024 KiB; the\n"
+		fputs("Rate: the median of the runs, in MiB/s or GiB/s (I/O phases, "
+		      "1 MiB = 1024 KiB; the\n"
 		      "  page's unit for the phase, to 4 significant digits), seeks/s or files/s;\n"
 		      "  Min..Max and CV% over the runs; n: runs with a rate (+N: runs that printed +++++).\n"
 		      "CPU s: the median CPU seconds (user + system) per MiB, per 1000 seeks or per 1000 files.\n"

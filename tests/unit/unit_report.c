@@ -1185,7 +1185,7 @@ static void test_text(struct report_set *s)
 	fclose(m);
 	CHECK(strstr(text, "clyde-report: 9 runs in 5 configurations\n") != NULL, "head");
 	CHECK(strstr(text, "\n[2] new103 -s 4G -n 16: 3 runs (bonnie++ 1.03)\n") != NULL, "block head");
-	/* the page's unit for block write: MiB/s, every median under 1 GiB/s; 110000 KiB/s = 107.4 MiB/s */
+	/* the page's unit for block write: MiB/s, every median under 1 GiB/s: 110000 / 1024 */
 	CHECK(strstr(text, "  Block write        107.4  MiB/s      97.66..117.2   9.1    3   0.00102  MiB             110000\n") != NULL,
 	      "absolute row:\n%s", text);
 	CHECK(!strstr(text, "CPU cost"), "no run profiled: no cost table");
