@@ -314,12 +314,12 @@ report_phase_cells() {
 		}'
 }
 
-# compare_phase_cells: clyde-report --compare's rows on stdin as "NAME MEAN-A CV-A RUNS-A" (the CV
-# without its %)
+# compare_phase_cells: clyde-report --compare's rows on stdin as "NAME MEAN-A CV-A RUNS-A UNIT" (the
+# CV without its %; UNIT the row's, MEAN-A's)
 compare_phase_cells() {
 	awk '/^  [a-z_]+ / && $1 != "phase" {
-		cv = $5; sub(/%$/, "", cv); n = $(NF - 1); sub(/^\(/, "", n); sub(/\/.*/, "", n)
-		print $1, $2, cv, n
+		cv = $6; sub(/%$/, "", cv); n = $(NF - 1); sub(/^\(/, "", n); sub(/\/.*/, "", n)
+		print $1, $2, cv, n, $4
 	}'
 }
 

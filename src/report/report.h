@@ -290,6 +290,17 @@ struct report_display {
 /* The display for values of phase ph and measure m up to max_raw. */
 void report_display_pick(struct report_display *d, enum phase_id ph,
 			 enum report_measure m, double max_raw);
+/* The display of phase ph's column of measure m in s's tables (the page's and the text's). */
+void report_column_display(struct report_display *d, const struct report_set *s,
+			   enum phase_id ph, enum report_measure m);
+/*
+ * A KiB/s rate shown in d's MiB/s or GiB/s, as the text reports print it:
+ * four significant digits, which keep a KiB/s below 1000 MiB/s and a
+ * per-char rate beside block ones (report_text.c).
+ */
+void report_scaled_rate_text(char *buf, size_t len, double v, const struct report_display *d);
+/* The display of a time series' three tenths' rates (the page's and the text's). */
+void report_tenths_display(struct report_display *d, enum phase_id ph, const double tenth[3]);
 
 /* A chart's y axis: 0..top in steps of 1, 2, 2.5 or 5 times a power of ten. */
 struct report_axis {

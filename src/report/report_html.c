@@ -231,14 +231,10 @@ static bool rate_table(FILE *out, const struct report_set *s, int first, int las
 	fprintf(out, "<table>\n<caption>%s</caption>\n<tr><th>Configuration</th><th>Runs</th>", caption);
 	for (int p = first; p <= last; p++) {
 		enum phase_id ph = (enum phase_id)p;
-		double max = 0;
 
 		if (!column_has(s, ph, m))
 			continue;
-		for (size_t i = 0; i < s->nconfigs; i++)
-			if (stat_ok(&s->configs[i].stat[ph][m]))
-				max = fmax(max, s->configs[i].stat[ph][m].median);
-		report_display_pick(&d[p], ph, m, max);
+		report_column_display(&d[p], s, ph, m);
 		fputs("<th>", out);
 		report_xml_text(out, phase_get(ph)->row_name);
 		fputs("<span class=\"unit\">", out);
@@ -406,13 +402,10 @@ static void series_table_row(void *arg, size_t i, unsigned j, enum phase_id ph)
 	const struct report_series *se = s->runs[i].series[ph];
 	struct report_display d;
 	struct report_stall st;
-	double tenth[3], max = 0;
+	double tenth[3];
 
 	report_series_tenths(se, tenth);
-	for (int t = 0; t < 3; t++)
-		if (isfinite(tenth[t]))
-			max = fmax(max, tenth[t]);
-	report_display_pick(&d, ph, RM_RATE, max);
+	report_tenths_display(&d, ph, tenth);
 	fprintf(out, "<tr%s><td class=\"name\"><span class=\"sw\" style=\"background: %s\"></span>%zu ",
 		is_baseline(s, k) ? " class=\"base\"" : "", report_chart_color(k), k + 1);
 	report_xml_text(out, s->configs[k].name[0] ? s->configs[k].name : s->configs[k].key);

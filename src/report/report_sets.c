@@ -171,11 +171,14 @@ static const struct report_point *cell_find(const struct report_points *a,
 }
 
 /* A side's mean and CV, or "-" where it has no run (the mean) or fewer than 2 (the CV). */
-static void side_cells(char *mean, char *cv, size_t len, const struct report_stat *st)
+static void side_cells(char *mean, char *cv, size_t len, const struct report_stat *st,
+		       const struct report_display *d)
 {
 	snprintf(mean, len, "-");
 	snprintf(cv, len, "-");
-	if (st->n)
+	if (st->n && d->scale != 1)
+		report_scaled_rate_text(mean, len, st->mean, d);
+	else if (st->n)
 		snprintf(mean, len, "%.1f", st->mean);
 	if (st->n >= 2)
 		snprintf(cv, len, "%.1f%%", st->cv_percent);
@@ -187,6 +190,7 @@ static int compare_cell(FILE *out, FILE *errs, const struct report_points *a,
 			double fail_pct, struct report_gate *gate)
 {
 	struct report_stat sa, sb;
+	struct report_display d;
 	enum report_verdict v;
 	double ratio, pv;
 	char ps[16] = "-", rs[16] = "-", mean_a[24], mean_b[24], cv_a[24], cv_b[24];
@@ -203,10 +207,13 @@ static int compare_cell(FILE *out, FILE *errs, const struct report_points *a,
 		snprintf(ps, sizeof(ps), "%.4f", pv);
 	if (!isnan(ratio))
 		snprintf(rs, sizeof(rs), "%.3f", ratio);
-	side_cells(mean_a, cv_a, sizeof(mean_a), &sa);
-	side_cells(mean_b, cv_b, sizeof(mean_b), &sb);
-	fprintf(out, "  %-18s %12s %12s %7s %7s %7s %7s  %s (%u/%u runs)\n", phase_csv_name(p->ph),
-		mean_a, mean_b, rs, cv_a, cv_b, ps, report_verdict_name(v), sa.n, sb.n);
+	/* the row's unit as the text report picks a column's: from the larger of its figures */
+	report_display_pick(&d, p->ph, RM_RATE, fmax(sa.n ? sa.mean : 0, sb.n ? sb.mean : 0));
+	side_cells(mean_a, cv_a, sizeof(mean_a), &sa, &d);
+	side_cells(mean_b, cv_b, sizeof(mean_b), &sb, &d);
+	fprintf(out, "  %-18s %12s %12s %-7s %7s %7s %7s %7s  %s (%u/%u runs)\n",
+		phase_csv_name(p->ph), mean_a, mean_b, d.unit, rs, cv_a, cv_b, ps,
+		report_verdict_name(v), sa.n, sb.n);
 	if (v == RV_WORSE && fail_pct >= 0 && (1 - ratio) * 100 > fail_pct) {
 		gate->regressions++;
 		fprintf(errs, "clyde-report: regression: %s: %s %.1f%% worse (p %.4f), more than %g%%\n",
@@ -241,8 +248,8 @@ static int compare_config(FILE *out, FILE *errs, const struct report_points *a,
 	int ret;
 
 	gate->shared += config_in(a, config) && config_in(b, config);
-	fprintf(out, "%s\n  %-18s %12s %12s %7s %7s %7s %7s  %s\n", config, "phase", "mean A",
-		"mean B", "B/A", "CV A", "CV B", "p", "verdict");
+	fprintf(out, "%s\n  %-18s %12s %12s %-7s %7s %7s %7s %7s  %s\n", config, "phase", "mean A",
+		"mean B", "unit", "B/A", "CV A", "CV B", "p", "verdict");
 	for (int ph = 0; ph < PH_COUNT; ph++) {
 		const struct report_point *p = cell_find(a, b, config, (enum phase_id)ph);
 
@@ -275,7 +282,9 @@ int report_sets_compare(FILE *out, FILE *errs, const struct report_points *a,
 
 	memset(gate, 0, sizeof(*gate));
 	fprintf(out, "A: %s (%u runs)\nB: %s (%u runs)\n"
-		"Rates (KiB/s, /s): each side's mean; B/A, the ratio of the means, above 1 is better;\n"
+		"Rates: each side's mean, in MiB/s or GiB/s (byte phases, 1 MiB = 1024 KiB, "
+		"picked per\nrow from its larger mean, 4 significant digits), seeks/s or files/s; "
+		"B/A, the ratio\nof the means, above 1 is better;\n"
 		"p: Welch's t-test of the same means; a verdict needs %d runs a side.\n\n",
 		sel_a, a->runs, sel_b, b->runs, REPORT_MIN_RUNS);
 	for (int k = 0; k < 2; k++) {

@@ -236,6 +236,33 @@ static bool stat_ok(const struct report_stat *st)
 	return st->n > 0 && isfinite(st->median);
 }
 
+/*
+ * The display of a table's column: picked from the largest of the
+ * configurations' medians, so that the page's table and the text give a
+ * phase the same unit.
+ */
+void report_column_display(struct report_display *d, const struct report_set *s,
+			   enum phase_id ph, enum report_measure m)
+{
+	double max = 0;
+
+	for (size_t i = 0; i < s->nconfigs; i++)
+		if (stat_ok(&s->configs[i].stat[ph][m]))
+			max = fmax(max, s->configs[i].stat[ph][m].median);
+	report_display_pick(d, ph, m, max);
+}
+
+/* The display of a time series' row: from the largest of its three tenths' rates. */
+void report_tenths_display(struct report_display *d, enum phase_id ph, const double tenth[3])
+{
+	double max = 0;
+
+	for (int t = 0; t < 3; t++)
+		if (isfinite(tenth[t]))
+			max = fmax(max, tenth[t]);
+	report_display_pick(d, ph, RM_RATE, max);
+}
+
 /* After a ratio: "?" fewer than 2 runs on a side, "~" within the noise, "" a difference. */
 static const char *noise_mark(const struct report_config *c, enum phase_id ph, enum report_measure m)
 {

@@ -87,9 +87,10 @@ struct table {
 	int first, end;		/* the phases it has rows for: first..end - 1 */
 };
 
-static const char *rate_unit(enum phase_id ph)
+/* The unit of phase ph's rates in the blocks: the page's column's (MiB/s, GiB/s, ...). */
+static void rate_display(struct report_display *d, const struct report_set *s, enum phase_id ph)
 {
-	return phase_unit_names(ph)->rate;
+	report_column_display(d, s, ph, RM_RATE);
 }
 
 static const char *cpu_unit(enum phase_id ph)
@@ -103,8 +104,8 @@ static void rate_text(char *buf, double v)
 	snprintf(buf, CELL, v >= 1000 || v == floor(v) ? "%.0f" : "%.1f", v);
 }
 
-/* Three significant digits without an exponent: 1.70, 0.00188, 1638. */
-static void sig3_text(char *buf, double v)
+/* digits significant digits without an exponent (three: 1.70, 0.00188, 1638). */
+static void sig_text(char *buf, double v, int digits)
 {
 	int decimals;
 
@@ -116,7 +117,7 @@ static void sig3_text(char *buf, double v)
 		snprintf(buf, CELL, "%.2e", v);
 		return;
 	}
-	decimals = 2 - (int)floor(log10(v));
+	decimals = digits - 1 - (int)floor(log10(v));
 	snprintf(buf, CELL, "%.*f", decimals < 0 ? 0 : decimals, v);
 }
 
@@ -179,10 +180,28 @@ static bool fewer_runs(const struct report_config *c, enum phase_id ph)
 	return n && n < c->runs;
 }
 
-/* A rate with "*" after it when fewer runs than the configuration's gave it. */
-static void rate_cell(char *buf, const struct report_config *c, enum phase_id ph, double v)
+void report_scaled_rate_text(char *buf, size_t len, double v, const struct report_display *d)
 {
-	rate_text(buf, v);
+	char s[CELL];
+
+	sig_text(s, v * d->scale, 4);
+	snprintf(buf, len, "%s", s);
+}
+
+/* A rate (KiB/s, seeks/s, files/s) in the display's unit: seeks and files as they are. */
+static void shown_rate_text(char *buf, double v, const struct report_display *d)
+{
+	if (d->scale == 1)
+		rate_text(buf, v);
+	else
+		report_scaled_rate_text(buf, CELL, v, d);
+}
+
+/* A rate with "*" after it when fewer runs than the configuration's gave it. */
+static void rate_cell(char *buf, const struct report_config *c, enum phase_id ph, double v,
+		      const struct report_display *d)
+{
+	shown_rate_text(buf, v, d);
 	if (fewer_runs(c, ph))
 		strcat(buf, "*");
 }
@@ -195,28 +214,31 @@ static void cv_cell(char *buf, const struct report_stat *st)
 		snprintf(buf, CELL, "%s", st->n ? "-" : "");
 }
 
-static void absolute_row(row_t row, const struct report_config *c, enum phase_id ph)
+static void absolute_row(row_t row, const struct report_set *s, size_t k, enum phase_id ph)
 {
+	const struct report_config *c = &s->configs[k];
 	const struct report_stat *rate = &c->stat[ph][RM_RATE], *cpu = &c->stat[ph][RM_CPU];
 	const struct report_stat *lat = &c->stat[ph][RM_LATENCY];
+	struct report_display d;
 	char lo[CELL], hi[CELL];
 
+	rate_display(&d, s, ph);
 	if (rate->n)
-		rate_cell(row[1], c, ph, rate->median);
+		rate_cell(row[1], c, ph, rate->median, &d);
 	if (rate->n >= 2) {
-		rate_text(lo, rate->min);
-		rate_text(hi, rate->max);
+		shown_rate_text(lo, rate->min, &d);
+		shown_rate_text(hi, rate->max, &d);
 		snprintf(row[3], CELL, "%.20s..%.20s", lo, hi);
 	} else if (rate->n) {
 		snprintf(row[3], CELL, "-");
 	} else if (c->hidden[ph]) {
 		snprintf(row[1], CELL, "+++++");
 	}
-	snprintf(row[2], CELL, "%s", rate_unit(ph));
+	snprintf(row[2], CELL, "%s", d.unit);
 	cv_cell(row[4], rate);
 	count_cell(row[5], c, ph);
 	if (cpu->n) {
-		sig3_text(row[6], cpu->median);
+		sig_text(row[6], cpu->median, 3);
 		snprintf(row[7], CELL, "%s", cpu_unit(ph));
 	} else if (c->hidden[ph] && !rate->n) {
 		snprintf(row[6], CELL, "+++");
@@ -230,6 +252,7 @@ static void ratio_row(row_t row, const struct report_set *s, size_t k, enum phas
 	const struct report_config *c = &s->configs[k];
 	const struct report_stat *rate = &c->stat[ph][RM_RATE];
 	const struct report_stat *base = &s->configs[s->baseline].stat[ph][RM_RATE];
+	struct report_display d;
 	char lo[CELL], hi[CELL];
 
 	ratio_cell(row[1], s, k, ph, RM_RATE, "+++++");
@@ -244,9 +267,10 @@ static void ratio_row(row_t row, const struct report_set *s, size_t k, enum phas
 	count_cell(row[4], c, ph);
 	ratio_cell(row[5], s, k, ph, RM_CPU, "+++");
 	ratio_cell(row[6], s, k, ph, RM_LATENCY, NULL);
+	rate_display(&d, s, ph);
 	if (rate->n)
-		rate_cell(row[7], c, ph, rate->mean);
-	snprintf(row[8], CELL, "%s", rate_unit(ph));
+		rate_cell(row[7], c, ph, rate->mean, &d);
+	snprintf(row[8], CELL, "%s", d.unit);
 }
 
 static bool phase_row(row_t row, const struct report_set *s, size_t k, enum phase_id ph)
@@ -263,7 +287,7 @@ static bool phase_row(row_t row, const struct report_set *s, size_t k, enum phas
 	if (s->baseline >= 0)
 		ratio_row(row, s, k, ph);
 	else
-		absolute_row(row, c, ph);
+		absolute_row(row, s, k, ph);
 	return true;
 }
 
@@ -442,7 +466,7 @@ static int cost_cell(char *buf, const struct report_set *s, size_t k, enum phase
 	if (ret)
 		return ret;
 	if (m == RP_CLYDE || m == RP_CAUSED)
-		sig3_text(buf, v);
+		sig_text(buf, v, 3);
 	else if (m == RP_OUTSIDE)
 		snprintf(buf, CELL, "%.1f", v * 100);
 	else
@@ -561,6 +585,7 @@ static bool series_row(row_t row, const struct report_set *s, size_t i, unsigned
 		       enum phase_id ph)
 {
 	const struct report_series *se = s->runs[i].series[ph];
+	struct report_display d;
 	struct report_stall st;
 	double tenth[3];
 
@@ -568,6 +593,7 @@ static bool series_row(row_t row, const struct report_set *s, size_t i, unsigned
 	if (!se)
 		return false;
 	report_series_tenths(se, tenth);
+	report_tenths_display(&d, ph, tenth);
 	snprintf(row[0], CELL, "%s", phase_get(ph)->row_name);
 	snprintf(row[1], CELL, "%u", j);
 	snprintf(row[2], CELL, "%zu", se->n);
@@ -576,13 +602,13 @@ static bool series_row(row_t row, const struct report_set *s, size_t i, unsigned
 		double whole = round(tenth[t]);
 
 		if (isfinite(tenth[t]) && fabs(tenth[t] - whole) <= 1e-9 * fmax(1, tenth[t]))
-			rate_text(row[3 + t], whole);
+			shown_rate_text(row[3 + t], whole, &d);
 		else if (isfinite(tenth[t]))
-			rate_text(row[3 + t], tenth[t]);
+			shown_rate_text(row[3 + t], tenth[t], &d);
 		else
 			snprintf(row[3 + t], CELL, "-");
 	}
-	snprintf(row[6], CELL, "%s", rate_unit(ph));
+	snprintf(row[6], CELL, "%s", d.unit);
 	if (report_series_stall(se, &st)) {
 		seconds_text(row[7], st.length_s);
 		seconds_text(row[8], st.start_s);
@@ -682,7 +708,9 @@ static void print_legend(FILE *out, const struct report_set *s, bool trees)
 		fprintf(out, "; %u malformed line%s skipped", s->errors, s->errors == 1 ? "" : "s");
 	fputs("\n", out);
 	if (s->baseline < 0) {
-		fputs("Rate: the median of the runs, in KiB/s (I/O phases), seeks/s or files/s;\n"
+		fputs("Rate: the median of the runs, in MiB/s or GiB/s (I/O phases, "
+		      "1 MiB = 1024 KiB; the\n"
+		      "  page's unit for the phase, to 4 significant digits), seeks/s or files/s;\n"
 		      "  Min..Max and CV% over the runs; n: runs with a rate (+N: runs that printed +++++).\n"
 		      "CPU s: the median CPU seconds (user + system) per MiB, per 1000 seeks or per 1000 files.\n"
 		      "Latency us: the median of the runs' slowest operation, in microseconds.\n"
@@ -698,6 +726,8 @@ static void print_legend(FILE *out, const struct report_set *s, bool trees)
 	fputs("Every figure is a ratio of means to the baseline's (baseline = 1.00), turned so\n"
 	      "  that > 1.00 is better: a higher rate, less CPU per unit of work, a lower latency.\n"
 	      "  Min..Max: the runs' lowest and highest rate over the baseline's mean rate.\n"
+	      "Mean rate: the mean of the runs, in MiB/s or GiB/s (I/O phases, 1 MiB = 1024 KiB;\n"
+	      "  the page's unit for the phase, to 4 significant digits), seeks/s or files/s.\n"
 	      "Marks: ~ within the noise (Welch's t-test of the same means, p >= 0.05); unmarked:\n"
 	      "  a difference (Welch's t-test, p < 0.05); ? fewer than 2 runs on a side: cannot tell.\n", out);
 	print_marks(out, s, "Mean rate");

@@ -87,8 +87,8 @@ rc=0
 expect_match "compare: 0 or 7" "$rc" '^(0|7)$'
 expect_match "compare: verdicts" "$(cat "$W/cmp.out")" ' (better|worse|within noise) \(3/3 runs\)'
 # the ratio as printed (3 places): 0.950 may be either side of 5%, so such a phase is left out of both lists
-worse=$(awk '/ worse \(/ && $4 < 0.95 { print $1 }' "$W/cmp.out" | sort)
-edge=$(awk '/ worse \(/ && $4 == "0.950" { print $1 }' "$W/cmp.out")
+worse=$(awk '/ worse \(/ && $5 < 0.95 { print $1 }' "$W/cmp.out" | sort)
+edge=$(awk '/ worse \(/ && $5 == "0.950" { print $1 }' "$W/cmp.out")
 # the configuration's key holds colons (-s 16:8192:500): the phase is the word before "N% worse"
 named=$(sed -n 's/^clyde-report: regression: .*: \([a-z_]*\) [0-9.]*% worse .*/\1/p' "$W/cmp.err" | grep -vxF "${edge:-@}" | sort)
 expect_eq "the gate names the phases worse beyond 5%" "$named" "$worse"

@@ -36,20 +36,22 @@ expect_eq "mix: clyde CSV and JSON of one configuration" "$(grep '^\[7\]' "$W/ab
 expect_eq "mix: header row" "$(sed -n '/^\[1\]/{n;p;}' "$W/abs")" \
 	"  Phase                Rate  Unit             Min..Max   CV%    n     CPU s  per         Latency us"
 # cells: rate unit min..max CV% n CPU per latency; CPU = cpu%/100 / rate * 1024 (MiB) or * 1000
-expect_eq "1.97: block write" "$(row 1 'Block write' "$W/abs")" "110000 KiB/s 100000..120000 9.1 3 0.00102 MiB 110000"
+# the byte phases' rates in the page's unit of the phase, 4 significant digits: block write's
+# column has a median above 1 GiB/s (clyde's), so 110000 KiB/s is 110000 / 1048576 = 0.1049 GiB/s
+expect_eq "1.97: block write" "$(row 1 'Block write' "$W/abs")" "0.1049 GiB/s 0.09537..0.1144 9.1 3 0.00102 MiB 110000"
 expect_eq "1.97: random seeks" "$(row 1 'Random seeks' "$W/abs")" "410 seeks/s 400..420 2.4 3 0.122 1000 seeks 80000"
 expect_eq "1.97: +++++" "$(row 1 'Seq stat/read' "$W/abs")" "+++++ files/s 0+3 +++ 500"
 expect_eq "1.96: 16k chunk, seeks/s" "$(row 2 'Random seeks' "$W/abs")" "350.5 seeks/s - - 1 0.114 1000 seeks 75000"
-expect_eq "1.03: block write" "$(row 3 'Block write' "$W/abs")" "220000 KiB/s 200000..240000 9.1 3 0.000512 MiB"
+expect_eq "1.03: block write" "$(row 3 'Block write' "$W/abs")" "0.2098 GiB/s 0.1907..0.2289 9.1 3 0.000512 MiB"
 expect_eq "1.03: random delete" "$(row 3 'Random delete' "$W/abs")" "60000 files/s 58000..62000 3.3 3 0.00667 1000 files"
 expect_eq "1.03: packed fields" "$(row 4 'Random seeks' "$W/abs")" "1200 seeks/s - - 1 0.0750 1000 seeks"
 # 5^2: the two JSON runs ran it under 0.5 s (too_short), counted with their rates (the three CSV
 # lines were written with --exact)
-expect_eq "clyde: block write" "$(row 7 'Block write' "$W/abs")" "1172483 KiB/s 762780..2072599 39.1 5^2 0.000714 MiB 3339"
+expect_eq "clyde: block write" "$(row 7 'Block write' "$W/abs")" "1.118 GiB/s 0.7274..1.977 39.1 5^2 0.000714 MiB 3339"
 expect_eq "clyde: seeks" "$(row 7 'Random seeks' "$W/abs")" "278582 seeks/s 144024..296711 26.2 5 0.00424 1000 seeks 56351"
-expect_eq "2.00a: per-char write" "$(row 9 'Per-char write' "$W/abs")" "595 KiB/s - - 1 1.70 MiB 16824"
-expect_eq "2.00a: ms latency" "$(row 10 'Rewrite' "$W/abs")" "512665 KiB/s - - 1 0.00144 MiB 1007000"
-expect_eq "2.00a: repeated runs" "$(row 16 'Per-char write' "$W/abs")" "626 KiB/s 606..659 4.2 3 1.62 MiB 15456"
+expect_eq "2.00a: per-char write" "$(row 9 'Per-char write' "$W/abs")" "0.5811 MiB/s - - 1 1.70 MiB 16824"
+expect_eq "2.00a: ms latency" "$(row 10 'Rewrite' "$W/abs")" "0.4889 GiB/s - - 1 0.00144 MiB 1007000"
+expect_eq "2.00a: repeated runs" "$(row 16 'Per-char write' "$W/abs")" "0.6113 MiB/s 0.5918..0.6436 4.2 3 1.62 MiB 15456"
 expect_eq "mix: the unit column starts at one place in every row" \
 	"$(grep -E '^  [A-Z].*((KiB|seeks|files)/s|  Unit  )' "$W/abs" | sed -E 's/(KiB|seeks|files)\/s.*//; s/Unit.*//' |
 	   awk '{print length}' | sort -u)" 29
@@ -61,12 +63,12 @@ expect_eq "baseline: exit status" "$?" 0
 expect_eq "baseline: named" "$(sed -n 2p "$W/base")" "Baseline: [1] base -s 4G -n 16"
 expect_file_has "baseline: direction" "$W/base" "that > 1.00 is better: a higher rate, less CPU per unit of work, a lower latency."
 expect_file_has "baseline: the test" "$W/base" "(Welch's t-test, p < 0.05); ? fewer than 2 runs on a side: cannot tell."
-expect_eq "baseline: itself" "$(row 1 'Block write' "$W/base")" "1.00 0.91..1.09 9.1 3 1.00 1.00 110000 KiB/s"
+expect_eq "baseline: itself" "$(row 1 'Block write' "$W/base")" "1.00 0.91..1.09 9.1 3 1.00 1.00 0.1049 GiB/s"
 # ratios of means: 220000/110000; CPU 0.001024/0.000512 with no spread (p = 0); Welch p = 0.00366;
 # the rewrite's CPU per MiB: the same 8% of 52000, 60000 and 68000 KiB/s against 50000, 60000 and
 # 70000 has the same median but not the same mean (1.0069)
-expect_eq "1.03 vs 1.97: a difference" "$(row 3 'Block write' "$W/base")" "2.00 1.82..2.18 9.1 3 2.00 220000 KiB/s"
-expect_eq "1.03 vs 1.97: within the noise" "$(row 3 'Rewrite' "$W/base")" "1.00~ 0.87..1.13 13.3 3 1.01~ 60000 KiB/s"
+expect_eq "1.03 vs 1.97: a difference" "$(row 3 'Block write' "$W/base")" "2.00 1.82..2.18 9.1 3 2.00 0.2098 GiB/s"
+expect_eq "1.03 vs 1.97: within the noise" "$(row 3 'Rewrite' "$W/base")" "1.00~ 0.87..1.13 13.3 3 1.01~ 0.05722 GiB/s"
 expect_eq "1.03 vs 1.97: seeks" "$(row 3 'Random seeks' "$W/base")" "2.00 1.95..2.05 2.4 3 2.00 820 seeks/s"
 # the mix's sixteen configurations have no phase in common: no geometric mean, and why
 expect_eq "mix: no geometric mean" "$(grep '^\[3\]' "$W/base")" \
@@ -88,10 +90,11 @@ expect_eq "1.03 vs 1.97: the phases left out" "$(sed -n '/^Every mean/,$p' "$W/b
   Seq delete: no rate in [5]
   Random create: no rate in [4], [5]
   Random delete: no rate in [4], [5]"
-expect_eq "one run: cannot tell" "$(row 9 'Block write' "$W/base")" "3.82? - - 1 0.55? 12.28? 420292 KiB/s"
-expect_eq "clyde vs 1.97" "$(row 7 'Block write' "$W/base")" "11.70 6.93..18.84 39.1 5^2 1.58 33.99 1286901 KiB/s"
+expect_eq "one run: cannot tell" "$(row 9 'Block write' "$W/base")" "3.82? - - 1 0.55? 12.28? 0.4008 GiB/s"
+expect_eq "clyde vs 1.97" "$(row 7 'Block write' "$W/base")" "11.70 6.93..18.84 39.1 5^2 1.58 33.99 1.227 GiB/s"
 expect_eq "clyde vs 1.97: latency within the noise" "$(row 7 'Seq create' "$W/base")" "4.05 2.79..5.20 22.4 5^2 3.14 0.32~ 85116 files/s"
-expect_eq "2.00a x3 vs 1.97" "$(row 16 'Per-char write' "$W/base")" "1.24 1.19..1.29 4.2 3 1.22 1.18~ 630.3 KiB/s"
+# the mean rate: (606 + 626 + 659) / 3 = 630.33 KiB/s = 0.6156 MiB/s
+expect_eq "2.00a x3 vs 1.97" "$(row 16 'Per-char write' "$W/base")" "1.24 1.19..1.29 4.2 3 1.22 1.18~ 0.6156 MiB/s"
 expect_eq "baseline: summary" "$(sed -n '/^Geometric mean/,$p' "$W/base" | sed -n '2p;4p;8p;17p')" \
 "  [1]       -  base -s 4G -n 16
   [3]       -  new103 -s 4G -n 16
@@ -205,7 +208,7 @@ cell() {
 expect_eq "profile: exit status" "$?" 0
 expect_eq "profile: nothing on stderr" "$(cat "$W/prof.err")" ""
 expect_eq "profile: head" "$(head -n 1 "$W/prof")" "clyde-report: 5 runs in 2 configurations"
-expect_eq "profile: the table follows the blocks" "$(grep -n '^CPU cost (--profile): ' "$W/prof" | cut -d: -f1)" 21
+expect_eq "profile: the table follows the blocks" "$(grep -n '^CPU cost (--profile): ' "$W/prof" | cut -d: -f1)" 22
 expect_eq "profile: its blocks" "$(sed -n '/^CPU cost/,$p' "$W/prof" | grep '^\[' | tr '\n' '|')" \
 	"[1] ext4p -s 1G::8000:5 -n 16: 3 of 4 runs profiled|[2] tmpfsp -s 1G::8000:5 -n 16: 1 of 1 run profiled|"
 expect_eq "profile: header row" "$(sed -n '/^CPU cost/,$p' "$W/prof" | sed -n '/^\[1\]/{n;p;}')" \

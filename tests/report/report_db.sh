@@ -279,8 +279,8 @@ expect_file_has "disjoint sides: said" "$W/err" "name=box and name=odd share no 
 expect_eq "disjoint sides, with the gate and --allow-few: still 3" \
 	"$(status "$REPORT" --db "$G2" --compare name=box name=odd --fail-on-regression=5 --allow-few)" 3
 expect_eq "an empty side: dashes for its mean and CV" "$(grep ' putc ' "$W/out" | tr -s ' ')" \
-" putc 94999.6 - - 5.6% - - too few runs (10/0 runs)
- putc - 100000.0 - - 0.0% - too few runs (0/2 runs)"
+" putc 92.77 - MiB/s - 5.6% - - too few runs (10/0 runs)
+ putc - 97.66 MiB/s - - 0.0% - too few runs (0/2 runs)"
 check "no nan" sh -c "! grep -q nan '$W/out'"
 expect_eq "an environment column selects too" "$(status "$REPORT" --db "$C" --compare kernel=A,name=box kernel=B)" 0
 expect_eq "a selection that matches nothing wins over 7: 3" \
@@ -336,7 +336,7 @@ done
 expect_eq "bimodal: a 0.5% gate passes (B's mean is 8% better)" \
 	"$(status "$REPORT" --db "$S" --compare set=bi-a set=bi-b --fail-on-regression=0.5)" 0
 expect_match "bimodal: better by the ratio of the means" "$(grep ' putc ' "$W/out")" \
-	' 91666\.7  *99000\.0  *1\.080 .* better '
+	' 89\.52  *96\.68 MiB/s  *1\.080 .* better '
 check "bimodal: nothing named worse" sh -c "! grep -q worse '$W/out' '$W/err'"
 expect_eq "bimodal, B as the baseline: the 0.5% gate fails: 7" \
 	"$(status "$REPORT" --db "$S" --compare set=bi-b set=bi-a --fail-on-regression=0.5)" 7
@@ -350,7 +350,7 @@ expect_eq "skewed, a 20% gate: passes" \
 expect_eq "unequal sizes: a 0.5% gate passes" \
 	"$(status "$REPORT" --db "$S" --compare set=un-a set=un-b --fail-on-regression=0.5)" 0
 expect_match "unequal sizes: the means' ratio, within noise" "$(grep ' putc ' "$W/out")" \
-	' 110000\.0  *104000\.0  *0\.945 .* within noise \(3/9 runs\)'
+	' 107\.4  *101\.6 MiB/s  *0\.945 .* within noise \(3/9 runs\)'
 
 # 3. the history chart
 expect_eq "history by label" "$(status "$REPORT" --db "$C" --history name=box --by kernel --svg "$W/h.svg")" 0

@@ -45,14 +45,16 @@ row() {
 # [2.5, 2.8) and [3.3, 3.4). First tenth [0, 0.4]: 500; middle [1.8, 2.2]:
 # (2 x 50 + 2 x 5) / 0.4 = 275; last [3.6, 4]: 4 x 5 / 0.4 = 50. Run 2 does
 # 0.8 of the work: 400, 220, 40. Block read: 1000 throughout, no stall.
+# In the page's unit of each row (MiB/s: its largest tenth is under 1 GiB/s),
+# to 4 significant digits: 500 / 1024 = 0.4883, 275 / 1024 = 0.2686, ...
 report good
 expect_eq "good: exit status" "$(cat "$W/good/rc")" 0
 expect_eq "good: nothing on stderr" "$(cat "$W/good/err")" ""
 expect_eq "text: the block's head" "$(grep '^\[1\] .*with a series$' "$W/good/out")" \
 	"[1] cliff -s 64M::8192:5: 2 of 2 runs with a series"
-expect_eq "text: block write, run 1" "$(row "$W/good/out" 'Block write' 1)" "40 500 275 50 KiB/s 0.300 2.500"
-expect_eq "text: block write, run 2" "$(row "$W/good/out" 'Block write' 2)" "40 400 220 40 KiB/s 0.300 2.500"
-expect_eq "text: block read, no stall" "$(row "$W/good/out" 'Block read' 1)" "10 1000 1000 1000 KiB/s -"
+expect_eq "text: block write, run 1" "$(row "$W/good/out" 'Block write' 1)" "40 0.4883 0.2686 0.04883 MiB/s 0.300 2.500"
+expect_eq "text: block write, run 2" "$(row "$W/good/out" 'Block write' 2)" "40 0.3906 0.2148 0.03906 MiB/s 0.300 2.500"
+expect_eq "text: block read, no stall" "$(row "$W/good/out" 'Block read' 1)" "10 0.9766 0.9766 0.9766 MiB/s -"
 expect_eq "text: rewrite (series null) and seeks (none) have no row" \
 	"$(sed -n '/^Over time/,$p' "$W/good/out" | grep -c -e '^  Rewrite' -e '^  Random seeks')" 0
 expect_eq "text: the main table still has its four phases" \
@@ -140,6 +142,10 @@ print("\n".join(bad))
 PY
 expect_eq "SVG and page: the series charts" "$(python3 "$W/charts.py" "$W/good/svg" "$W/good/html" "$W/good/doc.json")" ""
 expect_file_has "page: the Over time table" "$W/good/html" "<h2>Over time</h2>"
+# the page's Over time rows have the text's units, row for row
+expect_eq "page and text: the Over time units" \
+	"$(sed -n 's|.*<td class="num">[^<]*</td><td>\([A-Za-z/]*\)</td>.*|\1|p' "$W/good/html" | tr '\n' ' ')" \
+	"$(sed -n '/^Over time/,$p' "$W/good/out" | awk '/^  [A-Z]/ { for (i = 1; i <= NF; i++) if ($i ~ /\/s$/) print $i }' | tr '\n' ' ')"
 
 # 3. columns by name: another order and two unknown columns read the same
 report shuffled

@@ -92,7 +92,7 @@ EOF
 "$REPORT" --html "$W/st.html" "$W/st0.json" "$W/st1.json" "$W/st2.json" >"$W/st.txt" 2>"$W/st.err"
 expect_eq "JSON: exit status" "$?" 0
 expect_eq "JSON: a phase under 0.5 s counts, marked" \
-	"$(grep '^  Block read ' "$W/st.txt" | awk -F '  +' '{ print $3, $5, $6, $7 }')" "3000000 2700000..3300000 10.0 3^1"
+	"$(grep '^  Block read ' "$W/st.txt" | awk -F '  +' '{ print $3, $4, $5, $6, $7 }')" "2.861 GiB/s 2.575..3.147 10.0 3^1"
 expect_eq "JSON: a median of fewer runs is marked" \
 	"$(grep '^  Random seeks ' "$W/st.txt" | awk -F '  +' '{ print $3, $6, $7 }')" "1050* 6.7 2"
 expect_file_has "JSON: the legend says what * is" "$W/st.txt" \
@@ -107,8 +107,9 @@ check "JSON: the page marks a median of fewer runs" grep -Eq 'title="median of 2
 rc=0
 "$REPORT" --db "$W/probe.db" --history name=x >/dev/null 2>&1 || rc=$?
 [ "$rc" != 6 ] || skip "clyde-report was built without SQLite (--with-sqlite3=no): the history cannot be compared"
-# agree SET PHASES FILES...: the report's median, CV and runs of each phase against --compare's mean, CV and
-# runs (the means are the medians here: three runs evenly spread, or one)
+# agree SET PHASES FILES...: the report's median, unit, CV and runs of each phase against --compare's
+# mean, unit, CV and runs (the means are the medians here: three runs evenly spread, or one; both
+# print a MiB/s or GiB/s to 4 significant digits, and --compare's seeks/s and files/s with a decimal)
 agree() {
 	set_name=$1
 	phases=$2
@@ -116,16 +117,17 @@ agree() {
 	"$REPORT" "$@" >"$W/$set_name.txt" 2>&1
 	"$REPORT" --db "$W/$set_name.db" --add "$@" >/dev/null 2>&1
 	"$REPORT" --db "$W/$set_name.db" --compare name=st name=st >"$W/$set_name.cmp" 2>&1
-	report_phase_cells '3 6 7' <"$W/$set_name.txt" | awk '$3 == "" { $3 = "-" } { print }' >"$W/$set_name.a"
-	compare_phase_cells <"$W/$set_name.cmp" | awk '{ $2 = sprintf("%.0f", $2); print }' >"$W/$set_name.b"
+	report_phase_cells '3 4 6 7' <"$W/$set_name.txt" | awk '$4 == "" { $4 = "-" } { print }' >"$W/$set_name.a"
+	compare_phase_cells <"$W/$set_name.cmp" |
+		awk '$5 !~ /^[MG]iB\/s$/ { $2 = sprintf("%.0f", $2) } { print $1, $2, $5, $3, $4 }' >"$W/$set_name.b"
 	expect_eq "$set_name: the report's figures are the history's" "$(cat "$W/$set_name.a")" "$(cat "$W/$set_name.b")"
 	expect_eq "$set_name: of every phase that ran" "$(wc -l <"$W/$set_name.a")" "$phases"
 }
 agree json 10 "$W/st0.json" "$W/st1.json" "$W/st2.json"
-expect_eq "json: the short block read is in both" "$(grep '^get_block ' "$W/json.b")" "get_block 3000000 10.0 3"
+expect_eq "json: the short block read is in both" "$(grep '^get_block ' "$W/json.b")" "get_block 2.861 GiB/s 10.0 3"
 agree csv 4 "$W/st.csv"
-# 3300000 and 2700000: mean 3000000, sd 424264
-expect_eq "csv: the +++++ block read is in neither" "$(grep '^get_block ' "$W/csv.b")" "get_block 3000000 14.1 2"
+# 3300000 and 2700000: mean 3000000 KiB/s (2.861 GiB/s), sd 424264
+expect_eq "csv: the +++++ block read is in neither" "$(grep '^get_block ' "$W/csv.b")" "get_block 2.861 GiB/s 14.1 2"
 
 # 4. Two filesystems under two names compared by a field: three runs each of "ext4" on ext4 and
 # "xfs" on xfs (clyde-x2.json's first run, its filesystem, name, seed and block write changed),
@@ -160,7 +162,7 @@ rc=0
 expect_eq "by parameters: exit status" "$rc" 0
 expect_eq "by parameters: one configuration" "$(grep -c '^(any name) -s 64M::\*:5 -n 1$' "$W/fs.out")" 1
 expect_eq "by parameters: block write, B/A and its runs" \
-	"$(awk '$1 == "put_block" { print $2, $3, $4, $NF, $(NF - 1) }' "$W/fs.out")" "100000.0 200000.0 2.000 runs) (3/3"
+	"$(awk '$1 == "put_block" { print $2, $3, $4, $5, $NF, $(NF - 1) }' "$W/fs.out")" "97.66 195.3 MiB/s 2.000 runs) (3/3"
 expect_eq "by parameters: every phase of both" "$(grep -c ' (3/3 runs)$' "$W/fs.out")" 10
 # type= and options= are the same columns as fs= and fs_options=
 "$REPORT" --db "$W/fs.db" --compare type=ext4 options=rw\ noatime --match=params >"$W/alias.out" 2>&1
