@@ -746,14 +746,20 @@ static void resident_what(const struct phase_result *pr, enum phase_id id, char 
  */
 static void device_ceiling(struct run_result *res)
 {
-	const struct phase_result *pr = &res->phase[PH_SEEKS];
+	const struct phase_result *pr = &res->phase[PH_SEEKS], *rd = &res->phase[PH_GET_BLOCK];
 	struct run_env *e = &res->env;
+	bool disk = e->rotational == 1 && !e->loop_backing[0] && !res->cluster;
 	double rate = pr->elapsed > 0 ? pr->amount / pr->elapsed : 0;
+	double read = rd->elapsed > 0 ? rd->amount / rd->elapsed : 0;
 
 	e->seeks_beyond_rotational = 0;
-	if (pr->ran && e->rotational == 1 && !e->loop_backing[0] && !res->cluster &&
-	    rate > ROTATIONAL_SEEKS_MAX)
+	e->reads_beyond_rotational = 0;
+	if (disk && pr->ran && rate > ROTATIONAL_SEEKS_MAX)
 		e->seeks_beyond_rotational = rate;
+	/* a read of a file clyde found in memory is the page cache's: said apart */
+	if (disk && rd->ran && rd->residency_measured && rd->resident_pct >= 0 &&
+	    rd->resident_pct <= RESIDENT_TOLERANCE_PCT && read > ROTATIONAL_READ_MAX_KIBS)
+		e->reads_beyond_rotational = read;
 }
 
 void bench_cache_outcome(const struct run_plan *p, struct run_result *res)

@@ -178,7 +178,7 @@ void format_cache_warning(FILE *out, const struct run_result *runs, unsigned cou
 /* A loop device that reads its backing file through the page cache, and its fix. */
 void format_loop_warning(FILE *out, const struct run_result *runs, unsigned count,
 			 const struct format_request *req);
-/* Seeks faster than the device can: a cache below clyde, named. */
+/* Seeks or uncached block reads faster than the device can: a cache below clyde, named. */
 void format_cache_below_note(FILE *out, const struct run_result *runs, unsigned count,
 			     const struct format_request *req);
 /* Random data on a file system that compresses: the option in buf (when given). */

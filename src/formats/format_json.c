@@ -324,6 +324,21 @@ static void json_loop(struct json_writer *w, const struct run_env *e)
 	json_obj_end(w);
 }
 
+/* A phase's rate beyond what the device's kind reaches: an object, or null where rate is 0. */
+static void json_beyond(struct json_writer *w, const char *key, const char *phase,
+			const char *rate_key, double rate, const char *max_key, double max)
+{
+	if (!(rate > 0)) {
+		json_add_null(w, key);
+		return;
+	}
+	json_obj_begin(w, key);
+	json_add_str(w, "phase", phase);
+	json_add_double(w, rate_key, rate);
+	json_add_double(w, max_key, max);
+	json_obj_end(w);
+}
+
 static void json_device(struct json_writer *w, const struct run_env *e)
 {
 	if (!e->blockdev[0]) {
@@ -342,15 +357,11 @@ static void json_device(struct json_writer *w, const struct run_env *e)
 	json_add_int(w, "read_ahead_kb", e->read_ahead_kb);
 	json_loop(w, e);
 	/* clyde-result/11: seeks no rotational device reaches, answered by a cache below clyde */
-	if (e->seeks_beyond_rotational > 0) {
-		json_obj_begin(w, "cache_below");
-		json_add_str(w, "phase", "seeks");
-		json_add_double(w, "rate", e->seeks_beyond_rotational);
-		json_add_double(w, "rotational_max", ROTATIONAL_SEEKS_MAX);
-		json_obj_end(w);
-	} else {
-		json_add_null(w, "cache_below");
-	}
+	json_beyond(w, "cache_below", "seeks", "rate", e->seeks_beyond_rotational,
+		    "rotational_max", ROTATIONAL_SEEKS_MAX);
+	/* clyde-result/11: block reads of an uncached file no rotational disk streams */
+	json_beyond(w, "read_cache_below", "get_block", "rate_kib_s", e->reads_beyond_rotational,
+		    "rotational_max_kib_s", ROTATIONAL_READ_MAX_KIBS);
 	json_obj_end(w);
 }
 

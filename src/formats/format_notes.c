@@ -54,10 +54,19 @@ void format_cache_below_note(FILE *out, const struct run_result *runs, unsigned 
 
 	(void)count;
 	(void)req;
-	fprintf(out, "clyde: note: seeks at %.0f/s on %s which says it is rotational: no rotational "
-		"device seeks faster than about %.0f/s. A cache below clyde answered them (likely a "
-		"hypervisor's page cache on the host or a controller's) and the read figures may be "
-		"that cache's\n", e->seeks_beyond_rotational, e->blockdev, ROTATIONAL_SEEKS_MAX);
+	/* no comma: consumers that read 2>&1 take a line with one for CSV */
+	if (e->seeks_beyond_rotational > 0)
+		fprintf(out, "clyde: note: seeks at %.0f/s on %s which says it is rotational: no "
+			"rotational device seeks faster than about %.0f/s. A cache below clyde "
+			"answered them (likely a hypervisor's page cache on the host or a "
+			"controller's) and the read figures may be that cache's\n",
+			e->seeks_beyond_rotational, e->blockdev, ROTATIONAL_SEEKS_MAX);
+	if (e->reads_beyond_rotational > 0)
+		fprintf(out, "clyde: note: block reads at %.0f MiB/s of a file clyde found uncached "
+			"on %s which says it is rotational: no rotational disk streams faster than "
+			"about %.0f MiB/s. A cache below clyde served them (likely a hypervisor's "
+			"page cache on the host or a controller's)\n",
+			e->reads_beyond_rotational / 1024, e->blockdev, ROTATIONAL_READ_MAX_KIBS / 1024);
 }
 
 /*

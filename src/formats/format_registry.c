@@ -70,7 +70,7 @@ static bool cache_below(const struct run_result *runs, unsigned count,
 {
 	(void)count;
 	(void)req;
-	return runs->env.seeks_beyond_rotational > 0;
+	return runs->env.seeks_beyond_rotational > 0 || runs->env.reads_beyond_rotational > 0;
 }
 
 static bool random_on_compression(const struct run_result *runs, unsigned count,

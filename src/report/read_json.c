@@ -484,6 +484,8 @@ static void json_env_cautions(struct report_env *e, const struct json_node *dev)
 	e->caution[CAUTION_LOOP_CACHED] = loop && loop->type == JSON_OBJECT && dio &&
 					  dio->type == JSON_BOOL && !dio->boolean;
 	e->caution[CAUTION_CACHE_BELOW] = below && below->type == JSON_OBJECT;
+	below = json_get(dev, "read_cache_below");
+	e->caution[CAUTION_READ_BELOW] = below && below->type == JSON_OBJECT;
 }
 
 /*

@@ -85,6 +85,7 @@ struct report_series {
 enum report_caution {
 	CAUTION_LOOP_CACHED,	/* device.loop.direct_io false: the host's page cache below */
 	CAUTION_CACHE_BELOW,	/* device.cache_below: seeks no rotational device reaches */
+	CAUTION_READ_BELOW,	/* device.read_cache_below: reads no rotational disk streams */
 	CAUTION_COUNT
 };
 

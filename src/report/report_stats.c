@@ -305,6 +305,9 @@ static const char *const caution_texts[CAUTION_COUNT] = {
 	[CAUTION_CACHE_BELOW] = "sought faster than any rotational device (the one they ran on "
 				"says it is): a cache below clyde answered and their reads may be "
 				"that cache's",
+	[CAUTION_READ_BELOW] = "read an uncached file faster than any rotational disk streams "
+			       "(the one they ran on says it is): a cache below clyde served "
+			       "their reads",
 };
 
 const char *report_caution_text(enum report_caution k)
