@@ -741,14 +741,16 @@ static void resident_what(const struct phase_result *pr, enum phase_id id, char 
  * Seeks faster than any rotational device on one that says it is: a cache
  * below clyde answered them, one no residency clyde measures shows (a
  * hypervisor's page cache on the host, a controller's). Not on a loop
- * device, whose rotational flag describes no disk, nor under mpirun,
- * whose rate is every rank's.
+ * device, whose rotational flag describes no disk, nor on an array (md,
+ * dm), whose rates are its disks' sum, nor under mpirun, whose rate is
+ * every rank's.
  */
 static void device_ceiling(struct run_result *res)
 {
 	const struct phase_result *pr = &res->phase[PH_SEEKS], *rd = &res->phase[PH_GET_BLOCK];
 	struct run_env *e = &res->env;
-	bool disk = e->rotational == 1 && !e->loop_backing[0] && !res->cluster;
+	/* one disk: not a loop, not an array of disks (md, dm), not every rank's sum */
+	bool disk = e->rotational == 1 && !e->loop_backing[0] && !e->stacked && !res->cluster;
 	double rate = pr->elapsed > 0 ? pr->amount / pr->elapsed : 0;
 	double read = rd->elapsed > 0 ? rd->amount / rd->elapsed : 0;
 

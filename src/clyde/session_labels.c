@@ -100,6 +100,7 @@ void fill_result_labels(const struct session *s, uint32_t seed, struct run_resul
 	copy_field(e->scheduler, sizeof(e->scheduler), s->si.scheduler);
 	e->read_ahead_kb = s->si.read_ahead_kb;
 	e->loop_dio = s->si.loop_dio;
+	e->stacked = s->si.stacked;
 	copy_field(e->loop_backing, sizeof(e->loop_backing), s->si.loop_backing);
 	if (pl->data == DATA_COMPRESSIBLE)
 		snprintf(e->data, sizeof(e->data), "compressible:%u", pl->data_zero_pct);

@@ -23,6 +23,11 @@ struct sysinfo {
 	 * -1 when not a loop device or not known. Its backing file: "" then.
 	 */
 	int loop_dio;
+	/*
+	 * Linux: the device is made of others (md, dm: its slaves/ lists
+	 * them), so its rotational flag is theirs and its rates their sum.
+	 */
+	bool stacked;
 	char loop_backing[1025];
 };
 

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +100,26 @@ static dev_t blockdev_of(const char *dir)
 	return dev;
 }
 
+/* Whether the whole device lists slaves (an md array, a dm target). */
+static void blockdev_stacked(const char *real, const char *queue, struct sysinfo *si)
+{
+	char path[PATH_MAX + 64];
+	const char *up = strcmp(queue, "queue") ? "../" : "";
+	struct dirent *d;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "%s/%sslaves", real, up);
+	dir = opendir(path);
+	if (!dir)
+		return;
+	while ((d = readdir(dir)))
+		if (d->d_name[0] != '.') {
+			si->stacked = true;
+			break;
+		}
+	closedir(dir);
+}
+
 void sysinfo_blockdev(const char *dir, struct sysinfo *si)
 {
 	char base[PATH_MAX], real[PATH_MAX], path[PATH_MAX + 64], buf[256];
@@ -118,6 +139,7 @@ void sysinfo_blockdev(const char *dir, struct sysinfo *si)
 	if (!access(path, F_OK))
 		queue = "../queue";
 	blockdev_loop(real, queue, si);
+	blockdev_stacked(real, queue, si);
 	snprintf(path, sizeof(path), "%s/%s/rotational", real, queue);
 	if (!read_line(path, buf, sizeof(buf)))
 		si->rotational = atoi(buf);

@@ -46,7 +46,7 @@ else
 	expect_eq "no note" "$(grep -c '^clyde: note: seeks at .*which says it is rotational' "$W/err")" 0
 fi
 
-# The block read the same way: faster than any rotational disk streams (400 MiB/s), on a
+# The block read the same way: faster than any rotational disk streams (600 MiB/s), on a
 # device that says it is rotational, of a file clyde found uncached before it (its
 # residency at most 5%: a page-cache read is said apart), flagged in
 # device.read_cache_below and a note; never otherwise.
@@ -55,7 +55,7 @@ r = json.load(open(sys.argv[1]))["runs"][0]; g = r["phases"]["get_block"]; d = r
 rate = g["amount"] / g["elapsed_s"]
 cold = (g.get("cache") or {}).get("resident_pct")
 beyond = (d is not None and d["rotational"] is True and d["loop"] is None and cold is not None
-          and 0 <= cold <= 5 and rate > 400 * 1024)
+          and 0 <= cold <= 5 and rate > 600 * 1024)
 print("%s %.0f %s" % (beyond, rate / 1024, cold))' "$W/r.json")
 set -- $want
 echo "block read $2 MiB/s, resident before it: $3%: beyond a rotational disk: $1"
@@ -68,7 +68,7 @@ if [ "$1" = True ]; then
 	expect_match "device.read_cache_below: the block read's rate" "$got" "^[0-9]+ True$"
 	expect_match "the read note names the device and a cache below" \
 		"$(grep '^clyde: note: block reads at ' "$W/err")" \
-		"^clyde: note: block reads at ${got%% *} MiB/s of a file clyde found uncached on [a-z0-9]+ which says it is rotational: no rotational disk streams faster than about 400 MiB/s. A cache below clyde served them"
+		"^clyde: note: block reads at ${got%% *} MiB/s of a file clyde found uncached on [a-z0-9]+ which says it is rotational: no rotational disk streams faster than about 600 MiB/s. A cache below clyde served them"
 else
 	expect_eq "no device.read_cache_below" "$got" None
 	expect_eq "no read note" "$(grep -c '^clyde: note: block reads at ' "$W/err")" 0

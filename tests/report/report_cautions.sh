@@ -31,7 +31,7 @@ cached = {"backing_file": "/var/tmp/a.img", "direct_io": False,
 direct = dict(cached, direct_io=True, backing_resident_worst_pct=None,
               backing_resident_worst_bytes=None)
 below = {"phase": "seeks", "rate": 40420.0, "rotational_max": 1000.0}
-read = {"phase": "get_block", "rate_kib_s": 1572864.0, "rotational_max_kib_s": 409600.0}
+read = {"phase": "get_block", "rate_kib_s": 1572864.0, "rotational_max_kib_s": 614400.0}
 runs = [run("loopy", 1, cached), run("loopy", 2, cached), run("loopy", 3, direct),
         run("vda", 4, below=below, read=read), run("vda", 5, below=below),
         run("plain", 6), run("plain", 7, direct)]
