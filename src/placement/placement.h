@@ -223,6 +223,15 @@ static inline int place_mem_libnuma(enum place_mem_policy mem, const struct plac
 int place_thread(const struct place_worker *pw, char *note, size_t len);
 /* The calling thread's CPU set now; -errno where it cannot be read. */
 int place_thread_cpus(struct place_mask *m);
+/*
+ * What place_thread (placement_bind.c) asks of the OS layer: the calling
+ * thread's CPUs set (-ENOSYS where the OS cannot), its memory policy set
+ * by what this build has (-ENOSYS where nothing can), and the note for
+ * that case.
+ */
+int place_os_affinity(const struct place_mask *m);
+int place_os_mem(enum place_mem_policy mem, const struct place_mask *nodes);
+extern const char place_os_mem_missing[];
 /* The CPU the calling thread runs on, -1 unknown. */
 int place_current_cpu(void);
 /* The NUMA node of the page at addr, -1 unknown (no NUMA support). */

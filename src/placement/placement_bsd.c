@@ -62,7 +62,7 @@ int place_current_cpu(void)
 
 #if defined(__FreeBSD__)
 
-static int set_affinity(const struct place_mask *m)
+int place_os_affinity(const struct place_mask *m)
 {
 	cpuset_t set;
 	int ret;
@@ -89,7 +89,7 @@ int place_thread_cpus(struct place_mask *m)
 
 #elif defined(__DragonFly__)
 
-static int set_affinity(const struct place_mask *m)
+int place_os_affinity(const struct place_mask *m)
 {
 	cpu_set_t set;
 	int ret;
@@ -119,7 +119,7 @@ int place_thread_cpus(struct place_mask *m)
  * NetBSD sizes its cpuset_t at run time (cpuset_create). Setting affinity
  * needs root unless security.models.extensions.user_set_cpu_affinity is 1.
  */
-static int set_affinity(const struct place_mask *m)
+int place_os_affinity(const struct place_mask *m)
 {
 	cpuset_t *set = cpuset_create();
 	unsigned cpu;
@@ -168,7 +168,7 @@ int place_current_cpu(void)
 
 #else
 
-static int set_affinity(const struct place_mask *m)
+int place_os_affinity(const struct place_mask *m)
 {
 	(void)m;
 	return -ENOSYS;
@@ -187,64 +187,12 @@ int place_current_cpu(void)
 
 #endif
 
-static int bind_cpus(const struct place_mask *want, char *note, size_t len)
+const char place_os_mem_missing[] = "memory policy is not supported on this system";
+
+/* hwloc where built in (FreeBSD has some support), never libnuma. */
+int place_os_mem(enum place_mem_policy mem, const struct place_mask *nodes)
 {
-	struct place_mask got;
-	char list[256];
-	int ret;
-
-	ret = set_affinity(want);
-	if (ret == -ENOSYS) {
-		place_note_add(note, len, "binding is not supported on this system");
-		return ret;
-	}
-	if (ret) {
-		place_note_refused(note, len, "", -ret);
-		return ret;
-	}
-	/* A cpuset or jail may allow fewer CPUs than asked for. */
-	ret = place_thread_cpus(&got);
-	if (ret) {
-		place_note_add(note, len, "set, but not read back: %s", strerror(-ret));
-		return 0;
-	}
-	if (memcmp(&got, want, sizeof(got))) {
-		place_mask_format(&got, list, sizeof(list));
-		place_note_add(note, len, "narrowed to %s", list);
-	}
-	return 0;
-}
-
-static int set_mem(enum place_mem_policy mem, const struct place_mask *nodes,
-		   char *note, size_t len)
-{
-	int ret;
-
-	/* hwloc where built in (FreeBSD has some support), never libnuma. */
-	ret = place_mem_hwloc(mem, nodes);
-	if (ret == -ENOSYS) {
-		place_note_add(note, len, "memory policy is not supported on this system");
-		return -ENOTSUP;
-	}
-	if (ret)
-		place_note_refused(note, len, "memory policy ", -ret);
-	return ret;
-}
-
-int place_thread(const struct place_worker *pw, char *note, size_t len)
-{
-	int ret;
-
-	if (len)
-		note[0] = '\0';
-	if (pw->bind) {
-		ret = bind_cpus(&pw->cpus, note, len);
-		if (ret)
-			return ret;
-	}
-	if (pw->mem == MEM_DEFAULT)
-		return 0;
-	return set_mem(pw->mem, &pw->mem_nodes, note, len);
+	return place_mem_hwloc(mem, nodes);
 }
 
 int place_page_node(const void *addr)

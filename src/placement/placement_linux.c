@@ -9,8 +9,6 @@
 #include <errno.h>
 #include <linux/mempolicy.h>
 #include <sched.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -28,7 +26,7 @@
 /* A kernel built for more CPUs than this refuses smaller masks. */
 #define AFFINITY_MAX_CPUS	(1 << 16)
 
-static int set_affinity(const struct place_mask *m)
+int place_os_affinity(const struct place_mask *m)
 {
 	size_t size = CPU_ALLOC_SIZE(PLACE_MAX_PUS);
 	cpu_set_t *set = CPU_ALLOC(PLACE_MAX_PUS);
@@ -75,61 +73,13 @@ out:
 	return ret;
 }
 
-static int bind_cpus(const struct place_mask *want, char *note, size_t len)
+const char place_os_mem_missing[] = "memory policy needs hwloc or libnuma";
+
+int place_os_mem(enum place_mem_policy mem, const struct place_mask *nodes)
 {
-	struct place_mask got;
-	char list[256];
-	int ret;
+	int ret = place_mem_hwloc(mem, nodes);
 
-	ret = set_affinity(want);
-	if (ret) {
-		place_note_refused(note, len, "", -ret);
-		return ret;
-	}
-	/* The kernel keeps only the CPUs the cgroup cpuset allows. */
-	ret = place_thread_cpus(&got);
-	if (ret) {
-		place_note_add(note, len, "set, but not read back: %s", strerror(-ret));
-		return 0;
-	}
-	if (memcmp(&got, want, sizeof(got))) {
-		place_mask_format(&got, list, sizeof(list));
-		place_note_add(note, len, "narrowed to %s", list);
-	}
-	return 0;
-}
-
-static int set_mem(enum place_mem_policy mem, const struct place_mask *nodes,
-		   char *note, size_t len)
-{
-	int ret;
-
-	ret = place_mem_hwloc(mem, nodes);
-	if (ret == -ENOSYS)
-		ret = place_mem_libnuma(mem, nodes);
-	if (ret == -ENOSYS) {
-		place_note_add(note, len, "memory policy needs hwloc or libnuma");
-		return -ENOTSUP;
-	}
-	if (ret)
-		place_note_refused(note, len, "memory policy ", -ret);
-	return ret;
-}
-
-int place_thread(const struct place_worker *pw, char *note, size_t len)
-{
-	int ret;
-
-	if (len)
-		note[0] = '\0';
-	if (pw->bind) {
-		ret = bind_cpus(&pw->cpus, note, len);
-		if (ret)
-			return ret;
-	}
-	if (pw->mem == MEM_DEFAULT)
-		return 0;
-	return set_mem(pw->mem, &pw->mem_nodes, note, len);
+	return ret == -ENOSYS ? place_mem_libnuma(mem, nodes) : ret;
 }
 
 int place_current_cpu(void)
