@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/compat.h"
+#include "sys/compat.h"
 #include "lib/rng.h"
 
 #define NAME_LEN	24

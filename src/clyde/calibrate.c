@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "clyde/calibrate.h"
-#include "lib/compat.h"
+#include "sys/compat.h"
 #include "lib/timing.h"
 #include "phases/bench.h"
 #include "sys/cache.h"

@@ -21,7 +21,7 @@
 #include "clyde/option_sizes.h"
 #include "clyde/options.h"
 #include "engines/engine.h"
-#include "lib/compat.h"
+#include "sys/compat.h"
 #include "lib/size.h"
 #include "tree/tree.h"
 

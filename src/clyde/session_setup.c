@@ -19,7 +19,7 @@
 #include "clyde/session.h"
 #include "core/clyde.h"
 #include "core/plan.h"
-#include "lib/compat.h"
+#include "sys/compat.h"
 #include "lib/progress.h"
 #include "lib/rng.h"
 #include "lib/size.h"

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "engines/engine.h"
-#include "lib/compat.h"
+#include "sys/compat.h"
 #include "lib/signals.h"
 
 struct psync {

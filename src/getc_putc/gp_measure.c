@@ -33,7 +33,7 @@
 #include <unistd.h>
 
 #include "getc_putc/getc_putc.h"
-#include "lib/compat.h"
+#include "sys/compat.h"
 #include "lib/signals.h"
 #include "lib/timing.h"
 

@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lib/compat.h"
+#include "sys/compat.h"
 #include "lib/rng.h"
 #include "lib/signals.h"
 #include "lib/timing.h"

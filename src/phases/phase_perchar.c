@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "lib/compat.h"
+#include "sys/compat.h"
 #include "lib/signals.h"
 #include "lib/timing.h"
 #include "phases/bench.h"

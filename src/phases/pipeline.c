@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/compat.h"
+#include "sys/compat.h"
 #include "lib/signals.h"
 #include "lib/timing.h"
 #include "phases/pattern.h"

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/compat.h"
+#include "sys/compat.h"
 #include "sys/privs.h"
 
 static bool all_digits(const char *s)

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/compat.h"
+#include "sys/compat.h"
 #include "sys/probe.h"
 #include "sys/workdir.h"
 

@@ -28,7 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "lib/compat.h"
+#include "sys/compat.h"
 #include "zcav/zcav.h"
 
 /*

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "engines/engine.h"
-#include "lib/compat.h"
+#include "sys/compat.h"
 #include "lib/signals.h"
 #include "lib/timing.h"
 #include "zcav/zcav.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Platform differences live here, not in the middle of functions. */
+/* Platform differences live here, in the OS room, not in the middle of functions. */
 
 #include <stdbool.h>
 
