@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/plan.h"
+#include "clyde/plan.h"
 
 /*
  * A short untimed trial in a private directory under p->dir, removed

@@ -15,13 +15,13 @@
 #include "cluster/cluster.h"
 #include "clyde/leftover.h"
 #include "clyde/options.h"
-#include "clyde/semsync.h"
+#include "clyde/plan.h"
 #include "clyde/session.h"
 #include "core/clyde.h"
-#include "core/plan.h"
 #include "engines/engine.h"
 #include "lib/signals.h"
 #include "phases/stall_reader.h"
+#include "sys/semsync.h"
 #include "tree/tree.h"
 
 static void print_version(void)

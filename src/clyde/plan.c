@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "clyde/options.h"
+#include "clyde/plan.h"
 #include "core/phase.h"
-#include "core/plan.h"
 #include "lib/size.h"
 #include "phases/bench.h"
 #include "sys/cache.h"
@@ -151,11 +151,6 @@ uint64_t plan_space_bytes(const struct run_plan *p)
 	return (file + files_bytes(p)) * p->workers;
 }
 
-bool plan_steady(const struct run_plan *p, enum phase_id id)
-{
-	return p->steady.on && phase_get(id)->steady;
-}
-
 /*
  * --steady: the block write may grow each file past -s until it settles,
  * up to what half the free space holds beside the file tests' files (the
@@ -269,22 +264,11 @@ int plan_build_space(struct run_plan *p, const struct clyde_options *o, uint64_t
 }
 
 /*
- * The limit a phase stops at. No count here comes from a cast of a
- * double: the file count steps down from an integer, so a budget gone
- * negative or a NaN cost gives the least, never a wrapped-around count.
+ * From here on, the estimate and the calibrated counts. No count here
+ * comes from a cast of a double: the file count steps down from an
+ * integer, so a budget gone negative or a NaN cost gives the least,
+ * never a wrapped-around count.
  */
-double plan_phase_limit(const struct run_plan *p, enum phase_id id)
-{
-	double box = p->phase_box_s[id];
-	bool walled = p->stonewall_s > 0 && phase_get(id)->can_stonewall;
-
-	if (plan_steady(p, id))
-		return 0;
-
-	if (walled && (box <= 0 || p->stonewall_s < box))
-		return p->stonewall_s;
-	return box;
-}
 
 /*
  * One I/O phase's seconds at the calibrated cost t, cut at its limit;

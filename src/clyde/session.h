@@ -15,7 +15,7 @@
 
 #include "clyde/calibrate.h"
 #include "clyde/options.h"
-#include "core/plan.h"
+#include "clyde/plan.h"
 #include "core/result.h"
 #include "formats/format.h"
 #include "placement/placement.h"

@@ -18,6 +18,7 @@
 #include "lib/signals.h"
 #include "lib/timing.h"
 #include "phases/bench.h"
+#include "phases/runner.h"
 #include "sys/probe.h"
 #include "sys/workdir.h"
 

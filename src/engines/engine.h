@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 struct tree_io_ops;
+struct tree_op;
 
 enum io_op {
 	IO_READ,
@@ -99,6 +100,8 @@ extern const struct engine_ops engine_uring;
 
 /* The tree phases' ways, which the engines' rows point at. */
 extern const struct tree_io_ops tree_io_psync;
+/* The psync way for one op (tree_io_psync.c): what the uring backend falls back to. */
+void tree_op_sync(struct tree_op *op);
 /* tree_io_uring.c: only in a build with liburing. */
 extern const struct tree_io_ops tree_io_uring;
 

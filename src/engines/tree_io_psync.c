@@ -16,23 +16,6 @@
 #include "lib/timing.h"
 #include "tree/tree.h"
 
-static const char *const op_names[TOP_KINDS] = {
-	[TOP_MKDIR] = "mkdir",
-	[TOP_CREATE] = "create",
-	[TOP_OPEN] = "open",
-	[TOP_WRITE] = "write",
-	[TOP_READ] = "read",
-	[TOP_CLOSE] = "close",
-	[TOP_STAT] = "stat",
-	[TOP_UNLINK] = "unlink",
-	[TOP_RMDIR] = "rmdir",
-};
-
-const char *tree_op_name(enum tree_op_kind k)
-{
-	return k < TOP_KINDS ? op_names[k] : "?";
-}
-
 static int64_t op_result(long r)
 {
 	return r < 0 ? -(int64_t)errno : (int64_t)r;

@@ -16,7 +16,7 @@
 /*
  * The phases a time box or --stonewall stopped, and what that left: the
  * size and the file count the table and the CSV line give (a phase whose
- * cut sets its family's amount, as run.c's label_cut).
+ * cut sets its family's amount, as runner.c's label_cut).
  */
 static void format_context_cuts(FILE *out, const struct run_result *r)
 {

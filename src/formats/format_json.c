@@ -91,21 +91,6 @@
  */
 #define JSON_WRAP_DEPTH 4
 
-/* A number, or null where the figure is unknown. */
-void json_known_or_null(struct json_writer *w, const char *key, bool known, double v)
-{
-	if (known)
-		json_add_double(w, key, v);
-	else
-		json_add_null(w, key);
-}
-
-/* A number, or null where the figure is unknown (negative). */
-void json_known(struct json_writer *w, const char *key, double v)
-{
-	json_known_or_null(w, key, v >= 0, v);
-}
-
 /* The generated tree: the same shape, scale and seed give the same listing hash. */
 static void json_tree(struct json_writer *w, const struct run_tree *t)
 {

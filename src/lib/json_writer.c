@@ -193,3 +193,16 @@ void json_add_null(struct json_writer *w, const char *key)
 	fputs("null", w->out);
 	json_value_done(w);
 }
+
+void json_known_or_null(struct json_writer *w, const char *key, bool known, double v)
+{
+	if (known)
+		json_add_double(w, key, v);
+	else
+		json_add_null(w, key);
+}
+
+void json_known(struct json_writer *w, const char *key, double v)
+{
+	json_known_or_null(w, key, v >= 0, v);
+}

@@ -44,5 +44,9 @@ void json_add_double(struct json_writer *w, const char *key, double v);
 void json_add_fixed(struct json_writer *w, const char *key, double v, int places);
 void json_add_bool(struct json_writer *w, const char *key, bool v);
 void json_add_null(struct json_writer *w, const char *key);
+/* A number (as json_add_double), or null where the figure is unknown. */
+void json_known_or_null(struct json_writer *w, const char *key, bool known, double v);
+/* A number, or null where the figure is unknown (negative). */
+void json_known(struct json_writer *w, const char *key, double v);
 
 #endif

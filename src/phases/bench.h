@@ -236,16 +236,4 @@ int tree_residency(const struct worker *w, uint64_t *resident, uint64_t *total,
 /* Flags for opening the I/O file in the block and seek phases. */
 int io_open_flags(const struct bench *b, int access);
 
-/*
- * Run every phase of one run into *res. 0, -EINTR when a signal stopped
- * it, or -errno with b->errmsg saying where.
- */
-int bench_run(struct bench *b, struct run_result *res);
-
-/*
- * The worst residency before any read, and what it says of the cache mode;
- * seeks no rotational device reaches (again after the ranks' merge).
- */
-void bench_cache_outcome(const struct run_plan *p, struct run_result *res);
-
 #endif

@@ -248,7 +248,8 @@ void place_note_refused(char *note, size_t len, const char *what, int err);
 
 /*
  * The node of the buffer a phase's worker thread filled last, noted by
- * the pipeline: kept per thread, read (and forgotten) by the runner.
+ * the pipeline: kept per thread, read (and forgotten) by the runner
+ * (placement_buffer.c).
  */
 void place_note_buffer(const void *addr);
 int place_take_buffer_node(void);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * What every OS's placement layer shares: the note that says what the
- * kernel did with a request, and the node of the buffer a worker's
- * thread filled last.
+ * kernel did with a request. Below the OS layers, which call it
+ * (placement_buffer.c asks them, not this file).
  */
 #include "config.h"
 
@@ -63,19 +63,4 @@ void place_note_refused(char *note, size_t len, const char *what, int err)
 		place_note_add(note, len, "%srefused: %s (%s)", what, strerror(err), name);
 	else
 		place_note_add(note, len, "%srefused: %s (errno %d)", what, strerror(err), err);
-}
-
-static _Thread_local int buffer_node = -1;
-
-void place_note_buffer(const void *addr)
-{
-	buffer_node = place_page_node(addr);
-}
-
-int place_take_buffer_node(void)
-{
-	int node = buffer_node;
-
-	buffer_node = -1;
-	return node;
 }

@@ -356,6 +356,16 @@ static const struct csv_layout *csv_layout_of(const struct field *f, unsigned nf
 	return want;
 }
 
+bool read_csv_header(const char *p, size_t n)
+{
+	struct field f[2];
+	unsigned nf = split_csv(p, n, f, 2);
+
+	/* bonnie++'s header lines (1.98/1.97 and 1.03), and clyde's */
+	return field_is(&f[0], "format_version") ||
+	       (nf > 1 && field_is(&f[0], "name") && field_is(&f[1], "file_size"));
+}
+
 int read_csv_line(struct reader *rd, const char *p, size_t n, unsigned line)
 {
 	struct field f[CSV_MAX_FIELDS];
@@ -365,13 +375,6 @@ int read_csv_line(struct reader *rd, const char *p, size_t n, unsigned line)
 	const char *what;
 	char why[128];
 
-	/* bonnie++'s header lines (1.98/1.97 and 1.03), and clyde's */
-	if (field_is(&f[0], "format_version") ||
-	    (nf > 1 && field_is(&f[0], "name") && field_is(&f[1], "file_size")))
-		return 0;
-	/* getc_putc's line: the machine and eight KiB/s */
-	if (nf == REPORT_GETC_CSV + 1)
-		return read_getc_csv_line(rd, p, n, line);
 	lay = csv_layout_of(f, nf, why, sizeof(why));
 	if (!lay) {
 		reader_malformed(rd, line, "%s", why);

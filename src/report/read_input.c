@@ -1,58 +1,27 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * clyde-report's input: a stream or buffer cut into lines of text and
- * JSON documents (a line that starts with '{'), handed to read_csv.c and
- * read_json.c; what both share (the complaints, the set of runs, the
- * checks of a name or parameter); and each run's key and origin. The
- * readers are fed whatever a user finds on disk, and a fuzzer: every
- * field used is checked, nothing is echoed back unfiltered, and a bad
- * field rejects its whole line or run rather than a guess.
+ * JSON documents (a line that starts with '{'), each handed to the reader
+ * its tables below pick, by the line's shape or the document's schema.
+ * No reader calls another: what they share is read_common.c's.
  */
 #include "config.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/clyde.h"
+#include "lib/json_reader.h"
 #include "report/read_private.h"
 #include "report/report.h"
-
-void reader_malformed(struct reader *rd, unsigned line, const char *fmt, ...)
-{
-	va_list ap;
-
-	rd->set->errors++;
-	if (!rd->errs)
-		return;
-	if (rd->messages >= REPORT_MAX_MESSAGES) {
-		rd->unprinted++;
-		return;
-	}
-	rd->messages++;
-	fprintf(rd->errs, "%s:%u: ", rd->source, line);
-	va_start(ap, fmt);
-	vfprintf(rd->errs, fmt, ap);
-	va_end(ap);
-	fputs(": skipped\n", rd->errs);
-}
 
 void report_set_init(struct report_set *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->baseline = -1;
-}
-
-void report_run_free_series(struct report_run *r)
-{
-	for (int ph = 0; ph < PH_COUNT; ph++) {
-		free(r->series[ph]);
-		r->series[ph] = NULL;
-	}
-	r->has_series = false;
 }
 
 void report_set_free(struct report_set *s)
@@ -70,144 +39,143 @@ void report_set_free(struct report_set *s)
 	report_set_init(s);
 }
 
-/* A run of a clyde JSON document, not a CSV line (which may be the document's own). */
-static bool run_from_json(const struct report_run *r)
+/* ---- the readers ---- */
+
+/* A line of text around a table: counted, not read. */
+static bool no_comma(const char *p, size_t n)
 {
-	return !strcmp(r->format, "clyde-json");
+	return !memchr(p, ',', n);
 }
 
-/* r's line and kind: FNV-1a, the kinds apart */
-static uint64_t line_hash(const struct report_run *r)
+static int text_line(struct reader *rd, const char *p, size_t n, unsigned line)
 {
-	uint64_t hash = run_from_json(r) ? 0x9e3779b97f4a7c15ull : 1469598103934665603ull;
-
-	for (const char *p = r->line_identity; *p; p++)
-		hash = (hash ^ (unsigned char)*p) * 1099511628211ull;
-	return hash;
-}
-
-/* The slot of r's line and kind in the table: its own, or the empty one where it goes. */
-static struct line_count *line_slot(const struct reader *rd, const struct report_run *r,
-				    uint64_t hash)
-{
-	size_t mask = rd->lines_cap - 1;
-
-	for (size_t i = hash & mask;; i = (i + 1) & mask) {
-		struct line_count *e = &rd->lines[i];
-		const struct report_run *o;
-
-		if (!e->count)
-			return e;
-		o = &rd->set->runs[e->run];
-		if (e->hash == hash && run_from_json(o) == run_from_json(r) &&
-		    !strcmp(o->line_identity, r->line_identity))
-			return e;
-	}
-}
-
-static int lines_grow(struct reader *rd)
-{
-	struct line_count *old = rd->lines;
-	size_t old_cap = rd->lines_cap, cap = old_cap ? old_cap * 2 : 64;
-	struct line_count *lines = calloc(cap, sizeof(*lines));
-
-	if (!lines)
-		return -ENOMEM;
-	rd->lines = lines;
-	rd->lines_cap = cap;
-	for (size_t i = 0; i < old_cap; i++)
-		if (old[i].count)
-			*line_slot(rd, &rd->set->runs[old[i].run], old[i].hash) = old[i];
-	free(old);
+	(void)p;
+	(void)n;
+	(void)line;
+	rd->set->text_lines++;
 	return 0;
 }
 
-int reader_add_run(struct reader *rd, const struct report_run *r)
+/* A CSV header line: skipped. */
+static int header_line(struct reader *rd, const char *p, size_t n, unsigned line)
 {
-	struct report_set *s = rd->set;
-	uint64_t hash = line_hash(r);
-	struct line_count *e;
-
-	if (s->nruns == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 16;
-		struct report_run *runs = realloc(s->runs, cap * sizeof(*runs));
-
-		if (!runs)
-			return -ENOMEM;
-		s->runs = runs;
-		s->cap = cap;
-	}
-	if (2 * (rd->lines_used + 1) > rd->lines_cap && lines_grow(rd))
-		return -ENOMEM;
-	/*
-	 * Its occurrence counted among runs of its own kind: a document's run
-	 * and its own CSV line share the line, and in one input are one run,
-	 * not two.
-	 */
-	e = line_slot(rd, r, hash);
-	if (!e->count) {
-		e->hash = hash;
-		e->run = s->nruns;
-		rd->lines_used++;
-	}
-	e->count++;
-	s->runs[s->nruns] = *r;
-	s->runs[s->nruns++].occurrence = e->count;
+	(void)rd;
+	(void)p;
+	(void)n;
+	(void)line;
 	return 0;
 }
 
-void report_line_key(char *buf, size_t len, const struct report_run *r)
+/* getc_putc's CSV line: the machine and eight KiB/s. */
+static bool getc_fields(const char *p, size_t n)
 {
-	if (r->occurrence > 1)
-		snprintf(buf, len, "%s#%u", r->line_identity, r->occurrence);
-	else
-		snprintf(buf, len, "%s", r->line_identity);
-}
+	size_t commas = 0;
 
-/* ---- names and parameters ---- */
-
-/* Characters of a parameter: what bonnie++ and clyde write there, and no separator of the key. */
-static bool token_char(char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       c == '.' || c == '_' || c == '-' || c == '+';
-}
-
-bool reader_printable(const char *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)p[i];
-
-		if (c < 0x20 || c == 0x7f)
-			return false;
-	}
-	return true;
-}
-
-bool reader_copy_param(char *dst, size_t len, const char *p, size_t n)
-{
-	if (n >= len)
-		return false;
 	for (size_t i = 0; i < n; i++)
-		if (!token_char(p[i]))
-			return false;
-	memcpy(dst, p, n);
-	dst[n] = '\0';
+		commas += p[i] == ',';
+	return commas == REPORT_GETC_CSV;
+}
+
+/* Any other line with a comma: bonnie++'s or clyde's CSV, or said why not. */
+static bool any_line(const char *p, size_t n)
+{
+	(void)p;
+	(void)n;
 	return true;
+}
+
+/*
+ * The lines a reader takes, by their shape; the first row whose shape
+ * fits reads it. zcav's text first: its header has commas.
+ */
+struct line_reader {
+	bool (*fits)(const char *p, size_t n);
+	int (*read)(struct reader *rd, const char *p, size_t n, unsigned line);
+};
+
+static const struct line_reader line_readers[] = {
+	{ read_zcav_shape, read_zcav_line },
+	{ no_comma, text_line },
+	{ read_csv_header, header_line },
+	{ getc_fields, read_getc_csv_line },
+	{ any_line, read_csv_line },
+};
+
+/*
+ * The documents a reader takes, by their "schema"; the last row takes any
+ * other, clyde's results, whose reader says what it cannot read.
+ */
+struct doc_reader {
+	const char *schema;
+	int (*read)(struct reader *rd, const struct json_node *doc, unsigned line);
+};
+
+static const struct doc_reader doc_readers[] = {
+	{ "clyde-zcav/1", read_zcav_json },
+	{ REPORT_GETC_SCHEMA, read_getc_json },
+	{ NULL, read_json_result },
+};
+
+static const struct doc_reader *doc_reader(const struct json_node *doc)
+{
+	const struct json_node *schema = json_get(doc, "schema");
+	size_t last = sizeof(doc_readers) / sizeof(doc_readers[0]) - 1;
+
+	for (size_t i = 0; i < last; i++)
+		if (schema && schema->type == JSON_STRING &&
+		    !strcmp(schema->string, doc_readers[i].schema))
+			return &doc_readers[i];
+	return &doc_readers[last];
 }
 
 /* ---- lines and streams ---- */
 
-/* A line that does not start a JSON document: text around a table (no comma) or CSV. */
+/*
+ * A JSON document at p (its '{', on line); *used and *lines say how far
+ * it went. A broken document is skipped to the next line that starts
+ * with '{', where clyde's next document would begin.
+ */
+static int read_document(struct reader *rd, const char *p, size_t len, unsigned line,
+			 size_t *used, unsigned *lines)
+{
+	struct json_parser jp;
+	struct json_node *doc = json_parse(&jp, p, len, line);
+	const char *next;
+	int ret = 0;
+
+	*used = len;
+	*lines = 0;
+	if (doc) {
+		*used = (size_t)(jp.p - p);
+		*lines = jp.line - line;
+		ret = doc_reader(doc)->read(rd, doc, line);
+		json_free(doc);
+		return ret;
+	}
+	if (jp.oom)
+		return -ENOMEM;
+	reader_malformed(rd, line, "JSON document: %s (line %u)", jp.why, jp.why_line);
+	for (next = p; (next = memchr(next, '\n', len - (size_t)(next - p))); next++) {
+		if ((size_t)(next + 1 - p) < len && next[1] == '{') {
+			*used = (size_t)(next + 1 - p);
+			break;
+		}
+	}
+	for (size_t i = 0; i < *used; i++)
+		*lines += p[i] == '\n';
+	return 0;
+}
+
+/* A line that does not start a JSON document: its reader by its shape. */
 static int read_line(struct reader *rd, const char *p, size_t n, unsigned line)
 {
-	int ret;
+	size_t i;
 
 	while (n && (p[n - 1] == '\r' || p[n - 1] == ' ' || p[n - 1] == '\t'))
 		n--;
 	if (!n)
 		return 0;
-	for (size_t i = 0; i < n; i++) {
+	for (i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)p[i];
 
 		if ((c < 0x20 && c != '\t') || c == 0x7f) {
@@ -215,14 +183,9 @@ static int read_line(struct reader *rd, const char *p, size_t n, unsigned line)
 			return 0;
 		}
 	}
-	ret = read_zcav_line(rd, p, n, line);
-	if (ret)
-		return ret < 0 ? ret : 0;
-	if (!memchr(p, ',', n)) {
-		rd->set->text_lines++;
-		return 0;
-	}
-	return read_csv_line(rd, p, n, line);
+	for (i = 0; !line_readers[i].fits(p, n); i++)
+		;
+	return line_readers[i].read(rd, p, n, line);
 }
 
 int report_read_buffer(struct report_set *s, const char *buf, size_t len,
@@ -247,7 +210,7 @@ int report_read_buffer(struct report_set *s, const char *buf, size_t len,
 			size_t used;
 			unsigned lines;
 
-			ret = read_json_document(&rd, start + lead, len - pos - lead, line, &used, &lines);
+			ret = read_document(&rd, start + lead, len - pos - lead, line, &used, &lines);
 			pos += lead + used;
 			line += lines;
 			continue;
@@ -307,94 +270,4 @@ int report_read_stream(struct report_set *s, FILE *in, const char *source, FILE 
 out:
 	free(buf);
 	return ret;
-}
-
-/* ---- keys ---- */
-
-/* "a:b:c" of the non-empty prefix of parts: trailing empty parts are left out. */
-static void join_parts(char *buf, size_t len, const char *const *parts, int count)
-{
-	int last = count - 1;
-	size_t used = 0;
-
-	buf[0] = '\0';
-	while (last >= 0 && !parts[last][0])
-		last--;
-	for (int i = 0; i <= last && used < len; i++) {
-		int n = snprintf(buf + used, len - used, "%s%s", i ? ":" : "", parts[i]);
-
-		if (n < 0)
-			return;
-		used += (size_t)n;
-	}
-}
-
-void report_key(struct report_run *r)
-{
-	const char *seeks = r->seeks_timed && r->seeks[0] ? "*" : r->seeks;
-	const char *io[] = { r->size, r->chunk, seeks, r->seekers };
-	const char *files[] = { r->files, r->max_size, r->min_size, r->dirs, r->file_chunk };
-	/* four and five parameters of at most 31 bytes, with their colons, and the tree: the key always fits */
-	char io_spec[128] = "", files_spec[160] = "", conc[16] = "", tree[96] = "", seed[24];
-
-	snprintf(seed, sizeof(seed), "%u", DEFAULT_TREE_SEED);
-	if (r->tree[0] && !strcmp(r->tree_seed, seed))
-		snprintf(tree, sizeof(tree), " --tree=%s", r->tree);
-	else if (r->tree[0])
-		snprintf(tree, sizeof(tree), " --tree=%s --tree-seed=%s", r->tree, r->tree_seed);
-	if (r->size[0])
-		join_parts(io_spec, sizeof(io_spec), io, 4);
-	if (r->files[0])
-		join_parts(files_spec, sizeof(files_spec), files, 5);
-	if (r->concurrency > 1)
-		snprintf(conc, sizeof(conc), " -c %u", r->concurrency);
-	snprintf(r->key, sizeof(r->key), "%s%s%s%s%s%s%s", r->name[0] ? r->name : "(no name)",
-		 io_spec[0] ? " -s " : "", io_spec, conc, files_spec[0] ? " -n " : "", files_spec, tree);
-}
-
-void report_key_setup(struct report_run *r)
-{
-	const struct report_env *e = &r->env;
-	char depth[32] = "";
-	size_t used = strlen(r->key);
-
-	if (e->iodepth > 1)
-		snprintf(depth, sizeof(depth), " --iodepth=%.0f", e->iodepth);
-	/* the parts are each cut to their fields' sizes: together they fit beside the key */
-	snprintf(r->key + used, sizeof(r->key) - used, "%s%s%s%s%s%s%s%s",
-		 e->engine[0] && strcmp(e->engine, "psync") ? " --engine=" : "",
-		 e->engine[0] && strcmp(e->engine, "psync") ? e->engine : "", depth,
-		 e->direct ? " -D" : "",
-		 e->data_pattern[0] && strcmp(e->data_pattern, "random") ? " --data=" : "",
-		 e->data_pattern[0] && strcmp(e->data_pattern, "random") ? e->data_pattern : "",
-		 e->fs_super_options[0] ? " super=" : "", e->fs_super_options);
-}
-
-void report_run_origin(char *buf, size_t len, const struct report_run *r)
-{
-	if (!strcmp(r->format, "clyde-csv"))
-		snprintf(buf, len, "clyde %s CSV", r->version);
-	else if (!strcmp(r->format, "clyde-json"))
-		snprintf(buf, len, "clyde %s JSON", r->version[0] ? r->version : "?");
-	else if (!strcmp(r->format, "bonnie-1.03"))
-		snprintf(buf, len, "bonnie++ 1.03");
-	else
-		snprintf(buf, len, "bonnie++ %s", r->version);
-}
-
-void report_identity_csv(struct report_run *r, const char *p, size_t n)
-{
-	const size_t keep = sizeof(r->line_identity) - 32;
-	uint64_t hash = 1469598103934665603ull;	/* FNV-1a */
-
-	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\r'))
-		n--;
-	if (n + 4 < sizeof(r->line_identity)) {
-		snprintf(r->line_identity, sizeof(r->line_identity), "csv:%.*s", (int)n, p);
-		return;
-	}
-	for (size_t i = 0; i < n; i++)
-		hash = (hash ^ (unsigned char)p[i]) * 1099511628211ull;
-	snprintf(r->line_identity, sizeof(r->line_identity), "csv:%.*s...%016llx", (int)keep, p,
-		 (unsigned long long)hash);
 }

@@ -6,9 +6,10 @@
  * runs their host and start, /11's the filesystem's own options; the
  * engine, depth, -D and data pattern of every schema go into the key;
  * /5's cluster, /7's plan and /9's
- * ranks_summary are not read), parsed by lib/json_reader,
- * into report_run, one per run. Only what the report shows is read,
- * and so checked.
+ * ranks_summary are not read), parsed by lib/json_reader in
+ * read_input.c, which hands this file every document whose schema is not
+ * another reader's, into report_run, one per run. Only what the report
+ * shows is read, and so checked.
  */
 #include "config.h"
 
@@ -673,17 +674,13 @@ static bool known_schema(const char *schema)
 	return false;
 }
 
-static int json_document(struct reader *rd, const struct json_node *doc, unsigned line)
+int read_json_result(struct reader *rd, const struct json_node *doc, unsigned line)
 {
 	const struct json_node *schema = json_get(doc, "schema"), *runs = json_get(doc, "runs");
 	const struct json_node *version = json_get(doc, "clyde_version");
 	char ver[32] = "";
 	int ret = 0;
 
-	if (schema && schema->type == JSON_STRING && !strcmp(schema->string, "clyde-zcav/1"))
-		return read_zcav_json(rd, doc, line);
-	if (schema && schema->type == JSON_STRING && !strcmp(schema->string, REPORT_GETC_SCHEMA))
-		return read_getc_json(rd, doc, line);
 	if (!schema || schema->type != JSON_STRING || !known_schema(schema->string)) {
 		reader_malformed(rd, line, "a JSON document whose schema is not clyde-result/1 to /11");
 		return 0;
@@ -705,40 +702,4 @@ static int json_document(struct reader *rd, const struct json_node *doc, unsigne
 		ret = json_run(rd, run, ver);
 	}
 	return ret;
-}
-
-/*
- * A JSON document at p (its '{', on line); *used and *lines say how far
- * it went. A broken document is skipped to the next line that starts
- * with '{', where clyde's next document would begin.
- */
-int read_json_document(struct reader *rd, const char *p, size_t len, unsigned line,
-		       size_t *used, unsigned *lines)
-{
-	struct json_parser jp;
-	struct json_node *doc = json_parse(&jp, p, len, line);
-	const char *next;
-	int ret = 0;
-
-	*used = len;
-	*lines = 0;
-	if (doc) {
-		*used = (size_t)(jp.p - p);
-		*lines = jp.line - line;
-		ret = json_document(rd, doc, line);
-		json_free(doc);
-		return ret;
-	}
-	if (jp.oom)
-		return -ENOMEM;
-	reader_malformed(rd, line, "JSON document: %s (line %u)", jp.why, jp.why_line);
-	for (next = p; (next = memchr(next, '\n', len - (size_t)(next - p))); next++) {
-		if ((size_t)(next + 1 - p) < len && next[1] == '{') {
-			*used = (size_t)(next + 1 - p);
-			break;
-		}
-	}
-	for (size_t i = 0; i < *used; i++)
-		*lines += p[i] == '\n';
-	return 0;
 }

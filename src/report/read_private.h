@@ -5,8 +5,9 @@
 /*
  * What clyde-report's readers share, and nothing else includes:
  * read_input.c cuts an input into lines and JSON documents and hands
- * them to read_csv.c (a CSV line) and read_json.c (a document); both
- * report what they skip and add what they read through the reader.
+ * each to the reader its tables pick (read_csv.c, read_json.c,
+ * read_zcav.c, read_getc.c); they report what they skip and add what
+ * they read through read_common.c, and never call one another.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -56,26 +57,28 @@ void report_identity_csv(struct report_run *r, const char *p, size_t n);
 
 /* read_csv.c: one line with a comma, n bytes without its newline; 0 or -ENOMEM. */
 int read_csv_line(struct reader *rd, const char *p, size_t n, unsigned line);
+/* A header line of bonnie++'s or clyde's CSV (read_input.c skips it). */
+bool read_csv_header(const char *p, size_t n);
 /*
- * read_json.c: the JSON document at p (its '{', on line), len bytes to
- * the input's end; *used and *lines say how far it went. 0 or -ENOMEM.
+ * read_json.c: a JSON document (doc, from line) that no other reader
+ * takes: clyde-result/1 to /11, or said why not. 0 or -ENOMEM.
  */
-int read_json_document(struct reader *rd, const char *p, size_t len, unsigned line,
-		       size_t *used, unsigned *lines);
+struct json_node;
+int read_json_result(struct reader *rd, const struct json_node *doc, unsigned line);
 /*
  * read_getc.c: a getc_putc CSV line (nine fields, n bytes) and a
  * clyde-getc-putc/1 document: 0 or -ENOMEM, a bad one reported and skipped.
  */
 int read_getc_csv_line(struct reader *rd, const char *p, size_t n, unsigned line);
-struct json_node;
 int read_getc_json(struct reader *rd, const struct json_node *doc, unsigned line);
 
 /*
- * read_zcav.c: a line of zcav's text (n bytes, no newline): 1 when it was
- * one (read), 0 when not, -ENOMEM. read_zcav_end at the input's end.
- * read_zcav_json: a clyde-zcav/1 document; 0 or -ENOMEM.
+ * read_zcav.c: whether a line of text (n bytes, no newline) is zcav's:
+ * its header, a comment it writes or a block; read_zcav_line reads one:
+ * 0 or -ENOMEM. read_zcav_end at the input's end. read_zcav_json: a
+ * clyde-zcav/1 document; 0 or -ENOMEM.
  */
-struct json_node;
+bool read_zcav_shape(const char *p, size_t n);
 int read_zcav_line(struct reader *rd, const char *p, size_t n, unsigned line);
 int read_zcav_end(struct reader *rd);
 int read_zcav_json(struct reader *rd, const struct json_node *doc, unsigned line);

@@ -203,6 +203,17 @@ static int finish(struct reader *rd)
 	return ret;
 }
 
+bool read_zcav_shape(const char *p, size_t n)
+{
+	double gib, rate, sec;
+	unsigned loops;
+
+	return (n == strlen(ZCAV_HEADER) && !memcmp(p, ZCAV_HEADER, n)) ||
+	       (starts(p, n, "# Read ") && ends(p, n, " megabytes per second.")) ||
+	       (starts(p, n, "#loops: ") && loops_count(p + 8, n - 8, &loops)) ||
+	       block_line(p, n, &gib, &rate, &sec);
+}
+
 int read_zcav_line(struct reader *rd, const char *p, size_t n, unsigned line)
 {
 	double gib, rate, sec;
@@ -213,17 +224,17 @@ int read_zcav_line(struct reader *rd, const char *p, size_t n, unsigned line)
 		ret = finish(rd);
 		if (ret)
 			return ret;
-		return current(rd, line) ? 1 : -ENOMEM;
+		return current(rd, line) ? 0 : -ENOMEM;
 	}
 	if (starts(p, n, "# Read ") && ends(p, n, " megabytes per second.")) {
 		ret = finish(rd);
 		rd->zcav_passes++;
-		return ret ? ret : 1;
+		return ret;
 	}
 	if (starts(p, n, "#loops: ") && loops_count(p + 8, n - 8, &loops)) {
 		ret = finish(rd);
 		rd->zcav_loops = loops;
-		return ret ? ret : 1;
+		return ret;
 	}
 	if (!block_line(p, n, &gib, &rate, &sec))
 		return 0;
@@ -232,9 +243,9 @@ int read_zcav_line(struct reader *rd, const char *p, size_t n, unsigned line)
 	ret = sweep_point(rd->zcav, gib, rate, sec);
 	if (ret == -EFBIG) {
 		reader_malformed(rd, line, "a zcav sweep of more than %u blocks", SWEEP_MAX_POINTS);
-		return 1;
+		return 0;
 	}
-	return ret ? ret : 1;
+	return ret;
 }
 
 int read_zcav_end(struct reader *rd)

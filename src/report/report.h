@@ -496,16 +496,26 @@ void report_run_free_series(struct report_run *r);
 int report_text(FILE *out, const struct report_set *s);
 
 /*
- * The position sweeps (report_sweep.c). The outputs clyde-report writes:
- * the runs' text, SVG and page as before, with the sweeps' table, chart
- * (every sweep's rate by position, overlaid) and section; when there are
- * sweeps and no runs, theirs alone. 0 or -EIO.
+ * The outputs clyde-report writes (report_page.c): the runs' text, SVG
+ * and page as before, with the sweeps' table, chart (every sweep's rate
+ * by position, overlaid) and section; when there are sweeps and no runs,
+ * theirs alone. 0 or -EIO.
  */
 int report_out_text(FILE *out, const struct report_set *s);
 int report_out_svg(FILE *out, const struct report_set *s);
 int report_out_html(FILE *out, const struct report_set *s);
+
+/* The position sweeps (report_sweep.c): their chart's width in SVG user units. */
+#define REPORT_SWEEP_W	900
+/* The sweeps' table as text. 0 or -EIO. */
+int report_sweep_text(FILE *out, const struct report_set *s);
+/* Their chart: its height, and the <svg> element. */
+int report_sweep_svg_height(const struct report_set *s);
+int report_sweep_svg_element(FILE *out, const struct report_set *s);
 /* The page's section of the sweeps (nothing when there are none), for report_html. */
 int report_sweep_section(FILE *out, const struct report_set *s);
+/* A page of sweeps alone (no run to report). */
+int report_sweep_page(FILE *out, const struct report_set *s);
 void report_sweeps_free(struct report_set *s);
 
 /*

@@ -4,7 +4,8 @@
  * table of each sweep's rates, and one chart of rate by position with
  * every sweep overlaid (several passes, several devices), as zcav's
  * users draw it with gnuplot. A zcav block under a second has no rate
- * ("++++") and is not drawn. Pure functions of the set.
+ * ("++++") and is not drawn. Pure functions of the set; which of them a
+ * run of clyde-report writes, beside the runs' or alone, is report_page.c's.
  */
 #include "config.h"
 
@@ -15,7 +16,7 @@
 
 #include "report/report.h"
 
-#define SW_W		900
+#define SW_W		REPORT_SWEEP_W
 #define SW_H		420
 #define SW_LEFT		72
 #define SW_RIGHT	24
@@ -77,7 +78,7 @@ static int sweep_stat(const struct report_sweep *sw, struct sweep_stat *st)
 	return 0;
 }
 
-static int sweep_text(FILE *out, const struct report_set *s)
+int report_sweep_text(FILE *out, const struct report_set *s)
 {
 	int width = 5;
 
@@ -115,17 +116,17 @@ static size_t sweep_keys(const struct report_set *s)
 	return s->nsweeps < 2 * SW_KEY_ROWS ? s->nsweeps : 2 * SW_KEY_ROWS;
 }
 
-static int sweep_svg_height(const struct report_set *s)
+int report_sweep_svg_height(const struct report_set *s)
 {
 	return SW_BOTTOM + 56 + (int)((sweep_keys(s) + 1) / 2) * 16 + 2 * SW_MARGIN;
 }
 
 /* The chart's <svg> element: every sweep's rated points as one line, overlaid. */
-static int sweep_svg_element(FILE *out, const struct report_set *s)
+int report_sweep_svg_element(FILE *out, const struct report_set *s)
 {
 	size_t keys = sweep_keys(s);
 	double xmax = 0, ymax = 0, right = SW_W - SW_RIGHT;
-	int height = sweep_svg_height(s);
+	int height = report_sweep_svg_height(s);
 	size_t unrated = 0;
 	struct scale x, y;
 
@@ -251,14 +252,14 @@ int report_sweep_section(FILE *out, const struct report_set *s)
 	      " not drawn; clyde-zcav's JSON has the rate of every block.</p>\n", out);
 	html_table(out, s);
 	fputs("<div class=\"charts\">\n", out);
-	if (sweep_svg_element(out, s))
+	if (report_sweep_svg_element(out, s))
 		return -EIO;
 	fputs("</div>\n", out);
 	return ferror(out) ? -EIO : 0;
 }
 
 /* A page of sweeps alone (no run to report). */
-static int sweep_page(FILE *out, const struct report_set *s)
+int report_sweep_page(FILE *out, const struct report_set *s)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<title>clyde-report: rate by position</title>\n<style>\n"
@@ -283,85 +284,4 @@ static int sweep_page(FILE *out, const struct report_set *s)
 		return -EIO;
 	fputs("<p class=\"foot\">Written by clyde-report.</p>\n</body>\n</html>\n", out);
 	return ferror(out) || fflush(out) == EOF ? -EIO : 0;
-}
-
-int report_out_text(FILE *out, const struct report_set *s)
-{
-	/* getc_putc's records without runs are report_text's too */
-	int ret = s->nruns || s->ngetc ? report_text(out, s) : 0;
-
-	if (!ret && s->nsweeps) {
-		if (s->nruns || s->ngetc)
-			fputc('\n', out);
-		ret = sweep_text(out, s);
-	}
-	return ret;
-}
-
-/* An attribute's whole number in svg's first <svg> tag ("height"); 0: none. */
-static int tag_number(const char *svg, const char *attr)
-{
-	const char *tag = strstr(svg, "<svg "), *end, *at;
-	char key[32];
-
-	if (!tag || !(end = strchr(tag, '>')))
-		return 0;
-	snprintf(key, sizeof(key), " %s=\"", attr);
-	at = strstr(tag, key);
-	return at && at < end ? atoi(at + strlen(key)) : 0;
-}
-
-/* Runs and sweeps: the runs' SVG, then the sweeps' chart under it, in one document. */
-static int svg_both(FILE *out, const struct report_set *s)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
-	const char *body;
-	int ret, width, height;
-
-	if (!mem)
-		return -ENOMEM;
-	ret = report_svg(mem, s);
-	if (fclose(mem) && !ret)
-		ret = -ENOMEM;
-	if (ret)
-		goto out_buf;
-	body = strstr(buf, "<svg ");
-	width = tag_number(buf, "width");
-	height = tag_number(buf, "height");
-	if (!body || !width || !height) {
-		ret = -EIO;
-		goto out_buf;
-	}
-	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n", out);
-	width = width > SW_W ? width : SW_W;
-	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\">\n",
-		width, height + sweep_svg_height(s), width, height + sweep_svg_height(s));
-	fputs(body, out);
-	fprintf(out, "<g transform=\"translate(0,%d)\">\n", height);
-	ret = sweep_svg_element(out, s);
-	fputs("</g>\n</svg>\n", out);
-	if (!ret && (ferror(out) || fflush(out) == EOF))
-		ret = -EIO;
-out_buf:
-	free(buf);
-	return ret;
-}
-
-int report_out_svg(FILE *out, const struct report_set *s)
-{
-	if (s->nruns && s->nsweeps)
-		return svg_both(out, s);
-	if (s->nruns || !s->nsweeps)
-		return report_svg(out, s);
-	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n", out);
-	if (sweep_svg_element(out, s))
-		return -EIO;
-	return fflush(out) == EOF ? -EIO : 0;
-}
-
-int report_out_html(FILE *out, const struct report_set *s)
-{
-	return s->nruns || s->ngetc ? report_html(out, s) : sweep_page(out, s);
 }

@@ -183,7 +183,4 @@ struct tree_io {
 	void *priv;
 };
 
-/* The psync way for one op: what the uring backend falls back to. */
-void tree_op_sync(struct tree_op *op);
-
 #endif

@@ -14,6 +14,7 @@
 #include "core/plan.h"
 #include "core/result.h"
 #include "phases/bench.h"
+#include "phases/runner.h"
 #include "unit.h"
 
 static struct run_plan plan;

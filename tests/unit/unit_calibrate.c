@@ -13,7 +13,7 @@
 
 #include "clyde/calibrate.h"
 #include "clyde/options.h"
-#include "core/plan.h"
+#include "clyde/plan.h"
 #include "unit.h"
 
 #define GIB (1024ull * 1024 * 1024)

@@ -18,10 +18,11 @@
 #include <unistd.h>
 
 #include "clyde/options.h"
-#include "core/plan.h"
+#include "clyde/plan.h"
 #include "core/result.h"
 #include "engines/engine.h"
 #include "phases/bench.h"
+#include "phases/runner.h"
 #include "phases/stall_reader.h"
 #include "sys/workdir.h"
 #include "unit.h"

@@ -149,6 +149,23 @@ static void numbers(void)
 		      "1.500000, 0.000000400, null, -9223372036854775808]\n", 0, __LINE__);
 }
 
+/* Known or null: a figure not measured is null, never a made-up number; 0 is known. */
+static void known_or_null(void)
+{
+	struct capture c;
+
+	capture_start(&c, 0);
+	json_obj_begin(&c.w, NULL);
+	json_known_or_null(&c.w, "a", true, 2.5);
+	json_known_or_null(&c.w, "b", false, 2.5);
+	json_known(&c.w, "c", 0);
+	json_known(&c.w, "d", -1);
+	json_known(&c.w, "e", NAN);
+	json_obj_end(&c.w);
+	capture_check(&c, "{\"a\": 2.5, \"b\": null, \"c\": 0, \"d\": null, \"e\": null}\n", 0,
+		      __LINE__);
+}
+
 static void misuse(void)
 {
 	struct capture c;
@@ -186,6 +203,7 @@ int main(void)
 	wrapped_layout();
 	escaping();
 	numbers();
+	known_or_null();
 	misuse();
 	return unit_verdict("unit_json_writer");
 }

@@ -20,8 +20,8 @@
 
 #include "clyde/calibrate.h"
 #include "clyde/options.h"
+#include "clyde/plan.h"
 #include "core/phase.h"
-#include "core/plan.h"
 #include "sys/dirty.h"
 #include "unit.h"
 

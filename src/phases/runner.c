@@ -13,13 +13,13 @@
 #include <string.h>
 
 #include "cluster/cluster.h"
-#include "clyde/semsync.h"
 #include "core/phase.h"
 #include "lib/signals.h"
 #include "lib/size.h"
 #include "lib/timing.h"
 #include "phases/bench.h"
 #include "phases/phase_clock.h"
+#include "phases/runner.h"
 #include "phases/series_sampler.h"
 #include "phases/stall_reader.h"
 #include "phases/steady_watch.h"
@@ -28,6 +28,7 @@
 #include "profile/profile.h"
 #include "sys/cache.h"
 #include "sys/residency.h"
+#include "sys/semsync.h"
 
 struct worker_job {
 	struct worker *w;

@@ -14,8 +14,8 @@
 #include <sys/sem.h>
 #include <sys/types.h>
 
-#include "clyde/semsync.h"
 #include "lib/signals.h"
+#include "sys/semsync.h"
 
 #define SEMSYNC_KEY	((key_t)0x434c5944)	/* "CLYD" */
 #define SEMSYNC_COUNT	3
