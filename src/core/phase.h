@@ -28,14 +28,20 @@ enum phase_family {
 
 /* A phase's flags, the flags column of core/phase_list.h. */
 enum phase_flag {
-	PF_READS_FILE = 1 << 0,
-	PF_IO_FILE = 1 << 1,
-	PF_READS_TREE = 1 << 2,
-	PF_TREE_DATA = 1 << 3,
+	PF_READS_FILE = 1 << 0,	/* reads the big file: its residency is measured first */
+	PF_IO_FILE = 1 << 1,	/* touches the big file: its cache is dropped after */
+	PF_READS_TREE = 1 << 2,	/* reads the tree's files: their residency is measured first */
+	PF_TREE_DATA = 1 << 3,	/* wrote or read the trees' files: their cache is dropped after */
+	/* Its amount is data read or written: --profile's amplification divides by it. */
 	PF_DATA_READ = 1 << 4,
 	PF_DATA_WRITE = 1 << 5,
-	PF_READS_OTHER_RANK = 1 << 6,
-	PF_STONEWALL = 1 << 7,
+	PF_READS_OTHER_RANK = 1 << 6,	/* --mpi-read-other: reads the file another rank wrote */
+	PF_STONEWALL = 1 << 7,	/* --stonewall cuts it (IOR's rule: the sequential transfers) */
+	/*
+	 * Cut at its limit, it leaves the phases after it less (a shorter
+	 * file, fewer files): the table's and the CSV's size or file count,
+	 * its family's amount, then say what it made.
+	 */
 	PF_CUT_SETS_AMOUNT = 1 << 8,
 	PF_STEADY = 1 << 9,	/* --steady may run it until it settles */
 };
@@ -75,24 +81,7 @@ struct phase_def {
 	const char *progress;	/* bonnie++'s progress text */
 	enum phase_unit unit;
 	enum phase_family family;
-	bool reads_file;	/* reads the big file: its residency is measured first */
-	bool io_file;		/* touches the big file: its cache is dropped after */
-	bool reads_tree;	/* reads the tree's files: their residency is measured first */
-	bool tree_data;		/* wrote or read the trees' files: their cache is dropped after */
-	/* Its amount is data read or written: --profile's amplification divides by it. */
-	bool data_read;
-	bool data_write;
-	/* --mpi-read-other: reads the big file another rank wrote */
-	bool reads_other_rank;
-	/* --stonewall cuts it (IOR's rule: the sequential transfers) */
-	bool can_stonewall;
-	/*
-	 * Cut at its limit, it leaves the phases after it less (a shorter
-	 * file, fewer files): the table's and the CSV's size or file count,
-	 * its family's amount, then say what it made.
-	 */
-	bool cut_sets_amount;
-	bool steady;		/* --steady applies */
+	unsigned flags;		/* PF_*: what it reads, touches, and the rules it follows */
 	enum phase_cost cost;	/* how the plan estimates it */
 	/* A default run's time box in seconds when clyde chose the amount; 0: none. */
 	double box_s;

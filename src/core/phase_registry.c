@@ -9,21 +9,12 @@
 #include "core/phase.h"
 #include "core/plan.h"
 
-#define PHASE_DEF(ph_id, ph_name, ph_csv, ph_row, ph_progress, ph_unit, ph_family, flags, box, \
+#define PHASE_DEF(ph_id, ph_name, ph_csv, ph_row, ph_progress, ph_unit, ph_family, ph_flags, box, \
 		  ph_cost, fn, cleanup) \
 	[ph_id] = { \
 		.id = ph_id, .name = ph_name, .csv_name = ph_csv, .row_name = ph_row, \
 		.progress = ph_progress, .unit = ph_unit, .family = ph_family, \
-		.reads_file = (flags) & PF_READS_FILE, \
-		.io_file = (flags) & PF_IO_FILE, \
-		.reads_tree = (flags) & PF_READS_TREE, \
-		.tree_data = (flags) & PF_TREE_DATA, \
-		.data_read = (flags) & PF_DATA_READ, \
-		.data_write = (flags) & PF_DATA_WRITE, \
-		.reads_other_rank = (flags) & PF_READS_OTHER_RANK, \
-		.can_stonewall = (flags) & PF_STONEWALL, \
-		.cut_sets_amount = (flags) & PF_CUT_SETS_AMOUNT, \
-		.steady = (flags) & PF_STEADY, \
+		.flags = (ph_flags), \
 		.box_s = (box), \
 		.cost = ph_cost, \
 	},

@@ -318,7 +318,7 @@ static int cost_phase_row(FILE *out, const struct report_set *s, size_t k, enum 
 	fputs("</td>", out);
 	for (size_t i = 0; i < sizeof(after_unit) / sizeof(after_unit[0]) && !ret; i++) {
 		/* a phase that reads nothing of the file has no read amplification to show */
-		if (after_unit[i] == RP_READ_AMP && !phase_get(ph)->reads_file)
+		if (after_unit[i] == RP_READ_AMP && !(phase_get(ph)->flags & PF_READS_FILE))
 			fputs("<td class=\"na\"></td>", out);
 		else
 			ret = cost_cell(out, s, k, ph, after_unit[i]);

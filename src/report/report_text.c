@@ -492,7 +492,7 @@ static int cost_row(row_t row, const struct report_set *s, size_t k, enum phase_
 		int ret;
 
 		/* a phase that reads nothing of the file has no read amplification to show */
-		if (m == RP_READ_AMP && !phase_get(ph)->reads_file)
+		if (m == RP_READ_AMP && !(phase_get(ph)->flags & PF_READS_FILE))
 			continue;
 		ret = cost_cell(row[col[m]], s, k, ph, (enum report_prof_measure)m);
 		if (ret)
