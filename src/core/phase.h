@@ -26,6 +26,42 @@ enum phase_family {
 	FAMILY_COUNT,
 };
 
+/*
+ * What a phase is, the kind column of core/phase_list.h: where each output
+ * puts it, asked of the row and never of where its id falls.
+ */
+enum phase_kind {
+	KIND_BONNIE,	/* bonnie++'s twelve: its slot in the CSV and table; always in the JSON */
+	KIND_OWN,	/* clyde's own: the JSON, the summaries and its own table, when it ran */
+	KIND_TREE,	/* --tree's: the tree table; in the JSON of a run with --tree */
+};
+
+/*
+ * bonnie++'s CSV and table, the slot column: each of its twelve phases'
+ * fixed place, whatever rows come after them. The CSV's rate and CPU of
+ * slot s are fields 9 + 2s (the I/O six) or 26 + 2(s - 6) (the file
+ * tests), its latency field 38 + s; the table's cell s in the I/O row or,
+ * from SLOT_FIRST_FILE, the file tests' row.
+ */
+enum csv_slot {
+	SLOT_NONE = -1,	/* not bonnie++'s: in neither */
+	SLOT_PUTC,
+	SLOT_PUT_BLOCK,
+	SLOT_REWRITE,
+	SLOT_GETC,
+	SLOT_GET_BLOCK,
+	SLOT_SEEKS,
+	SLOT_SEQ_CREATE,
+	SLOT_SEQ_STAT,
+	SLOT_SEQ_DEL,
+	SLOT_RAN_CREATE,
+	SLOT_RAN_STAT,
+	SLOT_RAN_DEL,
+	SLOT_COUNT,
+};
+
+#define SLOT_FIRST_FILE SLOT_SEQ_CREATE
+
 /* A phase's flags, the flags column of core/phase_list.h. */
 enum phase_flag {
 	PF_READS_FILE = 1 << 0,	/* reads the big file: its residency is measured first */
@@ -75,6 +111,9 @@ enum phase_cost {
  */
 struct phase_def {
 	enum phase_id id;
+	enum phase_kind kind;
+	enum csv_slot slot;	/* bonnie++'s twelve: the CSV's and table's place; else SLOT_NONE */
+	const char *short_name;	/* within its kind's table: "Block", "Extract" */
 	const char *name;	/* in messages: "block write" */
 	const char *csv_name;	/* bonnie++'s CSV header name: "put_block" */
 	const char *row_name;	/* clyde's extra tables: "Block write" */
@@ -87,7 +126,20 @@ struct phase_def {
 	double box_s;
 };
 
+/* A row of core/phase_list.h as its struct phase_def (the registry's, a test program's). */
+#define PHASE_ROW_DEF(ph_id, ph_kind, ph_slot, ph_short, ph_name, ph_csv, ph_row, ph_progress, \
+		      ph_unit, ph_family, ph_flags, ph_box, ph_cost, ph_fn, ph_cleanup) \
+	{ \
+		.id = ph_id, .kind = ph_kind, .slot = ph_slot, .short_name = ph_short, \
+		.name = ph_name, .csv_name = ph_csv, .row_name = ph_row, \
+		.progress = ph_progress, .unit = ph_unit, .family = ph_family, \
+		.flags = (ph_flags), .cost = ph_cost, .box_s = (ph_box), \
+	}
+
 const struct phase_def *phase_get(enum phase_id id);
+
+/* The phase in bonnie++'s slot: its CSV's and table's reader and writers; PH_COUNT: none. */
+enum phase_id phase_in_slot(enum csv_slot slot);
 
 /* What fixes a family's amount of work. */
 enum phase_amount {

@@ -9,15 +9,7 @@
 #include "core/phase.h"
 #include "core/plan.h"
 
-#define PHASE_DEF(ph_id, ph_name, ph_csv, ph_row, ph_progress, ph_unit, ph_family, ph_flags, box, \
-		  ph_cost, fn, cleanup) \
-	[ph_id] = { \
-		.id = ph_id, .name = ph_name, .csv_name = ph_csv, .row_name = ph_row, \
-		.progress = ph_progress, .unit = ph_unit, .family = ph_family, \
-		.flags = (ph_flags), \
-		.box_s = (box), \
-		.cost = ph_cost, \
-	},
+#define PHASE_DEF(id, ...) [id] = PHASE_ROW_DEF(id, __VA_ARGS__),
 
 static const struct phase_def phases[PH_COUNT] = {
 	PHASE_LIST(PHASE_DEF)
@@ -109,6 +101,15 @@ const struct unit_names *phase_unit_names(enum phase_id id)
 const struct phase_def *phase_get(enum phase_id id)
 {
 	return &phases[id < PH_COUNT ? id : 0];
+}
+
+enum phase_id phase_in_slot(enum csv_slot slot)
+{
+	for (int i = 0; i < PH_COUNT; i++)
+		if (phase_get((enum phase_id)i)->kind == KIND_BONNIE &&
+		    phase_get((enum phase_id)i)->slot == slot)
+			return (enum phase_id)i;
+	return PH_COUNT;
 }
 
 const struct family_def *phase_family(enum phase_id id)

@@ -210,7 +210,8 @@ void sample_stop(struct worker *w, struct phase_sample *s);
  * Each phase's function and its family's cleanup, declared from the list
  * (core/phase_list.h) that also fills the ops table (phase_ops.c).
  */
-#define PHASE_DECLARE(id, name, csv, row, progress, unit, family, flags, box, cost, fn, cleanup) \
+#define PHASE_DECLARE(id, kind, slot, short_name, name, csv, row, progress, unit, family, flags, \
+		      box, cost, fn, cleanup) \
 	int fn(struct worker *w, struct phase_sample *s); \
 	void cleanup(struct worker *w);
 PHASE_LIST(PHASE_DECLARE)

@@ -7,8 +7,8 @@
 
 #include "phases/bench.h"
 
-#define PHASE_OPS(id, name, csv, row, progress, unit, family, flags, box, cost, ph_fn, \
-		  ph_cleanup) \
+#define PHASE_OPS(id, kind, slot, short_name, name, csv, row, progress, unit, family, flags, box, \
+		  cost, ph_fn, ph_cleanup) \
 	[id] = { .fn = ph_fn, .cleanup = ph_cleanup },
 
 static const struct phase_ops ops[PH_COUNT] = {
