@@ -23,6 +23,11 @@ enum clyde_exit {
 #define PHASE_ID(id, ...) id,
 enum phase_id {
 	PHASE_LIST(PHASE_ID)
+	/*
+	 * A test program's own phase, given to phase_register; in clyde an
+	 * empty row (KIND_NONE) that never runs and no output names.
+	 */
+	PH_TEST,
 	PH_COUNT,
 };
 #undef PHASE_ID

@@ -23,6 +23,7 @@ enum phase_family {
 	FAMILY_SEEK,
 	FAMILY_FILE,
 	FAMILY_TREE,	/* --tree: clyde's own, never in bonnie++'s CSV */
+	FAMILY_NONE,	/* PH_TEST's until a test program fills it: no work, never runs */
 	FAMILY_COUNT,
 };
 
@@ -34,6 +35,7 @@ enum phase_kind {
 	KIND_BONNIE,	/* bonnie++'s twelve: its slot in the CSV and table; always in the JSON */
 	KIND_OWN,	/* clyde's own: the JSON, the summaries and its own table, when it ran */
 	KIND_TREE,	/* --tree's: the tree table; in the JSON of a run with --tree */
+	KIND_NONE,	/* PH_TEST before a test program fills it: never run, never read */
 };
 
 /*
@@ -137,6 +139,15 @@ struct phase_def {
 	}
 
 const struct phase_def *phase_get(enum phase_id id);
+
+/*
+ * Test programs only (C11 has no constructors): def, a row as
+ * PHASE_ROW_DEF makes it, becomes PH_TEST's, once. 0, -EINVAL (another
+ * id, no kind or family, a slot: bonnie++'s twelve are all there) or
+ * -EEXIST (filled already, or a row has its CSV name). phases/bench.h's
+ * phase_register gives its function with it.
+ */
+int phase_def_register(const struct phase_def *def);
 
 /* The phase in bonnie++'s slot: its CSV's and table's reader and writers; PH_COUNT: none. */
 enum phase_id phase_in_slot(enum csv_slot slot);

@@ -37,6 +37,7 @@ void format_json(FILE *out, const struct run_result *runs, unsigned count,
 		 const struct format_opts *fo, int exit_status, const char *stopped);
 
 /* clyde's extra tables, between bonnie++'s table and the CSV. */
+void format_own_table(FILE *out, const struct run_result *r);
 void format_latency_table(FILE *out, const struct run_result *r);
 /* --tree: the tree phases and their operations' latency; nothing without --tree. */
 void format_tree_table(FILE *out, const struct run_result *r);

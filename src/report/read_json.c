@@ -625,6 +625,9 @@ static int json_run(struct reader *rd, const struct json_node *run, const char *
 		struct phase_error e = { 0 };
 		bool oom = false;
 
+		/* an empty row has no name to find */
+		if (phase_get((enum phase_id)ph)->kind == KIND_NONE)
+			continue;
 		why = p ? json_run_phase(&r, (enum phase_id)ph, p, &e, &oom) : NULL;
 		if (oom) {
 			ret = -ENOMEM;

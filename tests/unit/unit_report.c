@@ -290,6 +290,31 @@ static void test_bonnie_197_103(struct report_set *s)
 		CHECK_STR(r->key, "zeromin -s 1G -n 8:4096");
 }
 
+/*
+ * PH_TEST, empty in clyde (no test program filled it), is never read: a
+ * document that names a phase as the empty row is named ("-") has it
+ * ignored, as any name of no phase is.
+ */
+static void test_json_empty_slot(struct report_set *s)
+{
+	static const char from[] = "\"putc\": {\"ran\": false}";
+	static const char to[] = "\"-\": {\"ran\": true, \"amount\": 8, \"rate\": 7,"
+				 " \"cpu_user_s\": 0, \"cpu_sys_s\": 1}";
+	const char *at = strstr(json_doc, from);
+	char doc[sizeof(json_doc) + sizeof(to)];
+	const struct report_run *r;
+
+	CHECK(at && phase_get(PH_TEST)->kind == KIND_NONE, "the empty slot");
+	if (!at)
+		return;
+	snprintf(doc, sizeof(doc), "%.*s%s%s", (int)(at - json_doc), json_doc, to,
+		 at + strlen(from));
+	r = read_one(s, doc);
+	for (int m = 0; r && m < RM_ALL; m++)
+		CHECK(!r->has[PH_TEST][m], "the empty slot's measure %d read", m);
+	CHECK(r && r->has[PH_PUT_BLOCK][RM_RATE], "the rest read");
+}
+
 static void test_json(struct report_set *s)
 {
 	const struct report_run *r = read_one(s, json_doc);
@@ -1269,6 +1294,7 @@ int main(void)
 	test_clyde_csv(&s);
 	test_bonnie_197_103(&s);
 	test_json(&s);
+	test_json_empty_slot(&s);
 	test_json_profile(&s);
 	test_json_tree(&s);
 	test_profile_median(&s);
