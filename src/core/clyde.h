@@ -19,18 +19,19 @@ enum clyde_exit {
 	CLYDE_EXIT_VERIFY = 6,
 };
 
-/* The phases, in bonnie++'s order (core/phase_list.h); the CSV and table follow it. */
+/* The phases (core/phase_list.h): what each is, and its place in the CSV, its row says. */
 #define PHASE_ID(id, ...) id,
 enum phase_id {
 	PHASE_LIST(PHASE_ID)
+	/*
+	 * A test program's own phase, given to phase_register; in clyde an
+	 * empty row (KIND_NONE) that never runs and no output names.
+	 */
+	PH_TEST,
 	PH_COUNT,
 };
 #undef PHASE_ID
 
-#define PH_FIRST_FILE PH_SEQ_CREATE
-#define PH_FIRST_TREE PH_TREE_EXTRACT
-/* bonnie++'s phases: the CSV, its table and its readers stop here. */
-#define PH_BONNIE_COUNT PH_FIRST_TREE
 
 /* bonnie++'s defaults. */
 #define DEFAULT_CHUNK		8192u

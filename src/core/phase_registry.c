@@ -1,35 +1,29 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * The phase registry: the rows of core/phase_list.h (bonnie++'s twelve
- * phases in its order, then the five --tree phases), without their
- * functions, which phases/phase_ops.c holds; and one row per family.
+ * phases in its order, then the five --tree phases) and PH_TEST's, a test
+ * program's (phase_def_register), without their functions, which
+ * phases/phase_ops.c holds; and one row per family.
  */
 #include "config.h"
+
+#include <errno.h>
+#include <string.h>
 
 #include "core/phase.h"
 #include "core/plan.h"
 
-#define PHASE_DEF(ph_id, ph_name, ph_csv, ph_row, ph_progress, ph_unit, ph_family, flags, box, \
-		  ph_cost, fn, cleanup) \
-	[ph_id] = { \
-		.id = ph_id, .name = ph_name, .csv_name = ph_csv, .row_name = ph_row, \
-		.progress = ph_progress, .unit = ph_unit, .family = ph_family, \
-		.reads_file = (flags) & PF_READS_FILE, \
-		.io_file = (flags) & PF_IO_FILE, \
-		.reads_tree = (flags) & PF_READS_TREE, \
-		.tree_data = (flags) & PF_TREE_DATA, \
-		.data_read = (flags) & PF_DATA_READ, \
-		.data_write = (flags) & PF_DATA_WRITE, \
-		.reads_other_rank = (flags) & PF_READS_OTHER_RANK, \
-		.can_stonewall = (flags) & PF_STONEWALL, \
-		.cut_sets_amount = (flags) & PF_CUT_SETS_AMOUNT, \
-		.steady = (flags) & PF_STEADY, \
-		.box_s = (box), \
-		.cost = ph_cost, \
-	},
+#define PHASE_DEF(id, ...) [id] = PHASE_ROW_DEF(id, __VA_ARGS__),
 
-static const struct phase_def phases[PH_COUNT] = {
+static const struct phase_def phases[PH_TEST] = {
 	PHASE_LIST(PHASE_DEF)
+};
+
+/* Empty in clyde: no output lists a phase that never ran, no reader takes its name. */
+static struct phase_def test_phase = {
+	.id = PH_TEST, .kind = KIND_NONE, .slot = SLOT_NONE, .short_name = "-", .name = "-",
+	.csv_name = "-", .row_name = "-", .progress = "", .unit = UNIT_KIB,
+	.family = FAMILY_NONE, .cost = COST_NONE,
 };
 
 #undef PHASE_DEF
@@ -74,11 +68,17 @@ static uint64_t file_ops(const struct run_plan *p)
 	return (uint64_t)p->files * FILES_UNIT;
 }
 
-/* operations per file vary: no total to show */
-static uint64_t tree_ops(const struct run_plan *p)
+/* operations per file vary: no total to show (and an empty row has none) */
+static uint64_t no_ops(const struct run_plan *p)
 {
 	(void)p;
 	return 0;
+}
+
+static bool never_runs(const struct run_plan *p)
+{
+	(void)p;
+	return false;
 }
 
 static const struct family_def families[FAMILY_COUNT] = {
@@ -99,7 +99,11 @@ static const struct family_def families[FAMILY_COUNT] = {
 		.amount = AMOUNT_FILES, .counts_passes = true,
 	},
 	[FAMILY_TREE] = {
-		.runs = tree_runs, .ops_per_worker = tree_ops,
+		.runs = tree_runs, .ops_per_worker = no_ops,
+		.amount = AMOUNT_OWN,
+	},
+	[FAMILY_NONE] = {
+		.runs = never_runs, .ops_per_worker = no_ops,
 		.amount = AMOUNT_OWN,
 	},
 };
@@ -117,7 +121,33 @@ const struct unit_names *phase_unit_names(enum phase_id id)
 
 const struct phase_def *phase_get(enum phase_id id)
 {
-	return &phases[id < PH_COUNT ? id : 0];
+	if (id == PH_TEST)
+		return &test_phase;
+	return &phases[id < PH_TEST ? id : 0];
+}
+
+int phase_def_register(const struct phase_def *def)
+{
+	if (def->id != PH_TEST || def->kind == KIND_NONE || def->kind == KIND_BONNIE ||
+	    def->slot != SLOT_NONE || def->family == FAMILY_NONE || def->family >= FAMILY_COUNT ||
+	    !def->csv_name || !def->csv_name[0])
+		return -EINVAL;
+	if (test_phase.kind != KIND_NONE)
+		return -EEXIST;
+	for (int i = 0; i < PH_TEST; i++)
+		if (!strcmp(phases[i].csv_name, def->csv_name))
+			return -EEXIST;
+	test_phase = *def;
+	return 0;
+}
+
+enum phase_id phase_in_slot(enum csv_slot slot)
+{
+	for (int i = 0; i < PH_COUNT; i++)
+		if (phase_get((enum phase_id)i)->kind == KIND_BONNIE &&
+		    phase_get((enum phase_id)i)->slot == slot)
+			return (enum phase_id)i;
+	return PH_COUNT;
 }
 
 const struct family_def *phase_family(enum phase_id id)
@@ -127,10 +157,10 @@ const struct family_def *phase_family(enum phase_id id)
 
 const char *phase_name(enum phase_id id)
 {
-	return id < PH_COUNT ? phases[id].name : "?";
+	return id < PH_COUNT ? phase_get(id)->name : "?";
 }
 
 const char *phase_csv_name(enum phase_id id)
 {
-	return id < PH_COUNT ? phases[id].csv_name : "?";
+	return id < PH_COUNT ? phase_get(id)->csv_name : "?";
 }

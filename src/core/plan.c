@@ -12,13 +12,13 @@
 
 bool plan_steady(const struct run_plan *p, enum phase_id id)
 {
-	return p->steady.on && phase_get(id)->steady;
+	return p->steady.on && (phase_get(id)->flags & PF_STEADY);
 }
 
 double plan_phase_limit(const struct run_plan *p, enum phase_id id)
 {
 	double box = p->phase_box_s[id];
-	bool walled = p->stonewall_s > 0 && phase_get(id)->can_stonewall;
+	bool walled = p->stonewall_s > 0 && (phase_get(id)->flags & PF_STONEWALL);
 
 	if (plan_steady(p, id))
 		return 0;

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "core/phase.h"
 #include "core/result.h"
 #include "sys/cache.h"
 
@@ -36,6 +37,7 @@ void format_json(FILE *out, const struct run_result *runs, unsigned count,
 		 const struct format_opts *fo, int exit_status, const char *stopped);
 
 /* clyde's extra tables, between bonnie++'s table and the CSV. */
+void format_own_table(FILE *out, const struct run_result *r);
 void format_latency_table(FILE *out, const struct run_result *r);
 /* --tree: the tree phases and their operations' latency; nothing without --tree. */
 void format_tree_table(FILE *out, const struct run_result *r);
@@ -98,6 +100,9 @@ void format_put_field(FILE *out, const char *s);
 
 /* Cells shared by the table and CSV formatters. */
 void format_latency(char *buf, size_t len, double seconds);
+/* bonnie++'s slot in a run (core/phase.h): its phase's result, one not run if no row has it. */
+const struct phase_result *format_slot(const struct run_result *r, enum csv_slot slot,
+				       enum phase_id *id);
 void format_kib_rate(char *buf, size_t len, double kib_per_s);
 void format_count5(char *buf, size_t len, double value, bool seeks);
 

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* Number cells shared by the table and the CSV. */
+/* Number cells shared by the table and the CSV, and the phase in each of their slots. */
 #include "config.h"
 
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/phase.h"
 #include "formats/format.h"
 
 /*
@@ -72,4 +73,13 @@ void format_put_field(FILE *out, const char *s)
 {
 	for (; *s; s++)
 		fputc(*s == ',' || *s == '\n' ? ' ' : *s, out);
+}
+
+const struct phase_result *format_slot(const struct run_result *r, enum csv_slot slot,
+				       enum phase_id *id)
+{
+	static const struct phase_result not_run;
+
+	*id = phase_in_slot(slot);
+	return *id < PH_COUNT ? &r->phase[*id] : &not_run;
 }

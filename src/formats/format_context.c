@@ -31,7 +31,9 @@ static void format_context_cuts(FILE *out, const struct run_result *r)
 	if (*sep)
 		return;
 	for (int i = 0; i < PH_COUNT; i++) {
-		if (!phase_get((enum phase_id)i)->cut_sets_amount || !r->phase[i].limit_cut)
+		const struct phase_def *d = phase_get((enum phase_id)i);
+
+		if (!(d->flags & PF_CUT_SETS_AMOUNT) || !r->phase[i].limit_cut)
 			continue;
 		switch (phase_family((enum phase_id)i)->amount) {
 		case AMOUNT_SIZE:

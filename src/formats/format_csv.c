@@ -37,6 +37,19 @@ static void rate_fields(FILE *out, const struct phase_result *p, enum phase_id i
 	fprintf(out, ",%d", phase_cpu_percent(p));
 }
 
+/* The rate and CPU fields of bonnie++'s slots first to end - 1, whatever phase holds each. */
+static void slot_fields(FILE *out, const struct run_result *r, enum csv_slot first,
+			enum csv_slot end, const struct format_opts *fo)
+{
+	enum phase_id id;
+
+	for (int s = first; s < end; s++) {
+		const struct phase_result *p = format_slot(r, (enum csv_slot)s, &id);
+
+		rate_fields(out, p, id, fo);
+	}
+}
+
 static void io_fields(FILE *out, const struct run_params *p)
 {
 	char size[32], chunk[32] = "";
@@ -84,18 +97,19 @@ static void file_fields(FILE *out, const struct run_params *p)
 void format_csv(FILE *out, const struct run_result *r, const struct format_opts *fo)
 {
 	const struct run_params *p = &r->params;
+	enum phase_id id;
 	char lat[32];
 
 	fprintf(out, CSV_FORMAT_VERSION ",%s,%s,%u,%" PRIu32, p->version, p->name,
 		p->concurrency, p->seed);
 	io_fields(out, p);
-	for (int i = PH_PUTC; i <= PH_SEEKS; i++)
-		rate_fields(out, &r->phase[i], (enum phase_id)i, fo);
+	slot_fields(out, r, SLOT_PUTC, SLOT_FIRST_FILE, fo);
 	file_fields(out, p);
-	for (int i = PH_SEQ_CREATE; i <= PH_RAN_DEL; i++)
-		rate_fields(out, &r->phase[i], (enum phase_id)i, fo);
-	for (int i = 0; i < PH_BONNIE_COUNT; i++) {
-		format_latency(lat, sizeof(lat), r->phase[i].ran ? r->phase[i].max_latency : 0);
+	slot_fields(out, r, SLOT_FIRST_FILE, SLOT_COUNT, fo);
+	for (int s = 0; s < SLOT_COUNT; s++) {
+		const struct phase_result *ph = format_slot(r, (enum csv_slot)s, &id);
+
+		format_latency(lat, sizeof(lat), ph->ran ? ph->max_latency : 0);
 		fprintf(out, ",%s", lat);
 	}
 	fputc('\n', out);

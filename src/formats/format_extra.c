@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* clyde's own tables: latency percentiles (--latency) and CPU (--cpu); no commas. */
+/*
+ * clyde's own tables: its own phases, latency percentiles (--latency) and
+ * CPU (--cpu); no commas.
+ */
 #include "config.h"
 
 #include <inttypes.h>
@@ -7,6 +10,29 @@
 
 #include "core/phase.h"
 #include "formats/format.h"
+
+/*
+ * clyde's own phases (KIND_OWN) that ran, which bonnie++'s table has no
+ * cell for; nothing when none did, as in every run of clyde's own rows.
+ */
+void format_own_table(FILE *out, const struct run_result *r)
+{
+	bool head = false;
+
+	for (int i = 0; i < PH_COUNT; i++) {
+		const struct phase_def *d = phase_get((enum phase_id)i);
+		const struct phase_result *p = &r->phase[i];
+
+		if (d->kind != KIND_OWN || !p->ran)
+			continue;
+		if (!head)
+			fprintf(out, "%-18s %12s %-8s %4s %9s\n", "clyde's own", "rate", "unit", "%CP",
+				"wall s");
+		head = true;
+		fprintf(out, "%-18s %12.0f %-8s %4d %9.3f\n", d->row_name, phase_rate(p),
+			phase_unit_names((enum phase_id)i)->rate, phase_cpu_percent(p), p->elapsed);
+	}
+}
 
 void format_latency_table(FILE *out, const struct run_result *r)
 {

@@ -350,6 +350,27 @@ static void json_device(struct json_writer *w, const struct run_env *e)
 	json_obj_end(w);
 }
 
+/*
+ * Whether the JSON of these runs lists phase id (each run's phases: one
+ * run at a time; the summary: all of them): bonnie++'s always, as its CSV
+ * has their fields; the tree's in runs with --tree; clyde's own where one
+ * of the runs ran it, so a run of a clyde without it reads the same.
+ */
+static bool json_lists(const struct run_result *runs, unsigned count, enum phase_id id)
+{
+	switch (phase_get(id)->kind) {
+	case KIND_BONNIE:
+		return true;
+	case KIND_TREE:
+		return count && runs[0].tree.on;
+	default:
+		for (unsigned k = 0; k < count; k++)
+			if (runs[k].phase[id].ran)
+				return true;
+		return false;
+	}
+}
+
 static void json_run(struct json_writer *w, const struct run_result *r,
 		     const struct format_opts *fo)
 {
@@ -421,9 +442,9 @@ static void json_run(struct json_writer *w, const struct run_result *r,
 	json_add_uint(w, "mismatches", r->mismatches);
 	json_obj_end(w);
 	json_obj_begin(w, "phases");
-	/* the tree phases are listed only in a run with --tree */
-	for (int i = 0, last = r->tree.on ? PH_COUNT : PH_BONNIE_COUNT; i < last; i++)
-		json_phase(w, r, (enum phase_id)i);
+	for (int i = 0; i < PH_COUNT; i++)
+		if (json_lists(r, 1, (enum phase_id)i))
+			json_phase(w, r, (enum phase_id)i);
 	json_obj_end(w);
 	json_failure(w, &r->failure);
 	json_csv(w, r, fo);
@@ -433,9 +454,11 @@ static void json_run(struct json_writer *w, const struct run_result *r,
 static void json_summary(struct json_writer *w, const struct run_result *runs, unsigned count)
 {
 	json_obj_begin(w, "summary");
-	for (int i = 0, last = count && runs[0].tree.on ? PH_COUNT : PH_BONNIE_COUNT; i < last; i++) {
+	for (int i = 0; i < PH_COUNT; i++) {
 		struct phase_summary s;
 
+		if (!json_lists(runs, count, (enum phase_id)i))
+			continue;
 		summarize_phase(runs, count, (enum phase_id)i, &s);
 		json_obj_begin(w, phase_csv_name((enum phase_id)i));
 		json_add_uint(w, "runs", s.runs);

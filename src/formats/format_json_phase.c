@@ -399,7 +399,7 @@ static void json_phase_cache(struct json_writer *w, const struct phase_result *p
 		json_add_double(w, "resident_pct", p->resident_pct);
 	}
 	/* the big file's phases: the bytes measured, what that phase reads */
-	if (phase_get(id)->io_file) {
+	if (phase_get(id)->flags & PF_IO_FILE) {
 		json_add_uint(w, "range_offset", p->residency_range_offset);
 		json_add_uint(w, "range_bytes", p->residency_range_bytes);
 		json_add_uint(w, "file_bytes", p->residency_file_bytes);
@@ -606,7 +606,7 @@ void json_phase(struct json_writer *w, const struct run_result *r, enum phase_id
 		json_known_or_null(w, "amount_at_limit", p->at_deadline >= 0, p->at_deadline);
 		json_obj_end(w);
 	}
-	if (r->env.stonewall_s > 0 && desc->can_stonewall)
+	if (r->env.stonewall_s > 0 && (desc->flags & PF_STONEWALL))
 		json_stonewall(w, r, p, r->env.stonewall_s);
 	if (r->cluster && r->cluster->phase[id].rank)
 		json_cluster_phase(w, r->cluster, id);

@@ -47,9 +47,9 @@ void profile_derive(const struct run_result *r, enum phase_id id, struct profile
 	d->caused_per_unit = d->units > 0 && d->caused_s >= 0 ? d->caused_s / d->units : -1;
 	d->outside_s = d->caused_s >= 0 ? d->caused_s - prof_self_s(pp) : -1;
 	d->outside_fraction = d->caused_s > 0 ? d->outside_s / d->caused_s : -1;
-	d->write_amp = pp->dev_valid && def->data_write && bytes > 0
+	d->write_amp = pp->dev_valid && (def->flags & PF_DATA_WRITE) && bytes > 0
 		       ? (double)pp->dev.wr_bytes / bytes : -1;
-	d->read_amp = pp->dev_valid && def->data_read && bytes > 0
+	d->read_amp = pp->dev_valid && (def->flags & PF_DATA_READ) && bytes > 0
 		      ? (double)pp->dev.rd_bytes / bytes : -1;
 	d->cycles_per_op = pp->perf_valid[PERF_CYCLES] && ops > 0
 			   ? (double)pp->perf[PERF_CYCLES] / ops : -1;

@@ -103,6 +103,7 @@ static bool mismatched(const struct run_result *runs, unsigned count,
 
 ONE_RUN(context, format_context)
 ONE_RUN(placement, format_placement)
+ONE_RUN(own_table, format_own_table)
 ONE_RUN(tree_table, format_tree_table)
 ONE_RUN(cluster_table, format_cluster_table)
 ONE_RUN(latency_table, format_latency_table)
@@ -154,7 +155,8 @@ static const struct format_row format_rows[] = {
 	{ "compression note", FORMAT_EACH_RUN, FORMAT_LOG, random_on_compression,
 	  format_compression_note },
 	{ "table", FORMAT_EACH_RUN, FORMAT_TEXT, one_run, table },
-	/* --tree's and mpirun's tables print nothing without them */
+	/* clyde's own phases', --tree's and mpirun's tables print nothing without them */
+	{ "own phases", FORMAT_EACH_RUN, FORMAT_TEXT, one_run, own_table },
 	{ "tree", FORMAT_EACH_RUN, FORMAT_TEXT, NULL, tree_table },
 	{ "cluster", FORMAT_EACH_RUN, FORMAT_TEXT, NULL, cluster_table },
 	{ "latency", FORMAT_EACH_RUN, FORMAT_TEXT, latency_asked, latency_table },

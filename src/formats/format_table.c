@@ -34,13 +34,24 @@ static void rate_cell(FILE *out, const struct phase_result *p, enum phase_id id,
 		phase_cpu_percent(p));
 }
 
-static void latency_row(FILE *out, const struct run_result *r, enum phase_id first)
+/* A section's row of cells, bonnie++'s slots first to first + 5, then its latencies. */
+static void slot_rows(FILE *out, const struct run_result *r, enum csv_slot first,
+		      const struct format_opts *fo)
 {
+	enum phase_id id;
 	char buf[32];
 
+	for (int s = first; s < first + 6; s++) {
+		const struct phase_result *p = format_slot(r, (enum csv_slot)s, &id);
+
+		rate_cell(out, p, id, fo);
+	}
+	fputc('\n', out);
 	fputs("Latency          ", out);
-	for (int i = (int)first; i < (int)first + 6; i++) {
-		format_latency(buf, sizeof(buf), r->phase[i].ran ? r->phase[i].max_latency : 0);
+	for (int s = first; s < first + 6; s++) {
+		const struct phase_result *p = format_slot(r, (enum csv_slot)s, &id);
+
+		format_latency(buf, sizeof(buf), p->ran ? p->max_latency : 0);
 		fprintf(out, " %9s", buf);
 	}
 	fputc('\n', out);
@@ -97,10 +108,7 @@ static void io_section(FILE *out, const struct run_result *r, const struct forma
 	fputs("Name:Size etc        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n", out);
 	io_label(label, sizeof(label), &r->params);
 	label_cell(out, r->params.name, label);
-	for (int i = PH_PUTC; i <= PH_SEEKS; i++)
-		rate_cell(out, &r->phase[i], (enum phase_id)i, fo);
-	fputc('\n', out);
-	latency_row(out, r, PH_PUTC);
+	slot_rows(out, r, SLOT_PUTC, fo);
 }
 
 /* number[:link|:symlink|:max[:min]][/dirs][:chunk] */
@@ -145,10 +153,7 @@ static void file_section(FILE *out, const struct run_result *r, const struct for
 	fputs(" /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n", out);
 	files_label(label, sizeof(label), p);
 	fprintf(out, "%19s", label);
-	for (int i = PH_SEQ_CREATE; i <= PH_RAN_DEL; i++)
-		rate_cell(out, &r->phase[i], (enum phase_id)i, fo);
-	fputc('\n', out);
-	latency_row(out, r, PH_SEQ_CREATE);
+	slot_rows(out, r, SLOT_FIRST_FILE, fo);
 }
 
 void format_table(FILE *out, const struct run_result *r, const struct format_opts *fo)

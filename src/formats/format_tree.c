@@ -12,12 +12,12 @@
 #include "core/phase.h"
 #include "formats/format.h"
 
-/* "Tree extract" is the registry's row name; here the table says Tree once. */
-static const char *short_name(enum phase_id id)
+/* A tree phase that ran: a row of each table ("Tree extract" is its row name, "Extract" here). */
+static const struct phase_result *tree_phase(const struct run_result *r, int i)
 {
-	static const char *const names[] = { "Extract", "Copy", "Walk", "Read", "Delete" };
+	const struct phase_result *p = &r->phase[i];
 
-	return id >= PH_FIRST_TREE && id < PH_COUNT ? names[id - PH_FIRST_TREE] : "?";
+	return phase_get((enum phase_id)i)->kind == KIND_TREE && p->ran ? p : NULL;
 }
 
 static void tree_head(FILE *out, const struct run_tree *t)
@@ -47,15 +47,15 @@ static void phase_rows(FILE *out, const struct run_result *r)
 {
 	fprintf(out, "%-14s %9s %9s %8s %8s %8s %8s %8s %4s %9s\n", "Tree phase", "files/s",
 		"MiB/s", "wall s", "user s", "sys s", "dead s", "flush s", "%CP", "resident");
-	for (int i = PH_FIRST_TREE; i < PH_COUNT; i++) {
-		const struct phase_result *p = &r->phase[i];
+	for (int i = 0; i < PH_COUNT; i++) {
+		const struct phase_result *p = tree_phase(r, i);
 		char cache[24];
 
-		if (!p->ran)
+		if (!p)
 			continue;
 		cache_cell(cache, sizeof(cache), p, (enum phase_id)i);
 		fprintf(out, "%-14s %9.0f %9.1f %8.3f %8.3f %8.3f %8.3f %8.3f %4d %9s\n",
-			short_name((enum phase_id)i), phase_rate(p),
+			phase_get((enum phase_id)i)->short_name, phase_rate(p),
 			p->elapsed > 0 ? (double)p->tree.bytes / 1048576.0 / p->elapsed : 0.0,
 			p->elapsed, p->cpu_user, p->cpu_sys, phase_dead_time(p), p->flush,
 			phase_cpu_percent(p), cache);
@@ -81,11 +81,11 @@ static void latency_rows(FILE *out, const struct run_result *r)
 	for (int q = 0; q < LAT_QUANTILES; q++)
 		fprintf(out, " %8s", latency_quantile_names[q]);
 	fprintf(out, " %8s\n", "max");
-	for (int i = PH_FIRST_TREE; i < PH_COUNT; i++) {
-		const struct phase_result *p = &r->phase[i];
-		const char *name = short_name((enum phase_id)i);
+	for (int i = 0; i < PH_COUNT; i++) {
+		const struct phase_result *p = tree_phase(r, i);
+		const char *name = phase_get((enum phase_id)i)->short_name;
 
-		if (!p->ran || !p->tree.valid)
+		if (!p || !p->tree.valid)
 			continue;
 		for (int k = 0; k < TOP_KINDS; k++)
 			if (p->tree.op[k].count)

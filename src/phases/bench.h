@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdint.h>
 
+#include "core/phase.h"
 #include "core/plan.h"
 #include "core/result.h"
 #include "engines/engine.h"
@@ -210,7 +211,8 @@ void sample_stop(struct worker *w, struct phase_sample *s);
  * Each phase's function and its family's cleanup, declared from the list
  * (core/phase_list.h) that also fills the ops table (phase_ops.c).
  */
-#define PHASE_DECLARE(id, name, csv, row, progress, unit, family, flags, box, cost, fn, cleanup) \
+#define PHASE_DECLARE(id, kind, slot, short_name, name, csv, row, progress, unit, family, flags, \
+		      box, cost, fn, cleanup) \
 	int fn(struct worker *w, struct phase_sample *s); \
 	void cleanup(struct worker *w);
 PHASE_LIST(PHASE_DECLARE)
@@ -223,7 +225,21 @@ struct phase_ops {
 	void (*cleanup)(struct worker *w);
 };
 
+/* A row of core/phase_list.h as its struct phase_ops (the ops table's, a test program's). */
+#define PHASE_ROW_OPS(id, kind, slot, short_name, name, csv, row, progress, unit, family, flags, \
+		      box, cost, ph_fn, ph_cleanup) \
+	{ .fn = ph_fn, .cleanup = ph_cleanup }
+
 const struct phase_ops *phase_ops_get(enum phase_id id);
+
+/*
+ * Test programs only: a phase of the test's own, its row as
+ * PHASE_ROW_DEF and PHASE_ROW_OPS make it from one PHASE(PH_TEST, ...)
+ * row, run by clyde's runner and read by every output as a row of
+ * core/phase_list.h is (tests/unit/unit_phase_recipe.c). 0, or
+ * phase_def_register's -EINVAL or -EEXIST; -EINVAL without fn or cleanup.
+ */
+int phase_register(const struct phase_def *def, const struct phase_ops *ops);
 
 /* How many bytes the per-char read will read: the first ones of w->read_path. */
 uint64_t perchar_read_bytes(const struct worker *w);

@@ -285,9 +285,9 @@ static void drop_caches_after(struct bench *b, struct worker *workers,
 	switch (b->plan->cache) {
 	case CACHE_DROP:
 	case CACHE_UNCACHED:
-		if (d->io_file)
+		if (d->flags & PF_IO_FILE)
 			drop_io_cache(b, workers);
-		if (d->tree_data)
+		if (d->flags & PF_TREE_DATA)
 			drop_tree_cache(b, workers);
 		break;
 	case CACHE_SYSTEM:
@@ -313,7 +313,8 @@ static void measure_residency(struct bench *b, struct worker *workers, const str
 	pr->residency_measured = true;
 	pr->resident_pct = 0;
 	for (unsigned i = 0; i < b->plan->workers; i++) {
-		const char *path = d->reads_other_rank ? workers[i].read_path : workers[i].io_path;
+		const char *path = d->flags & PF_READS_OTHER_RANK ? workers[i].read_path
+								  : workers[i].io_path;
 		uint64_t len = phase_family(d->id)->perchar_span ? perchar_read_bytes(&workers[i])
 								 : RESIDENCY_TO_END;
 		struct residency r;
@@ -485,7 +486,7 @@ static bool stonewalled(const struct run_plan *p, const struct phase_def *d)
 static void label_cut(struct run_result *res, const struct worker *workers,
 		      const struct phase_def *d)
 {
-	if (!d->cut_sets_amount)
+	if (!(d->flags & PF_CUT_SETS_AMOUNT))
 		return;
 	switch (phase_family(d->id)->amount) {
 	case AMOUNT_SIZE:
@@ -564,8 +565,8 @@ static void fill_steady(struct phase_result *pr, const struct steady_watch *sw,
 		st->planned_amount = (double)p->seeks * p->workers;
 	} else {
 		for (unsigned i = 0; i < p->workers; i++)
-			st->planned_amount += (double)(d->cut_sets_amount ? p->file_bytes
-									  : workers[i].file_bytes);
+			st->planned_amount += (double)(d->flags & PF_CUT_SETS_AMOUNT ?
+						       p->file_bytes : workers[i].file_bytes);
 		st->planned_amount /= 1024.0;
 	}
 	st->start_overs = atomic_load(&sw->start_overs);
@@ -614,11 +615,11 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 	ret = cluster_check(b, ret);
 	if (ret)
 		return ret;
-	if (d->reads_file)
+	if (d->flags & PF_READS_FILE)
 		measure_residency(b, workers, d, pr);
-	if (d->reads_tree)
+	if (d->flags & PF_READS_TREE)
 		measure_tree_residency(b, workers, pr);
-	if (b->loop_backing && (d->reads_file || d->reads_tree))
+	if (b->loop_backing && ((d->flags & PF_READS_FILE) || (d->flags & PF_READS_TREE)))
 		measure_backing_residency(b->loop_backing, pr);
 	arc_stats_read(&arc0);
 	progress_start(p, d);
@@ -728,7 +729,7 @@ static void resident_what(const struct phase_result *pr, enum phase_id id, char 
 {
 	char part[32];
 
-	if (phase_get(id)->reads_tree) {
+	if (phase_get(id)->flags & PF_READS_TREE) {
 		snprintf(buf, len, "the tree");
 	} else if (pr->residency_range_bytes < pr->residency_file_bytes) {
 		size_human(part, sizeof(part), pr->residency_range_bytes);
@@ -796,7 +797,7 @@ void bench_cache_outcome(const struct run_plan *p, struct run_result *res)
 			why = pr->residency_why;
 		} else if (pr->resident_pct > e->resident_worst) {
 			e->resident_worst = pr->resident_pct;
-			e->resident_worst_tree = phase_get((enum phase_id)i)->reads_tree;
+			e->resident_worst_tree = phase_get((enum phase_id)i)->flags & PF_READS_TREE;
 			resident_what(pr, (enum phase_id)i, e->resident_worst_what,
 				      sizeof(e->resident_worst_what));
 		}

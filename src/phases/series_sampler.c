@@ -338,7 +338,7 @@ int series_sampler_start(struct series_sampler *ss, const struct bench *b,
 		ss->devs = &b->profiler->devs;
 	if (b->stall_reader && b->stall_reader->pid > 0)
 		ss->stall = b->stall_reader;
-	if (d->io_file) {
+	if (d->flags & PF_IO_FILE) {
 		ss->nfds = p->workers;
 		ss->fds = malloc(ss->nfds * sizeof(*ss->fds));
 		ss->paths = malloc(ss->nfds * sizeof(*ss->paths));
@@ -349,7 +349,8 @@ int series_sampler_start(struct series_sampler *ss, const struct bench *b,
 		for (unsigned i = 0; i < ss->nfds; i++) {
 			ss->fds[i] = -1;
 			snprintf(ss->paths[i], sizeof(ss->paths[i]), "%s",
-				 d->reads_other_rank ? workers[i].read_path : workers[i].io_path);
+				 d->flags & PF_READS_OTHER_RANK ? workers[i].read_path
+								: workers[i].io_path);
 		}
 	}
 	ss->machine = series_new(0, ss->fixed_ns, true);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * clyde-report's CSV reader: a line of clyde's CSV or of bonnie++ 1.98,
- * 1.96/1.97 or 1.03 (bonnie++'s twelve phases, PH_BONNIE_COUNT) into a
+ * 1.96/1.97 or 1.03 (bonnie++'s twelve phases, each in its slot) into a
  * report_run. The field count and the version field say which layout a
  * line has; its parameters are written the same whoever wrote them, so
  * the same configuration gets the same key.
@@ -314,20 +314,23 @@ static bool read_csv_results(struct report_run *r, const struct csv_layout *lay,
 {
 	const char *what = NULL;
 
-	for (int ph = 0; ph < PH_BONNIE_COUNT; ph++) {
-		int i = ph < PH_FIRST_FILE ? lay->io + 2 * ph : lay->file_io + 2 * (ph - PH_FIRST_FILE);
+	for (int s = 0; s < SLOT_COUNT; s++) {
+		int i = s < SLOT_FIRST_FILE ? lay->io + 2 * s : lay->file_io + 2 * (s - SLOT_FIRST_FILE);
+		enum phase_id ph = phase_in_slot((enum csv_slot)s);
 		double us;
 
-		if (read_pair(r, (enum phase_id)ph, &f[i], &f[i + 1], &what)) {
+		if (ph == PH_COUNT)
+			continue;
+		if (read_pair(r, ph, &f[i], &f[i + 1], &what)) {
 			snprintf(why, len, "field %d (%s%s) is not a %s", i + 1 + !!what[0],
-				 phase_csv_name((enum phase_id)ph), what, what[0] ? "CPU%" : "rate");
+				 phase_csv_name(ph), what, what[0] ? "CPU%" : "rate");
 			return false;
 		}
-		if (lay->latency < 0 || !f[lay->latency + ph].n)
+		if (lay->latency < 0 || !f[lay->latency + s].n)
 			continue;
-		if (parse_latency(&f[lay->latency + ph], &us)) {
+		if (parse_latency(&f[lay->latency + s], &us)) {
 			snprintf(why, len, "field %d (%s_latency) is not a latency (NNus, NNms, NNs)",
-				 lay->latency + ph + 1, phase_csv_name((enum phase_id)ph));
+				 lay->latency + s + 1, phase_csv_name(ph));
 			return false;
 		}
 		r->has[ph][RM_LATENCY] = true;

@@ -408,7 +408,7 @@ static const char *json_run_phase(struct report_run *r, enum phase_id ph, const 
 		r->has[ph][RM_CPU] = true;
 		r->v[ph][RM_CPU] = (user + sys) / amount * (phase_get(ph)->unit == UNIT_KIB ? 1024.0 : 1000.0);
 	}
-	if (ph >= PH_FIRST_TREE && (why = json_tree_phase(r, ph, p)))
+	if (phase_get(ph)->kind == KIND_TREE && (why = json_tree_phase(r, ph, p)))
 		return why;
 	prof = json_get(p, "profile");
 	if (prof && prof->type != JSON_NULL && (why = json_run_profile(r, ph, prof)))
@@ -529,7 +529,10 @@ static void json_run_env(struct report_run *r, const struct json_node *run)
 
 /*
  * The run's identity: its own CSV line where the document has one (the
- * same as that line read alone), else its name, key, seed and figures.
+ * same as that line read alone), else its name, key, seed and figures,
+ * each by its phase's id: an id never changes (core/phase_list.h adds a
+ * phase after the last row), or a run added to the history again would
+ * be stored twice.
  */
 static void json_run_identity(struct report_run *r, const struct json_node *run)
 {
@@ -623,6 +626,9 @@ static int json_run(struct reader *rd, const struct json_node *run, const char *
 		struct phase_error e = { 0 };
 		bool oom = false;
 
+		/* an empty row has no name to find */
+		if (phase_get((enum phase_id)ph)->kind == KIND_NONE)
+			continue;
 		why = p ? json_run_phase(&r, (enum phase_id)ph, p, &e, &oom) : NULL;
 		if (oom) {
 			ret = -ENOMEM;
@@ -635,7 +641,8 @@ static int json_run(struct reader *rd, const struct json_node *run, const char *
 			goto free_series;
 		}
 		/* a tree phase's figures mean nothing without the tree they were measured on */
-		if (ph >= PH_FIRST_TREE && !r.tree[0] && r.has[ph][RM_RATE]) {
+		if (phase_get((enum phase_id)ph)->kind == KIND_TREE && !r.tree[0] &&
+		    r.has[ph][RM_RATE]) {
 			reader_malformed(rd, p->line, "phase %s ran, but the run has no \"tree\"",
 				  phase_csv_name((enum phase_id)ph));
 			ret = 0;

@@ -323,7 +323,7 @@ void report_tick_label(char *buf, size_t len, double v, const struct report_axis
  * phase's time series, where it was recorded; /10: the run's host and
  * start; /11: the filesystem's own options; /5's cluster, /7's plan and
  * /9's ranks_summary are not read).
- * CSV has bonnie++'s twelve phases only (PH_BONNIE_COUNT).
+ * CSV has bonnie++'s twelve phases only, each in its slot (core/phase.h).
  * Header lines are skipped; lines without a comma (the text table around
  * a CSV line) are counted in text_lines and ignored; malformed lines and
  * documents are reported on errs (NULL: not at all) as "source:line:
@@ -451,6 +451,16 @@ static inline bool report_p_within_noise(double p)
 bool report_higher_is_better(enum report_measure m);
 /* Whether phase ph has measure m at all: RM_MIBS and RM_DEAD are the tree phases' alone. */
 bool report_measure_applies(enum phase_id ph, enum report_measure m);
+
+/* The report's tables of phases, by what the phase's row says it is. */
+enum report_table {
+	RT_IO,	/* bonnie++'s I/O and seeks (its first six slots) */
+	RT_FILES,	/* bonnie++'s file tests */
+	RT_OWN,	/* clyde's own */
+	RT_TREE,	/* --tree's */
+};
+
+enum report_table report_phase_table(enum phase_id ph);
 /* The ratio of a to base, oriented so that > 1 is better; false when undefined. */
 bool report_ratio(enum report_measure m, double a, double base, double *ratio);
 /*

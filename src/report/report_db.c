@@ -627,7 +627,8 @@ static void sel_bind(sqlite3_stmt *st, const char *sel, int first)
 static int phase_of(const char *name, enum phase_id *ph)
 {
 	for (int i = 0; i < PH_COUNT; i++)
-		if (!strcmp(phase_csv_name((enum phase_id)i), name)) {
+		if (phase_get((enum phase_id)i)->kind != KIND_NONE &&
+		    !strcmp(phase_csv_name((enum phase_id)i), name)) {
 			*ph = (enum phase_id)i;
 			return 0;
 		}

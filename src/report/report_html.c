@@ -217,22 +217,29 @@ static void geomean_left_out(void *arg, const struct report_set *s, enum phase_i
 	fprintf(out, " (no rate in %s)", which);
 }
 
-/* The table of measure m (the throughput, ...) of phases first..last; false when none has a value. */
-static bool rate_table(FILE *out, const struct report_set *s, int first, int last,
+/* A column of the table of group g's measure m: the phase is in g and has a value. */
+static bool group_column(const struct report_set *s, enum report_table g, int p,
+			 enum report_measure m)
+{
+	return report_phase_table((enum phase_id)p) == g && column_has(s, (enum phase_id)p, m);
+}
+
+/* The table of measure m (the throughput, ...) of group g's phases; false when none has a value. */
+static bool rate_table(FILE *out, const struct report_set *s, enum report_table g,
 		       enum report_measure m, const char *caption, bool geomean)
 {
 	struct report_display d[PH_COUNT];
 	bool any = false;
 
-	for (int p = first; p <= last; p++)
-		any |= column_has(s, (enum phase_id)p, m);
+	for (int p = 0; p < PH_COUNT; p++)
+		any |= group_column(s, g, p, m);
 	if (!any)
 		return false;
 	fprintf(out, "<table>\n<caption>%s</caption>\n<tr><th>Configuration</th><th>Runs</th>", caption);
-	for (int p = first; p <= last; p++) {
+	for (int p = 0; p < PH_COUNT; p++) {
 		enum phase_id ph = (enum phase_id)p;
 
-		if (!column_has(s, ph, m))
+		if (!group_column(s, g, p, m))
 			continue;
 		report_column_display(&d[p], s, ph, m);
 		fputs("<th>", out);
@@ -250,8 +257,8 @@ static bool rate_table(FILE *out, const struct report_set *s, int first, int las
 		fprintf(out, "<tr%s>", is_baseline(s, i) ? " class=\"base\"" : "");
 		name_cell(out, s, i, 1);
 		fprintf(out, "<td class=\"num\">%u</td>", c->runs);
-		for (int p = first; p <= last; p++)
-			if (column_has(s, (enum phase_id)p, m))
+		for (int p = 0; p < PH_COUNT; p++)
+			if (group_column(s, g, p, m))
 				value_cell(out, s, i, (enum phase_id)p, m, &d[p]);
 		if (geomean && is_baseline(s, i))
 			fputs("<td class=\"na\">baseline</td>", out);
@@ -318,7 +325,7 @@ static int cost_phase_row(FILE *out, const struct report_set *s, size_t k, enum 
 	fputs("</td>", out);
 	for (size_t i = 0; i < sizeof(after_unit) / sizeof(after_unit[0]) && !ret; i++) {
 		/* a phase that reads nothing of the file has no read amplification to show */
-		if (after_unit[i] == RP_READ_AMP && !phase_get(ph)->reads_file)
+		if (after_unit[i] == RP_READ_AMP && !(phase_get(ph)->flags & PF_READS_FILE))
 			fputs("<td class=\"na\"></td>", out);
 		else
 			ret = cost_cell(out, s, k, ph, after_unit[i]);
@@ -521,23 +528,25 @@ int report_html(FILE *out, const struct report_set *s)
 		goto sweeps;
 	fputs("<h2>How to read this page</h2>\n", out);
 	fputs(howto, out);
-	for (int p = PH_FIRST_TREE; p < PH_COUNT && !trees; p++)
-		trees = column_has(s, (enum phase_id)p, RM_RATE);
+	for (int p = 0; p < PH_COUNT && !trees; p++)
+		trees = group_column(s, RT_TREE, p, RM_RATE);
 	if (trees)
 		fputs(howto_tree, out);
 	fputs("</dl>\n", out);
 
 	fputs("<h2>Summary</h2>\n", out);
-	tables = rate_table(out, s, PH_PUTC, PH_FIRST_FILE - 1, RM_RATE,
+	tables = rate_table(out, s, RT_IO, RM_RATE,
 			    "Throughput: sequential I/O and random seeks (median over the runs)", has_base);
-	tables |= rate_table(out, s, PH_FIRST_FILE, PH_BONNIE_COUNT - 1, RM_RATE,
+	tables |= rate_table(out, s, RT_FILES, RM_RATE,
 			     "Throughput: file operations (median over the runs)", has_base && !tables);
+	tables |= rate_table(out, s, RT_OWN, RM_RATE,
+			     "Throughput: clyde's own phases (median over the runs)", has_base && !tables);
 	if (trees) {
-		tables |= rate_table(out, s, PH_FIRST_TREE, PH_COUNT - 1, RM_RATE,
+		tables |= rate_table(out, s, RT_TREE, RM_RATE,
 				     "Throughput: tree workloads (median over the runs)", has_base && !tables);
-		rate_table(out, s, PH_FIRST_TREE, PH_COUNT - 1, RM_MIBS,
+		rate_table(out, s, RT_TREE, RM_MIBS,
 			   "Data rate: tree workloads (median over the runs)", false);
-		rate_table(out, s, PH_FIRST_TREE, PH_COUNT - 1, RM_DEAD,
+		rate_table(out, s, RT_TREE, RM_DEAD,
 			   "Dead time: tree workloads, wall less user CPU (median over the runs)", false);
 	}
 	if (!tables)

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/phase.h"
 #include "lib/strutil.h"
 #include "report/report.h"
 
@@ -25,7 +26,21 @@ bool report_higher_is_better(enum report_measure m)
 
 bool report_measure_applies(enum phase_id ph, enum report_measure m)
 {
-	return (m != RM_MIBS && m != RM_DEAD) || ph >= PH_FIRST_TREE;
+	return (m != RM_MIBS && m != RM_DEAD) || phase_get(ph)->kind == KIND_TREE;
+}
+
+enum report_table report_phase_table(enum phase_id ph)
+{
+	const struct phase_def *d = phase_get(ph);
+
+	switch (d->kind) {
+	case KIND_BONNIE:
+		return d->slot < SLOT_FIRST_FILE ? RT_IO : RT_FILES;
+	case KIND_TREE:
+		return RT_TREE;
+	default:
+		return RT_OWN;
+	}
 }
 
 bool report_ratio(enum report_measure m, double a, double base, double *ratio)

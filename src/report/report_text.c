@@ -84,8 +84,14 @@ struct table {
 	unsigned ncols;
 	size_t width[TEXT_COLS];
 	row_fn *row;
-	int first, end;		/* the phases it has rows for: first..end - 1 */
+	bool tree;		/* the tree phases' table, or every other phase's */
 };
+
+/* Whether table t has a row for phase ph, by what the phase's row says it is. */
+static bool table_holds(const struct table *t, int ph)
+{
+	return (report_phase_table((enum phase_id)ph) == RT_TREE) == t->tree;
+}
 
 /* The unit of phase ph's rates in the blocks: the page's column's (MiB/s, GiB/s, ...). */
 static void rate_display(struct report_display *d, const struct report_set *s, enum phase_id ph)
@@ -324,8 +330,8 @@ static void measure(struct table *t, const struct report_set *s)
 	for (unsigned i = 0; i < t->ncols; i++)
 		t->width[i] = strlen(t->cols[i].head);
 	for (size_t k = 0; k < s->nconfigs; k++) {
-		for (int ph = t->first; ph < t->end; ph++) {
-			if (!t->row(row, s, k, (enum phase_id)ph))
+		for (int ph = 0; ph < PH_COUNT; ph++) {
+			if (!table_holds(t, ph) || !t->row(row, s, k, (enum phase_id)ph))
 				continue;
 			for (unsigned i = 0; i < t->ncols; i++)
 				if (strlen(row[i]) > t->width[i])
@@ -492,7 +498,7 @@ static int cost_row(row_t row, const struct report_set *s, size_t k, enum phase_
 		int ret;
 
 		/* a phase that reads nothing of the file has no read amplification to show */
-		if (m == RP_READ_AMP && !phase_get(ph)->reads_file)
+		if (m == RP_READ_AMP && !(phase_get(ph)->flags & PF_READS_FILE))
 			continue;
 		ret = cost_cell(row[col[m]], s, k, ph, (enum report_prof_measure)m);
 		if (ret)
@@ -814,8 +820,8 @@ static bool table_has(const struct table *t, const struct report_set *s, size_t 
 {
 	row_t row;
 
-	for (int ph = t->first; ph < t->end; ph++)
-		if (t->row(row, s, k, (enum phase_id)ph))
+	for (int ph = 0; ph < PH_COUNT; ph++)
+		if (table_holds(t, ph) && t->row(row, s, k, (enum phase_id)ph))
 			return true;
 	return false;
 }
@@ -825,8 +831,8 @@ static void print_table(FILE *out, const struct table *t, const struct report_se
 	row_t row;
 
 	print_heads(out, t);
-	for (int ph = t->first; ph < t->end; ph++)
-		if (t->row(row, s, k, (enum phase_id)ph))
+	for (int ph = 0; ph < PH_COUNT; ph++)
+		if (table_holds(t, ph) && t->row(row, s, k, (enum phase_id)ph))
 			print_row(out, t, row);
 }
 
@@ -850,13 +856,13 @@ int report_text(FILE *out, const struct report_set *s)
 		.cols = base ? ratio_cols : absolute_cols,
 		.ncols = base ? sizeof(ratio_cols) / sizeof(ratio_cols[0]) :
 			 sizeof(absolute_cols) / sizeof(absolute_cols[0]),
-		.row = phase_row, .first = 0, .end = PH_BONNIE_COUNT,
+		.row = phase_row, .tree = false,
 	};
 	struct table tree = {
 		.cols = base ? tree_ratio_cols : tree_absolute_cols,
 		.ncols = base ? sizeof(tree_ratio_cols) / sizeof(tree_ratio_cols[0]) :
 			 sizeof(tree_absolute_cols) / sizeof(tree_absolute_cols[0]),
-		.row = tree_row, .first = PH_FIRST_TREE, .end = PH_COUNT,
+		.row = tree_row, .tree = true,
 	};
 	int ret;
 

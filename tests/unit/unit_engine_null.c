@@ -24,8 +24,8 @@
 #include "phases/bench.h"
 #include "phases/runner.h"
 #include "phases/stall_reader.h"
-#include "sys/workdir.h"
 #include "unit.h"
+#include "unit_run.h"
 
 #define GIB (1024ull * 1024 * 1024)
 #define FILE_MIB 4
@@ -146,29 +146,6 @@ static int parse(struct clyde_options *o, char *err, size_t errlen, const char *
 	return options_parse(o, (int)(sizeof(argv) / sizeof(argv[0])) - 1, argv, err, errlen);
 }
 
-/* The runner on the plan, in a private directory of dir; 0 or bench_run's error. */
-static int run(const struct run_plan *p, const char *dir, struct run_result *res)
-{
-	unsigned sync_count = 0;
-	struct bench b;
-	int ret, rr;
-
-	memset(&b, 0, sizeof(b));
-	memset(res, 0, sizeof(*res));
-	b.plan = p;
-	b.seed = 7;
-	b.sync_count = &sync_count;
-	ret = workdir_create(dir, b.workdir, sizeof(b.workdir));
-	CHECK(ret == 0, "private directory in %s: %d", dir, ret);
-	if (ret)
-		return ret;
-	ret = bench_run(&b, res);
-	CHECK(ret == 0, "bench_run through null: %d (%s)", ret, b.errmsg);
-	rr = workdir_remove(b.workdir);
-	CHECK(rr == 0, "remove %s: %d", b.workdir, rr);
-	return ret;
-}
-
 int main(void)
 {
 	char dir[] = "/tmp/clyde-unit-engine-null.XXXXXX", err[512] = "";
@@ -220,7 +197,7 @@ int main(void)
 		CHECK(got == -ENOSYS && sr.pid == -1, "a stall reader in a test program: %d, pid %ld",
 		      got, (long)sr.pid);
 	}
-	if (run(&p, dir, &res))
+	if (unit_bench_run(&p, dir, &res))
 		goto out;
 
 	/* Work counted by the phases: whole file each time, and the seeks asked for. */

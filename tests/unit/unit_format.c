@@ -129,10 +129,11 @@ static void result_from_csv(const char *csv, struct run_result *r)
 	r->params.file_min = (int64_t)parse_size(f[23], 1, 0);
 	r->params.file_dirs = *f[24] ? (uint32_t)atoi(f[24]) : 1;
 	r->params.file_chunk = (uint32_t)parse_size(f[25], 1, 8192);
-	for (int i = 0; i < PH_BONNIE_COUNT; i++) {
-		int field = i < PH_FIRST_FILE ? 9 + 2 * i : 26 + 2 * (i - PH_FIRST_FILE);
+	for (int s = 0; s < SLOT_COUNT; s++) {
+		int field = s < SLOT_FIRST_FILE ? 9 + 2 * s : 26 + 2 * (s - SLOT_FIRST_FILE);
 
-		fill_phase(&r->phase[i], f[field], f[field + 1], f[38 + i]);
+		fill_phase(&r->phase[phase_in_slot((enum csv_slot)s)], f[field], f[field + 1],
+			   f[38 + s]);
 	}
 }
 

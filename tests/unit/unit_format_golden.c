@@ -293,7 +293,7 @@ static void set_labels(struct run_result *r, const char *name)
 /* Every bonnie++ phase with figures to print; workers; a device; ceilings; counts. */
 static void build_full(struct run_result *r, struct worker_result *w)
 {
-	static const double rate[PH_BONNIE_COUNT] = {
+	static const double rate[SLOT_COUNT] = {
 		612, 420292, 198765, 3021, 1572864, 5411.6, 72630.9, 99999.7, 31000, 12345678,
 		40000, 999.4,
 	};
@@ -304,9 +304,9 @@ static void build_full(struct run_result *r, struct worker_result *w)
 	snprintf(r->params.host, sizeof(r->params.host), "golden");
 	snprintf(r->params.started_at, sizeof(r->params.started_at), "2026-12-06T07:10:02.123456Z");
 	r->params.concurrency = 2;
-	for (int i = 0; i < PH_BONNIE_COUNT; i++)
-		set_phase(r, (enum phase_id)i, 2.0 + i * 0.25, rate[i] * (2.0 + i * 0.25),
-			  10 + i * 7, 0.000123 * (i + 1) * (i + 1));
+	for (int i = 0; i < SLOT_COUNT; i++)
+		set_phase(r, phase_in_slot((enum csv_slot)i), 2.0 + i * 0.25,
+			  rate[i] * (2.0 + i * 0.25), 10 + i * 7, 0.000123 * (i + 1) * (i + 1));
 	r->phase[PH_GET_BLOCK].residency_measured = true;
 	r->phase[PH_GET_BLOCK].resident_pct = 0.5;
 	r->phase[PH_PUT_BLOCK].time_box_s = 30;
@@ -729,7 +729,7 @@ static void build_x3(struct run_result *runs)
 		r->params.file_bytes = (uint64_t)512 << 20;
 		r->params.files = 1;
 		r->env.warmup = true;
-		for (int i = PH_PUT_BLOCK; i < PH_BONNIE_COUNT; i++) {
+		for (int i = PH_PUT_BLOCK; i <= PH_RAN_DEL; i++) {
 			if (i == PH_GETC || i == PH_RAN_STAT)
 				continue;
 			set_phase(r, (enum phase_id)i, 1.0 + 0.5 * i, 1000.0 * (i + 1) * factor[k] *

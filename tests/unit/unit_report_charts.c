@@ -68,7 +68,7 @@ static double typical(enum phase_id ph, enum report_measure m)
 		return rate[ph];
 	if (m == RM_CPU)
 		return phase_get(ph)->unit == UNIT_KIB ? 0.0004 : 0.012;
-	return ph < PH_FIRST_FILE ? 2500 : 180;
+	return phase_get(ph)->slot < SLOT_FIRST_FILE ? 2500 : 180;
 }
 
 /*
@@ -94,18 +94,18 @@ static void build(struct report_set *s)
 	snprintf(configs[2].key, sizeof(configs[2].key), "btrfs,1G,8192");
 	for (int c = 0; c < NCONF; c++) {
 		configs[c].runs = nruns[c];
-		for (int p = 0; p < PH_BONNIE_COUNT; p++) {
+		for (int p = 0; p <= PH_RAN_DEL; p++) {
 			enum phase_id ph = (enum phase_id)p;
 
 			if (ph == PH_PUTC || ph == PH_GETC || ph == PH_RAN_DEL)
 				continue;
-			if (c == 2 && ph >= PH_FIRST_FILE)
+			if (c == 2 && phase_get(ph)->slot >= SLOT_FIRST_FILE)
 				continue;
 			for (int m = 0; m < RM_COUNT; m++) {
 				double v[MAXV];
 				unsigned n = nruns[c];
 
-				if (m == RM_LATENCY && ph >= PH_FIRST_FILE)
+				if (m == RM_LATENCY && phase_get(ph)->slot >= SLOT_FIRST_FILE)
 					continue;
 				if (c == 2 && ph == PH_SEEKS)
 					n = 1;
@@ -121,7 +121,7 @@ static void build(struct report_set *s)
 	for (int c = 0; c < NCONF; c++) {
 		double logsum = 0;
 
-		for (int p = 0; p < PH_BONNIE_COUNT; p++)
+		for (int p = 0; p <= PH_RAN_DEL; p++)
 			for (int m = 0; m < RM_COUNT; m++) {
 				const struct report_stat *a = &configs[c].stat[p][m], *b = &configs[0].stat[p][m];
 
@@ -431,7 +431,7 @@ static void bars_match(const char *what, const char *doc, const struct report_se
 	const char *p = strstr(doc, "<rect class=\"bar\"");
 	size_t charts = 0, bars = 0, errs = 0;
 
-	for (int ph = 0; ph < PH_BONNIE_COUNT; ph++)
+	for (int ph = 0; ph <= PH_RAN_DEL; ph++)
 		for (int m = 0; m < RM_COUNT; m++) {
 			bool any = false;
 
