@@ -21,8 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sys/compat.h"
 #include "lib/rng.h"
+#include "sys/compat.h"
 
 #define NAME_LEN	24
 #define NAME_RANDOM_MAX	12

@@ -18,10 +18,10 @@
 #include <unistd.h>
 
 #include "clyde/calibrate.h"
-#include "sys/compat.h"
 #include "lib/timing.h"
 #include "phases/bench.h"
 #include "sys/cache.h"
+#include "sys/compat.h"
 #include "sys/dirty.h"
 #include "sys/residency.h"
 #include "sys/workdir.h"

@@ -21,8 +21,8 @@
 #include "clyde/option_sizes.h"
 #include "clyde/options.h"
 #include "engines/engine.h"
-#include "sys/compat.h"
 #include "lib/size.h"
+#include "sys/compat.h"
 #include "tree/tree.h"
 
 struct option_row {

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "engines/engine.h"
-#include "sys/compat.h"
 #include "lib/signals.h"
+#include "sys/compat.h"
 
 struct psync {
 	int rw_flags;

@@ -33,9 +33,9 @@
 #include <unistd.h>
 
 #include "getc_putc/getc_putc.h"
-#include "sys/compat.h"
 #include "lib/signals.h"
 #include "lib/timing.h"
+#include "sys/compat.h"
 
 extern char **environ;
 

@@ -19,13 +19,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sys/compat.h"
 #include "lib/rng.h"
 #include "lib/signals.h"
 #include "lib/timing.h"
 #include "phases/bench.h"
 #include "phases/pattern.h"
 #include "phases/stonewall.h"
+#include "sys/compat.h"
 
 /*
  * As bonnie++: the index in ten hex digits and 0 to 12 random characters,

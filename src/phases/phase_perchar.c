@@ -12,12 +12,12 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "sys/compat.h"
 #include "lib/signals.h"
 #include "lib/timing.h"
 #include "phases/bench.h"
 #include "phases/pattern.h"
 #include "phases/stonewall.h"
+#include "sys/compat.h"
 
 struct perchar_io {
 	int fd;

@@ -15,13 +15,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sys/compat.h"
 #include "lib/signals.h"
 #include "lib/timing.h"
 #include "phases/bench.h"
 #include "phases/phase_clock.h"
 #include "phases/series_sampler.h"
 #include "placement/placement.h"
+#include "sys/compat.h"
 
 void phase_clock_init(struct phase_clock *c, unsigned workers, struct prof_sampler *profiler)
 {

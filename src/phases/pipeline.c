@@ -7,12 +7,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sys/compat.h"
 #include "lib/signals.h"
 #include "lib/timing.h"
 #include "phases/pattern.h"
 #include "phases/pipeline.h"
 #include "placement/placement.h"
+#include "sys/compat.h"
 
 /* O_DIRECT wants the buffer aligned to the logical block; 4 KiB covers it. */
 #define BUFFER_ALIGN 4096

@@ -17,13 +17,13 @@
 #include <unistd.h>
 
 #include "engines/engine.h"
-#include "sys/compat.h"
 #include "lib/rng.h"
 #include "lib/signals.h"
 #include "lib/timing.h"
 #include "phases/pattern.h"
 #include "phases/tree_run.h"
 #include "sys/cache.h"
+#include "sys/compat.h"
 #include "sys/residency.h"
 
 struct tree_state *tree_state_of(struct worker *w)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
 #include "lib/strutil.h"
 #include "profile/profile.h"
 
@@ -163,15 +164,8 @@ int prof_parse_proc_stat(const char *text, struct prof_cpu_lines *out)
 			/* Kernels before 2.6.11 have no steal, before 2.6 no iowait. */
 			if (fields < 5)
 				return -EINVAL;
-			if (out->n == out->cap) {
-				size_t cap = out->cap ? out->cap * 2 : 16;
-				void *nv = realloc(out->v, cap * sizeof(*out->v));
-
-				if (!nv)
-					return -ENOMEM;
-				out->v = nv;
-				out->cap = cap;
-			}
+			if (array_room(&out->v, &out->cap, out->n, sizeof(*out->v), 16))
+				return -ENOMEM;
 			for (int i = 0; i < CPU_STATES; i++)
 				out->v[out->n][i] = v[i];
 			out->n++;

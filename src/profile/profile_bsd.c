@@ -56,6 +56,7 @@
 #include <sys/statvfs.h>
 #endif
 
+#include "lib/grow.h"
 #include "lib/strutil.h"
 #include "profile/profile.h"
 #include "sys/fsinfo.h"
@@ -107,14 +108,8 @@ static int cpu_rows(struct prof_cpu_lines *c, size_t n)
 {
 	if (!n)
 		return -EIO;
-	if (n > c->cap) {
-		void *v = realloc(c->v, n * sizeof(*c->v));
-
-		if (!v)
-			return -ENOMEM;
-		c->v = v;
-		c->cap = n;
-	}
+	if (array_reserve(&c->v, &c->cap, n, sizeof(*c->v)))
+		return -ENOMEM;
 	memset(c->v, 0, n * sizeof(*c->v));
 	c->n = (unsigned)n;
 	return 0;
@@ -132,15 +127,7 @@ static void cpu_row(uint64_t *v, uint64_t user, uint64_t nice, uint64_t sys, uin
 
 static int tasks_reserve(struct prof_snapshot *s, size_t n)
 {
-	if (n > s->cap) {
-		void *t = realloc(s->tasks, n * sizeof(*s->tasks));
-
-		if (!t)
-			return -ENOMEM;
-		s->tasks = t;
-		s->cap = n;
-	}
-	return 0;
+	return array_reserve(&s->tasks, &s->cap, n, sizeof(*s->tasks)) ? -ENOMEM : 0;
 }
 
 /* Room for it was reserved; comm need not end within commlen. */

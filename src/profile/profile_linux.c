@@ -22,6 +22,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "lib/grow.h"
 #include "lib/strutil.h"
 #include "profile/profile.h"
 
@@ -91,15 +92,10 @@ out:
 
 static int add_task(struct prof_snapshot *s, const struct prof_task *t)
 {
-	if (s->ntasks == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 512;
-		struct prof_task *nt = realloc(s->tasks, cap * sizeof(*nt));
+	int ret = array_room(&s->tasks, &s->cap, s->ntasks, sizeof(*s->tasks), 512);
 
-		if (!nt)
-			return -ENOMEM;
-		s->tasks = nt;
-		s->cap = cap;
-	}
+	if (ret)
+		return ret;
 	s->tasks[s->ntasks++] = *t;
 	return 0;
 }

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "core/clyde.h"
+#include "lib/grow.h"
 #include "report/read_private.h"
 #include "report/report.h"
 
@@ -107,15 +108,8 @@ int reader_add_run(struct reader *rd, const struct report_run *r)
 	uint64_t hash = line_hash(r);
 	struct line_count *e;
 
-	if (s->nruns == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 16;
-		struct report_run *runs = realloc(s->runs, cap * sizeof(*runs));
-
-		if (!runs)
-			return -ENOMEM;
-		s->runs = runs;
-		s->cap = cap;
-	}
+	if (array_room(&s->runs, &s->cap, s->nruns, sizeof(*s->runs), 16))
+		return -ENOMEM;
 	if (2 * (rd->lines_used + 1) > rd->lines_cap && lines_grow(rd))
 		return -ENOMEM;
 	/*

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
 #include "lib/json_reader.h"
 #include "lib/strutil.h"
 #include "report/read_private.h"
@@ -25,16 +26,10 @@ const char *const report_getc_columns[REPORT_GETC_METHODS] = {
 static int add_getc(struct reader *rd, const struct report_getc *g)
 {
 	struct report_set *s = rd->set;
+	int ret = array_room(&s->getc, &s->getc_cap, s->ngetc, sizeof(*s->getc), 8);
 
-	if (s->ngetc == s->getc_cap) {
-		size_t cap = s->getc_cap ? s->getc_cap * 2 : 8;
-		struct report_getc *v = realloc(s->getc, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		s->getc = v;
-		s->getc_cap = cap;
-	}
+	if (ret)
+		return ret;
 	s->getc[s->ngetc++] = *g;
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
 #include "lib/json_reader.h"
 #include "lib/strutil.h"
 #include "report/read_private.h"
@@ -47,16 +48,9 @@ static int sweep_add(struct report_set *s, struct report_sweep *sw)
 		sweep_free(sw);
 		return 0;
 	}
-	if (s->nsweeps == s->sweeps_cap) {
-		size_t cap = s->sweeps_cap ? 2 * s->sweeps_cap : 8;
-		struct report_sweep *n = realloc(s->sweeps, cap * sizeof(*n));
-
-		if (!n) {
-			sweep_free(sw);
-			return -ENOMEM;
-		}
-		s->sweeps = n;
-		s->sweeps_cap = cap;
+	if (array_room(&s->sweeps, &s->sweeps_cap, s->nsweeps, sizeof(*s->sweeps), 8)) {
+		sweep_free(sw);
+		return -ENOMEM;
 	}
 	s->sweeps[s->nsweeps++] = *sw;
 	memset(sw, 0, sizeof(*sw));
@@ -65,18 +59,10 @@ static int sweep_add(struct report_set *s, struct report_sweep *sw)
 
 static int sweep_point(struct report_sweep *sw, double gib, double mib_s, double seconds)
 {
-	if (sw->n == sw->cap) {
-		size_t cap = sw->cap ? 2 * sw->cap : 64;
-		struct report_sweep_point *n;
-
-		if (cap > SWEEP_MAX_POINTS)
-			return -EFBIG;
-		n = realloc(sw->pt, cap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		sw->pt = n;
-		sw->cap = cap;
-	}
+	if (sw->n >= SWEEP_MAX_POINTS)
+		return -EFBIG;
+	if (array_room(&sw->pt, &sw->cap, sw->n, sizeof(*sw->pt), 64))
+		return -ENOMEM;
 	sw->pt[sw->n++] = (struct report_sweep_point){ gib, mib_s, seconds };
 	return 0;
 }

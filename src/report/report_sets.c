@@ -14,19 +14,15 @@
 #include <string.h>
 
 #include "core/phase.h"
+#include "lib/grow.h"
 #include "report/report_db.h"
 
 int report_points_add(struct report_points *pts, const struct report_point *p)
 {
-	if (pts->n == pts->cap) {
-		size_t cap = pts->cap ? pts->cap * 2 : 64;
-		struct report_point *np = realloc(pts->p, cap * sizeof(*np));
+	int ret = array_room(&pts->p, &pts->cap, pts->n, sizeof(*pts->p), 64);
 
-		if (!np)
-			return -ENOMEM;
-		pts->p = np;
-		pts->cap = cap;
-	}
+	if (ret)
+		return ret;
 	pts->p[pts->n++] = *p;
 	return 0;
 }

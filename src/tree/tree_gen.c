@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
 #include "lib/rng.h"
 #include "tree/name_pool.h"
 #include "tree/tree.h"
@@ -208,14 +209,8 @@ static int draw_dirs(const struct tree_shape *sh, uint32_t nfiles, struct rng *r
 	while (total < nfiles) {
 		uint64_t k = round_at_least(tree_dist_sample(&sh->files_per_dir, unit(r)), 0);
 
-		if (g->ndirs == cap) {
-			uint32_t *p = realloc(g->nfiles, cap * 2 * sizeof(*p));
-
-			if (!p)
-				return -ENOMEM;
-			g->nfiles = p;
-			cap *= 2;
-		}
+		if (array_room(&g->nfiles, &cap, g->ndirs, sizeof(*g->nfiles), cap))
+			return -ENOMEM;
 		if (k > nfiles - total)
 			k = nfiles - total;
 		g->nfiles[g->ndirs++] = (uint32_t)k;

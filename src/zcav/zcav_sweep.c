@@ -17,9 +17,10 @@
 #include <unistd.h>
 
 #include "engines/engine.h"
-#include "sys/compat.h"
+#include "lib/grow.h"
 #include "lib/signals.h"
 #include "lib/timing.h"
+#include "sys/compat.h"
 #include "zcav/zcav.h"
 
 #define BUFFER_ALIGN	4096u
@@ -273,15 +274,8 @@ static int first_pass(struct sweeper *s, struct zcav_pass *p)
 			return ret;
 		if (ret)
 			break;	/* the end, part of a block in: zcav counts no part */
-		if (p->nblocks == cap) {
-			size_t ncap = cap ? 2 * cap : 64;
-			struct zcav_block *nb = realloc(p->block, ncap * sizeof(*nb));
-
-			if (!nb)
-				return -ENOMEM;
-			p->block = nb;
-			cap = ncap;
-		}
+		if (array_room(&p->block, &cap, p->nblocks, sizeof(*p->block), 64))
+			return -ENOMEM;
 		p->block[p->nblocks++] = b;
 		p->seconds += b.seconds;
 		if (one)
