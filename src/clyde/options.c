@@ -491,9 +491,11 @@ static const struct option_row rows[] = {
 	  .help = "  --exact       print measured numbers where bonnie++ prints +++++ (phases\n"
 		  "                under 0.5 s whose amount of work -s or -n fixed)\n" },
 	{ .name = "engine", .arg = required_argument, .parse = parse_engine,
-	  .help = "  --engine=psync|uring|auto  how block and seek I/O is issued: pread/pwrite\n"
-		  "                (default, comparable with bonnie++), io_uring, or io_uring\n"
-		  "                when the kernel allows it and psync otherwise\n" },
+	  .help = "  --engine=psync|uring|null|auto  how block and seek I/O is issued:\n"
+		  "                pread/pwrite (default, comparable with bonnie++), io_uring,\n"
+		  "                none at all (null: clyde's own cost per request; not with\n"
+		  "                --verify), or io_uring when the kernel allows it and psync\n"
+		  "                otherwise\n" },
 	{ .name = "iodepth", .arg = required_argument, .parse = parse_iodepth,
 	  .help = "  --iodepth=N   requests in flight per file or seeker (1 to 1024; above 1\n"
 		  "                needs --engine=uring or auto; default 1)\n" },
@@ -626,7 +628,7 @@ static const char usage_head[] =
 	"             [-c concurrency] [-z seed | -Z file] [-p procs | -y s|p] [-l arg]\n"
 	"             [--cache=drop|keep|uncached|system] [--perchar=syscall|stdio]\n"
 	"             [--exact]\n"
-	"             [--engine=psync|uring|auto] [--iodepth=N] [--seek-updates=PCT]\n"
+	"             [--engine=psync|uring|null|auto] [--iodepth=N] [--seek-updates=PCT]\n"
 	"             [--json FILE|-] [--latency] [--cpu] [--data=zero|random|compressible:P]\n"
 	"             [--interval=MS|off] [--live[=csv]]\n"
 	"             [--steady=METRIC:PCT:SECONDS[:MAX]]\n"
@@ -716,6 +718,9 @@ static int check_combination(const struct clyde_options *o, char *err, size_t er
 		return options_fail(err, errlen,
 				    "--iodepth %u needs a queued engine: %s keeps one request in flight (use --engine=uring)",
 				    o->iodepth, o->engine);
+	if (eng && eng->flags & ENGINE_F_NO_DATA && o->verify)
+		return options_fail(err, errlen, "--verify checks the data the phases wrote: "
+				    "--engine=%s moves none", o->engine);
 	if ((o->tree_list || o->tree_seed != DEFAULT_TREE_SEED) && !o->tree)
 		return options_fail(err, errlen, "%s needs --tree=SHAPE",
 				    o->tree_list ? "--tree-list" : "--tree-seed");

@@ -27,7 +27,7 @@
 /* an fsync this many times faster than the writes and fsync before it wrote nothing */
 #define FLUSH_NONE_RATIO	100.0
 
-/* --engine NAME, or auto: the first queued engine the kernel takes, else psync. */
+/* --engine NAME, or auto: the first queued engine moving data the kernel takes, else psync. */
 static int choose_engine(struct run_plan *p, const struct clyde_options *o,
 			 char *err, size_t errlen)
 {
@@ -54,7 +54,7 @@ static int choose_engine(struct run_plan *p, const struct clyde_options *o,
 	}
 	table = engine_table(&n);
 	for (size_t i = 0; i < n; i++) {
-		if (!(table[i]->flags & ENGINE_F_QUEUED))
+		if (!(table[i]->flags & ENGINE_F_QUEUED) || table[i]->flags & ENGINE_F_NO_DATA)
 			continue;
 		if (!engine_probe(table[i], o->iodepth, desc, sizeof(desc))) {
 			p->engine = table[i];

@@ -16,11 +16,13 @@
 
 /*
  * clyde's engines, ended by NULL; the empty slots after them are for a
- * test's own. --engine=auto takes the first queued engine that probes.
+ * test's own. --engine=auto takes the first queued engine that probes and
+ * moves data.
  */
 static const struct engine_ops *engines[ENGINE_ROWS_MAX + 1] = {
 	&engine_psync,
 	&engine_uring,
+	&engine_null,
 };
 
 static size_t engine_count(void)
@@ -71,6 +73,26 @@ int engine_register(const struct engine_ops *ops)
 		return -ENOSPC;
 	engines[n] = ops;
 	return 0;
+}
+
+int done_queue_push(struct done_queue *q, struct io_req *r)
+{
+	if (q->count == q->cap)
+		return -EBUSY;
+	q->slot[(q->head + q->count++) % q->cap] = r;
+	return 0;
+}
+
+unsigned done_queue_pop(struct done_queue *q, struct io_req **done, unsigned max)
+{
+	unsigned n = 0;
+
+	while (n < max && q->count) {
+		done[n++] = q->slot[q->head];
+		q->head = (q->head + 1) % q->cap;
+		q->count--;
+	}
+	return n;
 }
 
 int engine_probe(const struct engine_ops *ops, unsigned depth, char *desc, size_t len)

@@ -52,6 +52,11 @@ struct engine {
 
 /* The engine may run requests at submit (psync) or later (queued). */
 #define ENGINE_F_QUEUED		(1u << 0)
+/*
+ * It moves no data (null): never chosen by --engine=auto, and a run that
+ * checks its data (--verify) cannot use it.
+ */
+#define ENGINE_F_NO_DATA	(1u << 1)
 
 /*
  * One engine: one file that ends with its ops, one row in engine.c's
@@ -96,11 +101,27 @@ struct engine_ops {
 extern const struct engine_ops engine_psync;
 /* engine_uring.c, or engine_uring_stub.c when liburing was not found. */
 extern const struct engine_ops engine_uring;
+/* Completes every request at once and moves nothing: clyde's own cost. */
+extern const struct engine_ops engine_null;
 
 /* The tree phases' ways, which the engines' rows point at. */
 extern const struct tree_io_ops tree_io_psync;
 /* tree_io_uring.c: only in a build with liburing. */
 extern const struct tree_io_ops tree_io_uring;
+
+/*
+ * The requests of an engine that completes them at submit (psync, null),
+ * waiting in order to be reaped: cap slots, which the engine allocates.
+ */
+struct done_queue {
+	unsigned head, count, cap;
+	struct io_req **slot;
+};
+
+/* 0, or -EBUSY when cap requests wait already. */
+int done_queue_push(struct done_queue *q, struct io_req *r);
+/* Up to max of the oldest into done: how many. */
+unsigned done_queue_pop(struct done_queue *q, struct io_req **done, unsigned max);
 
 /* All engines clyde knows, built or not, for --version and lookups. */
 const struct engine_ops *const *engine_table(size_t *count);
