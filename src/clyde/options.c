@@ -494,8 +494,8 @@ static const struct option_row rows[] = {
 	  .help = "  --engine=psync|uring|null|auto  how block and seek I/O is issued:\n"
 		  "                pread/pwrite (default, comparable with bonnie++), io_uring,\n"
 		  "                none at all (null: clyde's own cost per request; not with\n"
-		  "                --verify), or io_uring when the kernel allows it and psync\n"
-		  "                otherwise\n" },
+		  "                --verify), or auto: io_uring above depth 1 where the kernel\n"
+		  "                allows it, psync otherwise\n" },
 	{ .name = "iodepth", .arg = required_argument, .parse = parse_iodepth,
 	  .help = "  --iodepth=N   requests in flight per file or seeker (1 to 1024; above 1\n"
 		  "                needs --engine=uring or auto; default 1)\n" },

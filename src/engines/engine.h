@@ -135,6 +135,31 @@ void engine_names(char *buf, size_t len);
  */
 int engine_register(const struct engine_ops *ops);
 
+/* What engine_choose took. */
+struct engine_choice {
+	const struct engine_ops *ops;
+	unsigned depth;		/* requests in flight: the depth asked, or 1 */
+	char desc[96];		/* what the engine set up, or why it cannot run here */
+	/* auto fell back to psync: the last engine refused ("none"), and why */
+	const char *refused;
+	char why[96];
+};
+
+/*
+ * --engine=NAME (or auto) at depth, the one rule of every program. A
+ * named engine runs at depth when it keeps requests in flight, at 1 when
+ * it does not (depth above 1 is then -EINVAL). auto at depth 1 is psync:
+ * a ring does one request at a time no faster than pread. auto above 1 is
+ * the first engine of the table that keeps requests in flight, moves data
+ * and probes at that depth; when none does, psync at depth 1 with refused
+ * and why set, for the caller's note. 0, -ENOENT for a name not in the
+ * table, -EINVAL, or the probe's -errno with desc saying why.
+ */
+int engine_choose(const char *name, unsigned depth, struct engine_choice *c);
+/* The same rule over a table of the caller's (tests); psync is the fallback. */
+int engine_choose_in(const struct engine_ops *const *table, size_t n, const char *name,
+		     unsigned depth, struct engine_choice *c);
+
 /* Probe ops at depth; on failure why says so in words. */
 int engine_probe(const struct engine_ops *ops, unsigned depth, char *desc, size_t len);
 

@@ -164,10 +164,12 @@ struct zcav_sweep {
 	FILE *log;
 };
 
-/* The engine --engine names, able to run at --iodepth here: 0, or -errno with why in desc. */
-struct engine_ops;
-int zcav_engine_pick(const struct zcav_opts *o, const struct engine_ops **ops, char *desc,
-		     size_t len);
+/*
+ * The engine --engine names, able to run at --iodepth here, by
+ * engine_choose's rule: 0, or -errno with why in err.
+ */
+struct engine_choice;
+int zcav_engine_pick(const struct zcav_opts *o, struct engine_choice *c, char *err, size_t len);
 
 /* Measures one target; the text goes to sw->log as it comes. 0 or -errno (said on stderr). */
 int zcav_sweep_run(const struct zcav_opts *o, struct zcav_sweep *sw);

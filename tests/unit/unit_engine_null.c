@@ -149,7 +149,8 @@ static void engine_alone(const char *dir)
 static int parse(struct clyde_options *o, char *err, size_t errlen, const char *dir,
 		 const char *engine)
 {
-	char size[64], eng[32];
+	/* static: the options keep pointers into the arguments, as into argv */
+	static char size[64], eng[32];
 	char *argv[] = { "clyde", "-d", (char *)dir, "-s", size, "-n", "0", "-f", "--exact",
 			 "-z", "7", eng, "--iodepth=4", NULL };
 
