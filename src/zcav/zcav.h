@@ -57,6 +57,7 @@ struct zcav_opts {
 	const char *json;
 	struct zcav_target target[ZCAV_MAX_TARGETS];
 	unsigned ntargets;
+	const char *log_pending;	/* -l's log, until the file it is for ("-": none) */
 };
 
 /* 0, or ZCAV_EXIT_USAGE with the complaint said; -1 after --help or --version. */
