@@ -38,6 +38,11 @@ zcav attached "1 1 2 0 4 2 false" -b1 -c2 -r0:4 -s2 -l"$W/l1" -f"$W/a"
 expect_eq "-lLOG: the log has the lines, stdout none" "$(grep -c . "$W/zo")" 0
 expect_file_has "-lLOG: the log has zcav's lines" "$W/l1" "#block offset (GiB), MiB/s, time"
 zcav "attached -b with its chunk" "2 1 1 0 null 1 false" -b2:1 "$W/a"
+# a file named without -f takes the -l before it, whichever form that -l has
+cp "$W/a" "$W/b"
+zcav "-lLOG before a bare name" "1 1 1 0 null 1 false" -b1 "$W/a" -l"$W/l2" "$W/b"
+expect_file_has "the first file's lines on stdout" "$W/zo" "#block offset (GiB), MiB/s, time"
+expect_file_has "the second's in -lLOG's log" "$W/l2" "#block offset (GiB), MiB/s, time"
 
 cp "$W/a" "$W/c"
 zcav "clustered -wb N" "1 1 1 0 null 1 true" -wb 1 --force "$W/c"
