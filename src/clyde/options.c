@@ -781,9 +781,11 @@ int options_parse(struct clyde_options *o, int argc, char **argv,
 
 	if (ret)
 		return ret == -ENOMEM ? options_fail(err, errlen, "out of memory") : -EINVAL;
-	if (next < argc)
+	if (next < argc) {
+		bool after_f = argv[next][0] != '-' && next > 1 && !strcmp(argv[next - 1], "-f");
+
 		return options_fail(err, errlen, "unexpected argument '%s'%s", argv[next],
-				    argv[next][0] != '-' && next > 1 && !strcmp(argv[next - 1], "-f")
-				    ? " (write -f's size attached: -f64k)" : "");
+				    after_f ? " (write -f's size attached: -f64k)" : "");
+	}
 	return check_combination(o, err, errlen);
 }

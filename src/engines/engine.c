@@ -128,7 +128,9 @@ int engine_choose_in(const struct engine_ops *const *table, size_t n, const char
 	}
 	if (depth > 1) {
 		for (size_t i = 0; i < n; i++) {
-			if (!(table[i]->flags & ENGINE_F_QUEUED) || table[i]->flags & ENGINE_F_NO_DATA)
+			unsigned flags = table[i]->flags;
+
+			if (!(flags & ENGINE_F_QUEUED) || flags & ENGINE_F_NO_DATA)
 				continue;
 			if (!choose_named(table[i], depth, c)) {
 				c->refused = NULL;
