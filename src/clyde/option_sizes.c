@@ -104,8 +104,9 @@ static int parse_file_bytes(const char *text, uint64_t *out, char *err, size_t e
 }
 
 /* Empty fields keep their defaults; the plan checks the size against the chunk. */
-int options_size_arg(struct clyde_options *o, const char *text, char *err, size_t errlen)
+int options_size_arg(void *ctx, const char *text, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
 	char arg[256], *f[4];
 	int n;
 
@@ -154,8 +155,9 @@ static int parse_file_size(const char *what, const char *text, bool allow_links,
 	return 0;
 }
 
-int options_files_arg(struct clyde_options *o, const char *text, char *err, size_t errlen)
+int options_files_arg(void *ctx, const char *text, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
 	char arg[256], *f[5];
 	int n;
 
@@ -194,8 +196,9 @@ int options_files_arg(struct clyde_options *o, const char *text, char *err, size
 	return 0;
 }
 
-int options_perchar_arg(struct clyde_options *o, const char *text, char *err, size_t errlen)
+int options_perchar_arg(void *ctx, const char *text, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
 	uint64_t v;
 	int r;
 
@@ -214,8 +217,9 @@ int options_perchar_arg(struct clyde_options *o, const char *text, char *err, si
 	return 0;
 }
 
-int options_ram_arg(struct clyde_options *o, const char *text, char *err, size_t errlen)
+int options_ram_arg(void *ctx, const char *text, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
 	uint64_t u;
 
 	if (size_parse(text, MIB, &u) || u / MIB > MAX_SIZE_MIB || u % MIB)

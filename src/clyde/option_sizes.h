@@ -22,12 +22,12 @@ int options_u32(const char *opt, const char *what, const char *text, uint32_t lo
 		uint32_t *out, char *err, size_t errlen);
 
 /* -s size[:chunk[:seeks[:seekers]]] */
-int options_size_arg(struct clyde_options *o, const char *text, char *err, size_t errlen);
+int options_size_arg(void *ctx, const char *text, char *err, size_t errlen);
 /* -n number[:max[:min[:num_dirs[:chunk]]]] */
-int options_files_arg(struct clyde_options *o, const char *text, char *err, size_t errlen);
+int options_files_arg(void *ctx, const char *text, char *err, size_t errlen);
 /* -f[size]: NULL skips the per-char phases */
-int options_perchar_arg(struct clyde_options *o, const char *text, char *err, size_t errlen);
+int options_perchar_arg(void *ctx, const char *text, char *err, size_t errlen);
 /* -r ram */
-int options_ram_arg(struct clyde_options *o, const char *text, char *err, size_t errlen);
+int options_ram_arg(void *ctx, const char *text, char *err, size_t errlen);
 
 #endif

@@ -21,31 +21,17 @@
 #include "clyde/option_sizes.h"
 #include "clyde/options.h"
 #include "engines/engine.h"
+#include "lib/opt.h"
 #include "lib/size.h"
 #include "sys/compat.h"
 #include "tree/tree.h"
-
-struct option_row {
-	const char *name;	/* the long name, or NULL: short only */
-	char letter;		/* the short name, or 0: long only */
-	int arg;		/* no_argument, required_argument or optional_argument */
-	/* NULL: the option sets the bool at .field, or keeps its argument there */
-	int (*parse)(struct clyde_options *o, const char *arg, char *err, size_t errlen);
-	size_t field;
-	const char *help;	/* its lines of --help */
-};
 
 /*
  * A flag sets this bool of struct clyde_options; a plain string is kept
  * in this field. _Generic makes a field of another type a compile error.
  */
-#define FIELD(f, type)	.field = offsetof(struct clyde_options, f) + \
-	0 * sizeof(_Generic(((struct clyde_options *)0)->f, type: 1))
-#define SETS(f)		FIELD(f, bool)
-#define KEEPS(f)	FIELD(f, const char *)
-
-/* getopt_long's value of a long-only row: above every short option's. */
-#define LONG_ONLY	0x100
+#define SETS(f)		OPT_FIELD(struct clyde_options, f, bool)
+#define KEEPS(f)	OPT_FIELD(struct clyde_options, f, const char *)
 
 void options_defaults(struct clyde_options *o)
 {
@@ -73,16 +59,20 @@ void options_defaults(struct clyde_options *o)
 
 /* The parsers of the table's rows, in its order. */
 
-static int parse_dir(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+static int parse_dir(void *ctx, const char *arg, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
+
 	if (!*arg)
 		return options_fail(err, errlen, "-d: the directory name is empty");
 	o->dir = arg;
 	return 0;
 }
 
-static int parse_name(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+static int parse_name(void *ctx, const char *arg, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
+
 	if (!*arg)
 		return options_fail(err, errlen, "-m: the machine name is empty");
 	if (strlen(arg) > MAX_NAME_LEN)
@@ -95,27 +85,34 @@ static int parse_name(struct clyde_options *o, const char *arg, char *err, size_
 	return 0;
 }
 
-static int parse_repeats(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+static int parse_repeats(void *ctx, const char *arg, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
+
 	o->repeats_given = true;
 	return options_u32("-x", "number of runs", arg, 1, MAX_REPEATS, &o->repeats, err, errlen);
 }
 
-static int parse_user(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+static int parse_user(void *ctx, const char *arg, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
+
 	if (!*arg)
 		return options_fail(err, errlen, "-u: the user name is empty");
 	o->user = arg;
 	return 0;
 }
 
-static int parse_concurrency(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+static int parse_concurrency(void *ctx, const char *arg, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
+
 	return options_u32("-c", "concurrency", arg, 1, MAX_CONCURRENCY, &o->concurrency, err, errlen);
 }
 
-static int parse_seed(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+static int parse_seed(void *ctx, const char *arg, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
 	int64_t v;
 
 	if (int_parse(arg, &v) || v < 0 || v > UINT32_MAX)
@@ -125,8 +122,9 @@ static int parse_seed(struct clyde_options *o, const char *arg, char *err, size_
 	return 0;
 }
 
-static int parse_sem_procs(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+static int parse_sem_procs(void *ctx, const char *arg, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
 	int64_t v;
 
 	if (int_parse(arg, &v) || (v != -1 && (v < 1 || v > MAX_SEM_PROCS)))
@@ -147,8 +145,10 @@ static int word_index(const char *arg, const char *const *words)
 	return -1;
 }
 
-static int parse_sync(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+static int parse_sync(void *ctx, const char *arg, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
+
 	static const char *const words[] = { "s", "p", NULL };
 	static const enum sync_mode modes[] = { SYNC_SEMAPHORE, SYNC_PROMPT };
 	int i = word_index(arg, words);
@@ -160,17 +160,19 @@ static int parse_sync(struct clyde_options *o, const char *arg, char *err, size_
 }
 
 /* bonnie++ 2.00a takes an argument here and ignores it. */
-static int parse_ignored(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+static int parse_ignored(void *ctx, const char *arg, char *err, size_t errlen)
 {
-	(void)o;
+	(void)ctx;
 	(void)arg;
 	(void)err;
 	(void)errlen;
 	return 0;
 }
 
-static int parse_cache(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+static int parse_cache(void *ctx, const char *arg, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
+
 	static const char *const words[] = { "drop", "keep", "uncached", "system", NULL };
 	static const enum cache_mode modes[] = { CACHE_DROP, CACHE_KEEP, CACHE_UNCACHED,
 						 CACHE_SYSTEM };
@@ -182,8 +184,10 @@ static int parse_cache(struct clyde_options *o, const char *arg, char *err, size
 	return 0;
 }
 
-static int parse_perchar_mode(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+static int parse_perchar_mode(void *ctx, const char *arg, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
+
 	static const char *const words[] = { "syscall", "stdio", NULL };
 	static const enum perchar_mode modes[] = { PERCHAR_SYSCALL, PERCHAR_STDIO };
 	int i = word_index(arg, words);
@@ -194,8 +198,10 @@ static int parse_perchar_mode(struct clyde_options *o, const char *arg, char *er
 	return 0;
 }
 
-static int parse_engine(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+static int parse_engine(void *ctx, const char *arg, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
+
 	if (strcmp(arg, "auto") && !engine_find(arg)) {
 		char names[128];
 
@@ -206,19 +212,25 @@ static int parse_engine(struct clyde_options *o, const char *arg, char *err, siz
 	return 0;
 }
 
-static int parse_iodepth(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+static int parse_iodepth(void *ctx, const char *arg, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
+
 	o->iodepth_given = true;
 	return options_u32("--iodepth", "queue depth", arg, 1, MAX_IODEPTH, &o->iodepth, err, errlen);
 }
 
-static int parse_seek_updates(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+static int parse_seek_updates(void *ctx, const char *arg, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
+
 	return options_u32("--seek-updates", "percent", arg, 0, 100, &o->seek_updates, err, errlen);
 }
 
-static int parse_json(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+static int parse_json(void *ctx, const char *arg, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
+
 	if (!*arg)
 		return options_fail(err, errlen, "--json: the file name is empty (use - for stdout)");
 	o->json = arg;
@@ -226,8 +238,10 @@ static int parse_json(struct clyde_options *o, const char *arg, char *err, size_
 }
 
 /* --data=zero|random|compressible:P */
-static int parse_data(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+static int parse_data(void *ctx, const char *arg, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
+
 	if (!strcmp(arg, "zero")) {
 		o->data = DATA_ZERO;
 		return 0;
@@ -245,8 +259,10 @@ static int parse_data(struct clyde_options *o, const char *arg, char *err, size_
 			    "--data: '%s' must be zero, random or compressible:P (P: 0 to 100)", arg);
 }
 
-static int parse_profile_dev(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+static int parse_profile_dev(void *ctx, const char *arg, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
+
 	if (!*arg)
 		return options_fail(err, errlen, "--profile-dev: no device named (give names such "
 				    "as sda or loop0,loop1)");
@@ -256,8 +272,10 @@ static int parse_profile_dev(struct clyde_options *o, const char *arg, char *err
 }
 
 /* --bind, --cpus, --numa-node, --mem-policy: checked here for form, by the planner for the machine */
-static int parse_bind(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+static int parse_bind(void *ctx, const char *arg, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
+
 	static const char *const words[] = { "none", "core", "numa", NULL };
 	static const enum place_bind modes[] = { BIND_NONE, BIND_CORE, BIND_NUMA };
 	int i = word_index(arg, words);
@@ -268,8 +286,9 @@ static int parse_bind(struct clyde_options *o, const char *arg, char *err, size_
 	return 0;
 }
 
-static int parse_cpus(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+static int parse_cpus(void *ctx, const char *arg, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
 	struct place_mask m;
 
 	if (place_mask_parse(arg, &m))
@@ -279,8 +298,9 @@ static int parse_cpus(struct clyde_options *o, const char *arg, char *err, size_
 	return 0;
 }
 
-static int parse_numa_node(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+static int parse_numa_node(void *ctx, const char *arg, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
 	uint32_t n;
 
 	if (!strcmp(arg, "device")) {
@@ -293,8 +313,9 @@ static int parse_numa_node(struct clyde_options *o, const char *arg, char *err, 
 	return 0;
 }
 
-static int parse_mem_policy(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+static int parse_mem_policy(void *ctx, const char *arg, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
 	uint32_t n;
 
 	if (!strcmp(arg, "local")) {
@@ -314,16 +335,19 @@ static int parse_mem_policy(struct clyde_options *o, const char *arg, char *err,
 }
 
 /* --tree: parsed here, once; the plan and --tree-list take the shape and scale. */
-static int parse_tree(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+static int parse_tree(void *ctx, const char *arg, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
+
 	if (tree_parse_spec(arg, &o->tree_shape, &o->tree_scale, err, errlen))
 		return -EINVAL;
 	o->tree = arg;
 	return 0;
 }
 
-static int parse_tree_seed(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+static int parse_tree_seed(void *ctx, const char *arg, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
 	char *end;
 
 	errno = 0;
@@ -334,8 +358,9 @@ static int parse_tree_seed(struct clyde_options *o, const char *arg, char *err, 
 	return 0;
 }
 
-static int parse_stonewall(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+static int parse_stonewall(void *ctx, const char *arg, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
 	char *end;
 
 	errno = 0;
@@ -348,8 +373,9 @@ static int parse_stonewall(struct clyde_options *o, const char *arg, char *err, 
 }
 
 /* --interval=MS: the series' fixed width; off: no series. */
-static int parse_interval(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+static int parse_interval(void *ctx, const char *arg, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
 	char *end;
 	long long v;
 
@@ -367,8 +393,10 @@ static int parse_interval(struct clyde_options *o, const char *arg, char *err, s
 }
 
 /* --live, --live=csv */
-static int parse_live(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+static int parse_live(void *ctx, const char *arg, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
+
 	if (!arg || !*arg)
 		o->live = LIVE_TEXT;
 	else if (!strcmp(arg, "csv"))
@@ -379,13 +407,16 @@ static int parse_live(struct clyde_options *o, const char *arg, char *err, size_
 }
 
 /* --steady=METRIC:PCT:SECONDS[:MAX] (lib/steady.c says the grammar). */
-static int parse_steady(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+static int parse_steady(void *ctx, const char *arg, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
+
 	return steady_parse(&o->steady, arg, err, errlen);
 }
 
-static int parse_read_other(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+static int parse_read_other(void *ctx, const char *arg, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
 	char *end;
 	long v;
 
@@ -398,8 +429,9 @@ static int parse_read_other(struct clyde_options *o, const char *arg, char *err,
 	return 0;
 }
 
-static int parse_mpi_timeout(struct clyde_options *o, const char *arg, char *err, size_t errlen)
+static int parse_mpi_timeout(void *ctx, const char *arg, char *err, size_t errlen)
 {
+	struct clyde_options *o = ctx;
 	char *end;
 
 	errno = 0;
@@ -416,11 +448,18 @@ static int parse_mpi_timeout(struct clyde_options *o, const char *arg, char *err
  * above, or in option_sizes.c for a size grammar; SETS(field) for a
  * flag), its field in struct clyde_options, its line in clyde(1).
  */
-static const struct option_row rows[] = {
-	{ .letter = 'd', .arg = required_argument, .parse = parse_dir,
+/* clyde's other form, for --cleanup's row. */
+static const char *const cleanup_form[] = {
+	"--cleanup DIR [--cleanup-user=USER] [--cleanup-any-ns]", NULL
+};
+
+static const struct opt_row rows[] = {
+	{ .synopsis = "[-d dir]", .syn_at = OPT_SYN(0, 0),
+	  .letter = 'd', .arg = required_argument, .parse = parse_dir,
 	  .help = "  -d dir        directory to test in (default: current directory); clyde\n"
 		  "                works only inside a private directory it creates there\n" },
-	{ .letter = 's', .arg = required_argument, .parse = options_size_arg,
+	{ .synopsis = "[-s size[:chunk[:seeks[:seekers]]]]", .syn_at = OPT_SYN(0, 0),
+	  .letter = 's', .arg = required_argument, .parse = options_size_arg,
 	  .help = "  -s size[:chunk[:seeks[:seekers]]]\n"
 		  "                file size for the I/O phases (MiB, or with k/m/g/t suffix;\n"
 		  "                0 skips them; default: the smaller of 4G and half the free\n"
@@ -430,7 +469,8 @@ static const struct option_row rows[] = {
 		  "                phase has lasted about a second; a count given is done exactly;\n"
 		  "                without -s the per-char and block phases stop at time boxes\n"
 		  "                (3 s, write and rewrite 8 s, read 6 s)\n" },
-	{ .letter = 'n', .arg = required_argument, .parse = options_files_arg,
+	{ .synopsis = "[-n number[:max[:min[:num_dirs[:chunk]]]]]", .syn_at = OPT_SYN(1, 0),
+	  .letter = 'n', .arg = required_argument, .parse = options_files_arg,
 	  .help = "  -n number[:max[:min[:num_dirs[:chunk]]]]\n"
 		  "                file tests with number*1024 files (0 skips them; default: 16,\n"
 		  "                fewer where a calibration says a default run's budget cannot\n"
@@ -438,44 +478,58 @@ static const struct option_row rows[] = {
 		  "                repeats over every file until it has lasted 0.5 s)\n"
 		  "                of min..max bytes (max -1: hard links, -2: symlinks) in\n"
 		  "                num_dirs directories, written in chunk-sized writes\n" },
-	{ .letter = 'm', .arg = required_argument, .parse = parse_name,
+	{ .synopsis = "[-m name]", .syn_at = OPT_SYN(1, 0),
+	  .letter = 'm', .arg = required_argument, .parse = parse_name,
 	  .help = "  -m name       machine name for the report (default: host name)\n" },
-	{ .letter = 'r', .arg = required_argument, .parse = options_ram_arg,
+	{ .synopsis = "[-r ram]", .syn_at = OPT_SYN(1, 0),
+	  .letter = 'r', .arg = required_argument, .parse = options_ram_arg,
 	  .help = "  -r ram        RAM size in MiB for the cache warning (default: detected;\n"
 		  "                0 disables the check)\n" },
-	{ .letter = 'x', .arg = required_argument, .parse = parse_repeats,
+	{ .synopsis = "[-x runs]", .syn_at = OPT_SYN(2, 0),
+	  .letter = 'x', .arg = required_argument, .parse = parse_repeats,
 	  .help = "  -x runs       run everything this many times; stdout carries only CSV\n"
 		  "                lines (a header line first when runs is above 1) and the\n"
 		  "                tables go to stderr; each run gets a new seed unless -z or\n"
 		  "                -Z gives one\n" },
-	{ .letter = 'u', .arg = required_argument, .parse = parse_user,
+	{ .synopsis = "[-u user[:group]]", .syn_at = OPT_SYN(2, 0),
+	  .letter = 'u', .arg = required_argument, .parse = parse_user,
 	  .help = "  -u user[:group]  run as this user (and group) after dropping root\n" },
-	{ .letter = 'g', .arg = required_argument, KEEPS(group),
+	{ .synopsis = "[-g group]", .syn_at = OPT_SYN(2, 0),
+	  .letter = 'g', .arg = required_argument, KEEPS(group),
 	  .help = "  -g group      run as this group\n" },
-	{ .letter = 'q', .arg = no_argument, SETS(quiet),
+	{ .synopsis = "[-q]", .syn_at = OPT_SYN(2, 0),
+	  .letter = 'q', .arg = no_argument, SETS(quiet),
 	  .help = "  -q            quiet: only the CSV on stdout, the rest on stderr\n" },
-	{ .letter = 'f', .arg = optional_argument, .parse = options_perchar_arg,
+	{ .synopsis = "[-f[size]]", .syn_at = OPT_SYN(2, 0),
+	  .letter = 'f', .arg = optional_argument, .parse = options_perchar_arg,
 	  .help = "  -f[size]      -f alone skips the per-char phases; -fSIZE sets their size\n"
 		  "                (attached, e.g. -f64k; default 3m)\n" },
-	{ .letter = 'b', .arg = no_argument, SETS(fsync_each),
+	{ .synopsis = "[-b]", .syn_at = OPT_SYN(2, 0),
+	  .letter = 'b', .arg = no_argument, SETS(fsync_each),
 	  .help = "  -b            no write buffering: fsync after every block, rewrite and seek\n"
 		  "                write and after every file create and delete\n" },
-	{ .name = "direct", .letter = 'D', .arg = no_argument, SETS(direct),
+	{ .synopsis = "[-D]", .syn_at = OPT_SYN(2, 0),
+	  .name = "direct", .letter = 'D', .arg = no_argument, SETS(direct),
 	  .help = "  -D, --direct  O_DIRECT for the block, rewrite and seek phases\n" },
-	{ .letter = 'c', .arg = required_argument, .parse = parse_concurrency,
+	{ .synopsis = "[-c concurrency]", .syn_at = OPT_SYN(3, 0),
+	  .letter = 'c', .arg = required_argument, .parse = parse_concurrency,
 	  .help = "  -c concurrency  run this many copies of each phase at once (default 1)\n" },
-	{ .letter = 'z', .arg = required_argument, .parse = parse_seed,
+	{ .synopsis = "[-z seed | -Z file]", .syn_at = OPT_SYN(3, 0),
+	  .letter = 'z', .arg = required_argument, .parse = parse_seed,
 	  .help = "  -z seed       random seed (0 to 4294967295), the same for every run\n" },
 	{ .letter = 'Z', .arg = required_argument, KEEPS(seed_file),
 	  .help = "  -Z file       take the seed from the first four bytes of file\n" },
-	{ .letter = 'p', .arg = required_argument, .parse = parse_sem_procs,
+	{ .synopsis = "[-p procs | -y s|p]", .syn_at = OPT_SYN(3, 0),
+	  .letter = 'p', .arg = required_argument, .parse = parse_sem_procs,
 	  .help = "  -p procs      create a semaphore for procs clyde processes and exit;\n"
 		  "                -p -1 removes it\n" },
 	{ .letter = 'y', .arg = required_argument, .parse = parse_sync,
 	  .help = "  -y s|p        before each phase wait on that semaphore (s) or for Enter (p)\n" },
-	{ .letter = 'l', .arg = required_argument, .parse = parse_ignored,
+	{ .synopsis = "[-l arg]", .syn_at = OPT_SYN(3, 0),
+	  .letter = 'l', .arg = required_argument, .parse = parse_ignored,
 	  .help = "  -l arg        accepted for bonnie++ compatibility and ignored\n" },
-	{ .name = "cache", .arg = required_argument, .parse = parse_cache,
+	{ .synopsis = "[--cache=drop|keep|uncached|system]", .syn_at = OPT_SYN(4, 0),
+	  .name = "cache", .arg = required_argument, .parse = parse_cache,
 	  .help = "  --cache=drop|keep|uncached|system\n"
 		  "                drop (default): fsync and evict the file's pages after each\n"
 		  "                I/O phase (posix_fadvise DONTNEED; on the BSDs also msync\n"
@@ -484,40 +538,53 @@ static const struct option_row rows[] = {
 		  "                I/O with RWF_DONTCACHE (Linux 6.14+), then drop; system\n"
 		  "                (root): sync and drop_caches after every phase, which also\n"
 		  "                drops dentries and inodes, for the whole machine\n" },
-	{ .name = "perchar", .arg = required_argument, .parse = parse_perchar_mode,
+	{ .synopsis = "[--perchar=syscall|stdio]", .syn_at = OPT_SYN(4, 0),
+	  .name = "perchar", .arg = required_argument, .parse = parse_perchar_mode,
 	  .help = "  --perchar=syscall|stdio  per-char phases as 1-byte system calls (default,\n"
 		  "                bonnie++ 2.00) or stdio putc/getc (bonnie++ 1.03)\n" },
-	{ .name = "exact", .arg = no_argument, SETS(exact),
+	{ .synopsis = "[--exact]", .syn_at = OPT_SYN(5, 0),
+	  .name = "exact", .arg = no_argument, SETS(exact),
 	  .help = "  --exact       print measured numbers where bonnie++ prints +++++ (phases\n"
 		  "                under 0.5 s whose amount of work -s or -n fixed)\n" },
-	{ .name = "engine", .arg = required_argument, .parse = parse_engine,
-	  .help = "  --engine=psync|uring|auto  how block and seek I/O is issued: pread/pwrite\n"
-		  "                (default, comparable with bonnie++), io_uring, or io_uring\n"
-		  "                when the kernel allows it and psync otherwise\n" },
-	{ .name = "iodepth", .arg = required_argument, .parse = parse_iodepth,
+	{ .synopsis = "[--engine=psync|uring|null|auto]", .syn_at = OPT_SYN(6, 0),
+	  .name = "engine", .arg = required_argument, .parse = parse_engine,
+	  .help = "  --engine=psync|uring|null|auto  how block and seek I/O is issued:\n"
+		  "                pread/pwrite (default, comparable with bonnie++), io_uring,\n"
+		  "                none at all (null: clyde's own cost per request; not with\n"
+		  "                --verify), or auto: io_uring above depth 1 where the kernel\n"
+		  "                allows it, psync otherwise\n" },
+	{ .synopsis = "[--iodepth=N]", .syn_at = OPT_SYN(6, 0),
+	  .name = "iodepth", .arg = required_argument, .parse = parse_iodepth,
 	  .help = "  --iodepth=N   requests in flight per file or seeker (1 to 1024; above 1\n"
 		  "                needs --engine=uring or auto; default 1)\n" },
-	{ .name = "seek-updates", .arg = required_argument, .parse = parse_seek_updates,
+	{ .synopsis = "[--seek-updates=PCT]", .syn_at = OPT_SYN(6, 0),
+	  .name = "seek-updates", .arg = required_argument, .parse = parse_seek_updates,
 	  .help = "  --seek-updates=PCT  percent of seeks that change and write back their\n"
 		  "                chunk (0 to 100; default 10, as bonnie++)\n" },
-	{ .name = "json", .arg = required_argument, .parse = parse_json,
+	{ .synopsis = "[--json FILE|-]", .syn_at = OPT_SYN(7, 0),
+	  .name = "json", .arg = required_argument, .parse = parse_json,
 	  .help = "  --json FILE   also write a JSON document of every run (see clyde(1));\n"
 		  "                with -, stdout carries only the JSON and the text goes to\n"
 		  "                stderr without the CSV line\n" },
-	{ .name = "latency", .arg = no_argument, SETS(latency_table),
+	{ .synopsis = "[--latency]", .syn_at = OPT_SYN(7, 0),
+	  .name = "latency", .arg = no_argument, SETS(latency_table),
 	  .help = "  --latency     add a table of latency percentiles (p50 p90 p99 p99.9 max)\n" },
-	{ .name = "cpu", .arg = no_argument, SETS(cpu_table),
+	{ .synopsis = "[--cpu]", .syn_at = OPT_SYN(7, 0),
+	  .name = "cpu", .arg = no_argument, SETS(cpu_table),
 	  .help = "  --cpu         add a table of CPU per phase: user, system, dead (wall minus\n"
 		  "                user), the final flush, CPU per MiB, seek or file\n" },
-	{ .name = "interval", .arg = required_argument, .parse = parse_interval,
+	{ .synopsis = "[--interval=MS|off]", .syn_at = OPT_SYN(8, 0),
+	  .name = "interval", .arg = required_argument, .parse = parse_interval,
 	  .help = "  --interval=MS|off  the JSON's time series of each phase: intervals of MS\n"
 		  "                milliseconds (100 to 3600000), or off; default: 100 ms\n"
 		  "                doubling as a phase goes on, at most 512 per phase\n" },
-	{ .name = "live", .arg = optional_argument, .parse = parse_live,
+	{ .synopsis = "[--live[=csv]]", .syn_at = OPT_SYN(8, 0),
+	  .name = "live", .arg = optional_argument, .parse = parse_live,
 	  .help = "  --live[=csv]  the running phase on stderr at each interval's end: its %,\n"
 		  "                current and average rate, p99 of the interval, dirty MiB;\n"
 		  "                redrawn on a terminal, else a line each; csv: CSV lines\n" },
-	{ .name = "steady", .arg = required_argument, .parse = parse_steady,
+	{ .synopsis = "[--steady=METRIC:PCT:SECONDS[:MAX]]", .syn_at = OPT_SYN(9, 0),
+	  .name = "steady", .arg = required_argument, .parse = parse_steady,
 	  .help = "  --steady=METRIC:PCT:SECONDS[:MAX]  the block write, rewrite, block read\n"
 		  "                and seeks do their planned work, then go on (the write\n"
 		  "                grows the file, the others start over) until the last\n"
@@ -527,38 +594,48 @@ static const struct option_row rows[] = {
 		  "                (default 10 x SECONDS, at least 60); the figure is then\n"
 		  "                the steady window's, and one that never settled is the\n"
 		  "                whole phase's, marked ~ in the table (not under mpirun)\n" },
-	{ .name = "data", .arg = required_argument, .parse = parse_data,
+	{ .synopsis = "[--data=zero|random|compressible:P]", .syn_at = OPT_SYN(7, 0),
+	  .name = "data", .arg = required_argument, .parse = parse_data,
 	  .help = "  --data=zero|random|compressible:P  what the block, seek and file data are:\n"
 		  "                zeros (bonnie++), random (default: honest on compressing\n"
 		  "                file systems) or P percent zeros and the rest random\n" },
-	{ .name = "verify", .arg = no_argument, SETS(verify),
+	{ .synopsis = "[--verify]", .syn_at = OPT_SYN(10, 0),
+	  .name = "verify", .arg = no_argument, SETS(verify),
 	  .help = "  --verify      write a pattern that encodes offset and seed and check it on\n"
 		  "                every read; a mismatch is named and counted, exit status 6\n" },
-	{ .name = "ceilings", .arg = no_argument, SETS(ceilings),
+	{ .synopsis = "[--ceilings]", .syn_at = OPT_SYN(10, 0),
+	  .name = "ceilings", .arg = no_argument, SETS(ceilings),
 	  .help = "  --ceilings    measure a system call and memory copy first and show each\n"
 		  "                phase as a fraction of its machine ceiling\n" },
-	{ .name = "profile", .arg = no_argument, SETS(profile),
+	{ .synopsis = "[--profile]", .syn_at = OPT_SYN(11, 0),
+	  .name = "profile", .arg = no_argument, SETS(profile),
 	  .help = "  --profile     where each phase's CPU and device bytes went: clyde's process,\n"
 		  "                the filesystem's and the kernel's threads, interrupts, other\n"
 		  "                processes, idle; CPU per GiB, 1000 seeks or 1000 files inside\n"
 		  "                clyde and in total; perf counters; the device's requests,\n"
 		  "                bytes, busy time and write amplification (see clyde(1))\n" },
-	{ .name = "profile-dev", .arg = required_argument, .parse = parse_profile_dev,
+	{ .synopsis = "[--profile-dev=DEV[,DEV...]]", .syn_at = OPT_SYN(11, 0),
+	  .name = "profile-dev", .arg = required_argument, .parse = parse_profile_dev,
 	  .help = "  --profile-dev=DEV[,DEV...]  the block devices --profile counts (names in\n"
 		  "                /sys/block), where clyde cannot find them itself (ZFS, FUSE)\n" },
-	{ .name = "bind", .arg = required_argument, .parse = parse_bind,
+	{ .synopsis = "[--bind=none|core|numa]", .syn_at = OPT_SYN(12, 0),
+	  .name = "bind", .arg = required_argument, .parse = parse_bind,
 	  .help = "  --bind=none|core|numa  place the -c workers (and their seekers): none\n"
 		  "                (default), one core each in the machine's order, or one\n"
 		  "                NUMA node each, round robin; the report says where each ran\n" },
-	{ .name = "cpus", .arg = required_argument, .parse = parse_cpus,
+	{ .synopsis = "[--cpus=LIST]", .syn_at = OPT_SYN(12, 0),
+	  .name = "cpus", .arg = required_argument, .parse = parse_cpus,
 	  .help = "  --cpus=LIST   only these CPUs (such as 0-3,8), within the process's set\n" },
-	{ .name = "numa-node", .arg = required_argument, .parse = parse_numa_node,
+	{ .synopsis = "[--numa-node=N|device]", .syn_at = OPT_SYN(12, 0),
+	  .name = "numa-node", .arg = required_argument, .parse = parse_numa_node,
 	  .help = "  --numa-node=N|device  keep the workers and their memory on node N, or on\n"
 		  "                the node of -d's device when known (needs hwloc or libnuma)\n" },
-	{ .name = "mem-policy", .arg = required_argument, .parse = parse_mem_policy,
+	{ .synopsis = "[--mem-policy=local|interleave|bind:N]", .syn_at = OPT_SYN(13, 0),
+	  .name = "mem-policy", .arg = required_argument, .parse = parse_mem_policy,
 	  .help = "  --mem-policy=local|interleave|bind:N  where the workers' buffers go\n"
 		  "                (needs hwloc or libnuma; default: the system's first touch)\n" },
-	{ .name = "tree", .arg = required_argument, .parse = parse_tree,
+	{ .synopsis = "[--tree=ports|source|mixed[:SCALE]]", .syn_at = OPT_SYN(14, 0),
+	  .name = "tree", .arg = required_argument, .parse = parse_tree,
 	  .help = "  --tree=SHAPE[:SCALE]  after the file tests, the tree workloads on a\n"
 		  "                generated tree: extract (as tar x), copy (cp -r), walk (find\n"
 		  "                with a stat of every entry), read (tar c > /dev/null) and\n"
@@ -567,30 +644,36 @@ static const struct option_row rows[] = {
 		  "                mixed (documents, images, audio); SCALE multiplies the\n"
 		  "                default file count (0.001 to 1000; default 1); use with\n"
 		  "                -s 0 -n 0 for the trees alone; --engine=uring batches them\n" },
-	{ .name = "tree-seed", .arg = required_argument, .parse = parse_tree_seed,
+	{ .synopsis = "[--tree-seed=N]", .syn_at = OPT_SYN(14, 0),
+	  .name = "tree-seed", .arg = required_argument, .parse = parse_tree_seed,
 	  .help = "  --tree-seed=N the tree's own seed (default 1): the same tree for every run\n"
 		  "                and every file system; -z does not change it\n" },
-	{ .name = "tree-list", .arg = no_argument, SETS(tree_list),
+	{ .synopsis = "[--tree-list]", .syn_at = OPT_SYN(14, 0),
+	  .name = "tree-list", .arg = no_argument, SETS(tree_list),
 	  .help = "  --tree-list   print the tree (d PATH, f PATH SIZE a line) and its hash, then\n"
 		  "                exit without writing anything\n" },
-	{ .name = "stonewall", .arg = required_argument, .parse = parse_stonewall,
+	{ .synopsis = "[--stonewall=SECONDS]", .syn_at = OPT_SYN(15, 0),
+	  .name = "stonewall", .arg = required_argument, .parse = parse_stonewall,
 	  .help = "  --stonewall=SECONDS  a time limit on the per-char and block phases, worn\n"
 		  "                out as IOR's: at the limit every worker (of every rank under\n"
 		  "                mpirun) stops, then all go on until each has done as much as\n"
 		  "                the one that did most, so the files stay the same size; the\n"
 		  "                work done at the limit is reported beside the phase\n" },
-	{ .name = "mpi-read-other", .arg = required_argument, .parse = parse_read_other,
+	{ .synopsis = "[--mpi-read-other=K]", .syn_at = OPT_SYN(15, 0),
+	  .name = "mpi-read-other", .arg = required_argument, .parse = parse_read_other,
 	  .help = "  --mpi-read-other=K  under mpirun, the per-char and block reads of rank R\n"
 		  "                read the file rank R+K wrote (IOR's -C, mdtest's -N), so no\n"
 		  "                client reads its own page cache; K must not be a multiple of\n"
 		  "                the rank count\n" },
-	{ .name = "mpi-timeout", .arg = required_argument, .parse = parse_mpi_timeout,
+	{ .synopsis = "[--mpi-timeout=SECONDS]", .syn_at = OPT_SYN(15, 0),
+	  .name = "mpi-timeout", .arg = required_argument, .parse = parse_mpi_timeout,
 	  .help = "  --mpi-timeout=SECONDS  under mpirun, how long a rank waits at a meeting\n"
 		  "                (before and after each phase) for the others (default 600;\n"
 		  "                0: for ever); then the ranks that came name those missing,\n"
 		  "                with their hosts, remove their own files and abort the job\n"
 		  "                with status 3\n" },
-	{ .name = "cleanup", .arg = required_argument, KEEPS(cleanup_dir),
+	{ .forms = cleanup_form,
+	  .name = "cleanup", .arg = required_argument, KEEPS(cleanup_dir),
 	  .help = "  --cleanup DIR remove the private directories (clyde.*) in DIR that runs\n"
 		  "                killed or cut off left behind: only those with clyde's marker\n"
 		  "                whose process is gone from this host, whose directory and\n"
@@ -605,9 +688,11 @@ static const struct option_row rows[] = {
 	  .help = "  --cleanup-any-ns  with --cleanup: take the markers written in another\n"
 		  "                pid namespace (a container) as gone; say so only when no\n"
 		  "                run is alive there\n" },
-	{ .name = "warmup", .arg = no_argument, SETS(warmup),
+	{ .synopsis = "[--warmup]", .syn_at = OPT_SYN(10, 0),
+	  .name = "warmup", .arg = no_argument, SETS(warmup),
 	  .help = "  --warmup      run once untimed before the counted runs\n" },
-	{ .name = "plan", .arg = no_argument, SETS(plan_only),
+	{ .synopsis = "[--plan]", .syn_at = OPT_SYN(10, 0),
+	  .name = "plan", .arg = no_argument, SETS(plan_only),
 	  .help = "  --plan        calibrate and print what would run (sizes, counts, engine,\n"
 		  "                cache method, phases, time boxes, time estimate), then exit\n" },
 	{ .name = "help", .arg = no_argument, SETS(help),
@@ -616,32 +701,12 @@ static const struct option_row rows[] = {
 	  .help = "  --version     print the version and the engines built in\n" },
 };
 
-#define NROWS	(sizeof(rows) / sizeof(rows[0]))
-
-/* --help's lines above the rows' and below them. */
-static const char usage_head[] =
-	"usage: clyde [-d dir] [-s size[:chunk[:seeks[:seekers]]]]\n"
-	"             [-n number[:max[:min[:num_dirs[:chunk]]]]] [-m name] [-r ram]\n"
-	"             [-x runs] [-u user[:group]] [-g group] [-q] [-f[size]] [-b] [-D]\n"
-	"             [-c concurrency] [-z seed | -Z file] [-p procs | -y s|p] [-l arg]\n"
-	"             [--cache=drop|keep|uncached|system] [--perchar=syscall|stdio]\n"
-	"             [--exact]\n"
-	"             [--engine=psync|uring|auto] [--iodepth=N] [--seek-updates=PCT]\n"
-	"             [--json FILE|-] [--latency] [--cpu] [--data=zero|random|compressible:P]\n"
-	"             [--interval=MS|off] [--live[=csv]]\n"
-	"             [--steady=METRIC:PCT:SECONDS[:MAX]]\n"
-	"             [--verify] [--ceilings] [--warmup] [--plan]\n"
-	"             [--profile] [--profile-dev=DEV[,DEV...]]\n"
-	"             [--bind=none|core|numa] [--cpus=LIST] [--numa-node=N|device]\n"
-	"             [--mem-policy=local|interleave|bind:N]\n"
-	"             [--tree=ports|source|mixed[:SCALE]] [--tree-seed=N] [--tree-list]\n"
-	"             [--stonewall=SECONDS] [--mpi-read-other=K] [--mpi-timeout=SECONDS]\n"
-	"       clyde --cleanup DIR [--cleanup-user=USER] [--cleanup-any-ns]\n"
+static const char usage_intro[] =
 	"\n"
 	"A bonnie++ 2.00a-compatible file system benchmark.\n"
 	"\n";
 
-static const char usage_tail[] =
+static const char usage_outro[] =
 	"\n"
 	"Under mpirun (an MPI build) every rank is a client with its own private\n"
 	"directory in -d; the ranks start each phase together and rank 0 alone\n"
@@ -652,58 +717,23 @@ static const char usage_tail[] =
 	"failure stopped), 4 engine unavailable or MPI failed, 5 interrupted by a\n"
 	"signal, 6 verification mismatch.\n";
 
+/*
+ * ':' first: a missing argument returns ':', as bonnie++ 2.00a's, and the
+ * messages are clyde's own.
+ */
+static const struct opt_table table = {
+	.program = "clyde",
+	.usage = "usage:",
+	.rows = rows,
+	.count = sizeof(rows) / sizeof(rows[0]),
+	.short_prefix = ":",
+	.intro = usage_intro,
+	.outro = usage_outro,
+};
+
 void options_usage(FILE *out)
 {
-	fputs(usage_head, out);
-	for (size_t i = 0; i < NROWS; i++)
-		fputs(rows[i].help, out);
-	fputs(usage_tail, out);
-}
-
-/* getopt_long's value for a row: its letter, else LONG_ONLY plus its index. */
-static int row_value(size_t i)
-{
-	return rows[i].letter ? rows[i].letter : LONG_ONLY + (int)i;
-}
-
-/*
- * getopt's short string (':' first: a missing argument returns ':', as
- * bonnie++ 2.00a's; "f::": -f's argument must be attached) and long array.
- */
-static void getopt_tables(char *shorts, struct option *longs)
-{
-	size_t s = 0, l = 0;
-
-	shorts[s++] = ':';
-	for (size_t i = 0; i < NROWS; i++) {
-		if (rows[i].letter) {
-			shorts[s++] = rows[i].letter;
-			if (rows[i].arg != no_argument)
-				shorts[s++] = ':';
-			if (rows[i].arg == optional_argument)
-				shorts[s++] = ':';
-		}
-		if (rows[i].name)
-			longs[l++] = (struct option){ rows[i].name, rows[i].arg, NULL, row_value(i) };
-	}
-	shorts[s] = '\0';
-	longs[l] = (struct option){ NULL, 0, NULL, 0 };
-}
-
-static int parse_option(struct clyde_options *o, int c, const char *arg, char *err, size_t errlen)
-{
-	for (size_t i = 0; i < NROWS; i++) {
-		if (row_value(i) != c)
-			continue;
-		if (rows[i].parse)
-			return rows[i].parse(o, arg, err, errlen);
-		if (rows[i].arg == no_argument)
-			*(bool *)((char *)o + rows[i].field) = true;
-		else
-			*(const char **)((char *)o + rows[i].field) = arg;
-		return 0;
-	}
-	return options_fail(err, errlen, "internal: unhandled option %d", c);
+	opt_usage(out, &table);
 }
 
 static int check_combination(const struct clyde_options *o, char *err, size_t errlen)
@@ -716,6 +746,9 @@ static int check_combination(const struct clyde_options *o, char *err, size_t er
 		return options_fail(err, errlen,
 				    "--iodepth %u needs a queued engine: %s keeps one request in flight (use --engine=uring)",
 				    o->iodepth, o->engine);
+	if (eng && eng->flags & ENGINE_F_NO_DATA && o->verify)
+		return options_fail(err, errlen, "--verify checks the data the phases wrote: "
+				    "--engine=%s moves none", o->engine);
 	if ((o->tree_list || o->tree_seed != DEFAULT_TREE_SEED) && !o->tree)
 		return options_fail(err, errlen, "%s needs --tree=SHAPE",
 				    o->tree_list ? "--tree-list" : "--tree-seed");
@@ -745,30 +778,15 @@ static int check_combination(const struct clyde_options *o, char *err, size_t er
 int options_parse(struct clyde_options *o, int argc, char **argv,
 		  char *err, size_t errlen)
 {
-	char shorts[1 + 3 * NROWS + 1];
-	struct option longs[NROWS + 1];
-	int c, idx;
+	int next, ret = opt_parse(&table, o, argc, argv, &next, err, errlen);
 
-	getopt_tables(shorts, longs);
-	opterr = 0;
-	getopt_restart();
-	while ((c = getopt_long(argc, argv, shorts, longs, &idx)) != -1) {
-		if (c == '?') {
-			if (optopt && optopt < LONG_ONLY)
-				return options_fail(err, errlen, "unknown option '-%c'", optopt);
-			return options_fail(err, errlen, "unknown option '%s'", argv[optind - 1]);
-		}
-		if (c == ':') {
-			if (optopt && optopt < LONG_ONLY)
-				return options_fail(err, errlen, "option '-%c' needs an argument", optopt);
-			return options_fail(err, errlen, "option '%s' needs an argument", argv[optind - 1]);
-		}
-		if (parse_option(o, c, optarg, err, errlen))
-			return -EINVAL;
+	if (ret)
+		return ret == -ENOMEM ? options_fail(err, errlen, "out of memory") : -EINVAL;
+	if (next < argc) {
+		bool after_f = argv[next][0] != '-' && next > 1 && !strcmp(argv[next - 1], "-f");
+
+		return options_fail(err, errlen, "unexpected argument '%s'%s", argv[next],
+				    after_f ? " (write -f's size attached: -f64k)" : "");
 	}
-	if (optind < argc)
-		return options_fail(err, errlen, "unexpected argument '%s'%s", argv[optind],
-				    argv[optind][0] != '-' && optind > 1 && !strcmp(argv[optind - 1], "-f")
-				    ? " (write -f's size attached: -f64k)" : "");
 	return check_combination(o, err, errlen);
 }

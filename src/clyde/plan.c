@@ -27,50 +27,29 @@
 /* an fsync this many times faster than the writes and fsync before it wrote nothing */
 #define FLUSH_NONE_RATIO	100.0
 
-/* --engine NAME, or auto: the first queued engine the kernel takes, else psync. */
+/* --engine NAME, or auto, by engine_choose's rule; auto's fallback said on stderr. */
 static int choose_engine(struct run_plan *p, const struct clyde_options *o,
 			 char *err, size_t errlen)
 {
-	const struct engine_ops *const *table;
-	const struct engine_ops *want = engine_find(o->engine);
-	char desc[160], why[200] = "";
-	const char *refused = "none";
-	size_t n;
+	struct engine_choice c;
+	int ret = engine_choose(o->engine, o->iodepth, &c);
 
-	if (want) {
-		unsigned depth = want->flags & ENGINE_F_QUEUED ? o->iodepth : 1;
-
-		if (engine_probe(want, depth, desc, sizeof(desc))) {
-			snprintf(err, errlen, "--engine=%s: %s", want->name, desc);
-			return CLYDE_EXIT_ENGINE;
-		}
-		p->engine = want;
-		p->depth = depth;
-		if (want->flags & ENGINE_F_QUEUED)
-			snprintf(p->engine_desc, sizeof(p->engine_desc), "QD %u; %s", depth, desc);
-		else
-			snprintf(p->engine_desc, sizeof(p->engine_desc), "%s", desc);
-		return 0;
+	if (ret) {
+		snprintf(err, errlen, "--engine=%s: %s", o->engine, c.desc);
+		return ret == -ENOENT || ret == -EINVAL ? CLYDE_EXIT_USAGE : CLYDE_EXIT_ENGINE;
 	}
-	table = engine_table(&n);
-	for (size_t i = 0; i < n; i++) {
-		if (!(table[i]->flags & ENGINE_F_QUEUED))
-			continue;
-		if (!engine_probe(table[i], o->iodepth, desc, sizeof(desc))) {
-			p->engine = table[i];
-			p->depth = o->iodepth;
-			snprintf(p->engine_desc, sizeof(p->engine_desc), "QD %u; %s", p->depth, desc);
-			return 0;
-		}
-		snprintf(why, sizeof(why), "%s", desc);
-		refused = table[i]->name;
+	p->engine = c.ops;
+	p->depth = c.depth;
+	if (c.refused) {
+		snprintf(p->engine_desc, sizeof(p->engine_desc),
+			 "%s; --engine=auto fell back: %s %s", c.desc, c.refused, c.why);
+		fprintf(stderr, "clyde: note: --engine=auto: %s cannot be used (%s); running "
+			"psync at queue depth 1\n", c.refused, c.why);
+	} else if (c.ops->flags & ENGINE_F_QUEUED) {
+		snprintf(p->engine_desc, sizeof(p->engine_desc), "QD %u; %s", c.depth, c.desc);
+	} else {
+		snprintf(p->engine_desc, sizeof(p->engine_desc), "%s", c.desc);
 	}
-	p->engine = engine_find("psync");
-	p->depth = 1;
-	snprintf(p->engine_desc, sizeof(p->engine_desc),
-		 "pread/pwrite; --engine=auto fell back: %s %s", refused, why);
-	fprintf(stderr, "clyde: note: --engine=auto: %s cannot be used (%s); running psync%s\n",
-		refused, why, o->iodepth > 1 ? " at queue depth 1" : "");
 	return 0;
 }
 

@@ -16,11 +16,12 @@
 
 /*
  * clyde's engines, ended by NULL; the empty slots after them are for a
- * test's own. --engine=auto takes the first queued engine that probes.
+ * test's own. --engine=auto goes down it in order (engine_choose).
  */
 static const struct engine_ops *engines[ENGINE_ROWS_MAX + 1] = {
 	&engine_psync,
 	&engine_uring,
+	&engine_null,
 };
 
 static size_t engine_count(void)
@@ -80,6 +81,56 @@ int engine_probe(const struct engine_ops *ops, unsigned depth, char *desc, size_
 		return -ENOSYS;
 	}
 	return ops->probe(depth, desc, len);
+}
+
+static int choose_named(const struct engine_ops *ops, unsigned depth, struct engine_choice *c)
+{
+	if (!(ops->flags & ENGINE_F_QUEUED) && depth > 1) {
+		snprintf(c->desc, sizeof(c->desc), "%s keeps one request in flight", ops->name);
+		return -EINVAL;
+	}
+	c->ops = ops;
+	c->depth = ops->flags & ENGINE_F_QUEUED ? depth : 1;
+	return engine_probe(ops, c->depth, c->desc, sizeof(c->desc));
+}
+
+int engine_choose_in(const struct engine_ops *const *table, size_t n, const char *name,
+		     unsigned depth, struct engine_choice *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->refused = NULL;
+	if (strcmp(name, "auto")) {
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(table[i]->name, name))
+				return choose_named(table[i], depth, c);
+		snprintf(c->desc, sizeof(c->desc), "no engine %s", name);
+		return -ENOENT;
+	}
+	if (depth > 1) {
+		for (size_t i = 0; i < n; i++) {
+			unsigned flags = table[i]->flags;
+
+			if (!(flags & ENGINE_F_QUEUED) || flags & ENGINE_F_NO_DATA)
+				continue;
+			if (!choose_named(table[i], depth, c)) {
+				c->refused = NULL;
+				c->why[0] = '\0';
+				return 0;
+			}
+			c->refused = table[i]->name;
+			snprintf(c->why, sizeof(c->why), "%s", c->desc);
+		}
+		if (!c->refused)
+			c->refused = "none";
+	}
+	c->ops = &engine_psync;
+	c->depth = 1;
+	return engine_probe(&engine_psync, 1, c->desc, sizeof(c->desc));
+}
+
+int engine_choose(const char *name, unsigned depth, struct engine_choice *c)
+{
+	return engine_choose_in(engines, engine_count(), name, depth, c);
 }
 
 int engine_setup(struct engine *e, const struct engine_ops *ops,

@@ -53,6 +53,11 @@ struct engine {
 
 /* The engine may run requests at submit (psync) or later (queued). */
 #define ENGINE_F_QUEUED		(1u << 0)
+/*
+ * It moves no data (null): never chosen by --engine=auto, and a run that
+ * checks its data (--verify) cannot use it.
+ */
+#define ENGINE_F_NO_DATA	(1u << 1)
 
 /*
  * One engine: one file that ends with its ops, one row in engine.c's
@@ -97,6 +102,8 @@ struct engine_ops {
 extern const struct engine_ops engine_psync;
 /* engine_uring.c, or engine_uring_stub.c when liburing was not found. */
 extern const struct engine_ops engine_uring;
+/* Completes every request at once and moves nothing: clyde's own cost. */
+extern const struct engine_ops engine_null;
 
 /* The tree phases' ways, which the engines' rows point at. */
 extern const struct tree_io_ops tree_io_psync;
@@ -104,6 +111,20 @@ extern const struct tree_io_ops tree_io_psync;
 void tree_op_sync(struct tree_op *op);
 /* tree_io_uring.c: only in a build with liburing. */
 extern const struct tree_io_ops tree_io_uring;
+
+/*
+ * The requests of an engine that completes them at submit (psync, null),
+ * waiting in order to be reaped: cap slots, which the engine allocates.
+ */
+struct done_queue {
+	unsigned head, count, cap;
+	struct io_req **slot;
+};
+
+/* 0, or -EBUSY when cap requests wait already. */
+int done_queue_push(struct done_queue *q, struct io_req *r);
+/* Up to max of the oldest into done: how many. */
+unsigned done_queue_pop(struct done_queue *q, struct io_req **done, unsigned max);
 
 /* All engines clyde knows, built or not, for --version and lookups. */
 const struct engine_ops *const *engine_table(size_t *count);
@@ -116,6 +137,31 @@ void engine_names(char *buf, size_t len);
  * clyde's engines are rows of the table in engine.c, never registered.
  */
 int engine_register(const struct engine_ops *ops);
+
+/* What engine_choose took. */
+struct engine_choice {
+	const struct engine_ops *ops;
+	unsigned depth;		/* requests in flight: the depth asked, or 1 */
+	char desc[96];		/* what the engine set up, or why it cannot run here */
+	/* auto fell back to psync: the last engine refused ("none"), and why */
+	const char *refused;
+	char why[96];
+};
+
+/*
+ * --engine=NAME (or auto) at depth, the one rule of every program. A
+ * named engine runs at depth when it keeps requests in flight, at 1 when
+ * it does not (depth above 1 is then -EINVAL). auto at depth 1 is psync:
+ * a ring does one request at a time no faster than pread. auto above 1 is
+ * the first engine of the table that keeps requests in flight, moves data
+ * and probes at that depth; when none does, psync at depth 1 with refused
+ * and why set, for the caller's note. 0, -ENOENT for a name not in the
+ * table, -EINVAL, or the probe's -errno with desc saying why.
+ */
+int engine_choose(const char *name, unsigned depth, struct engine_choice *c);
+/* The same rule over a table of the caller's (tests); psync is the fallback. */
+int engine_choose_in(const struct engine_ops *const *table, size_t n, const char *name,
+		     unsigned depth, struct engine_choice *c);
 
 /* Probe ops at depth; on failure why says so in words. */
 int engine_probe(const struct engine_ops *ops, unsigned depth, char *desc, size_t len);

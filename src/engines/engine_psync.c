@@ -17,18 +17,19 @@
 
 struct psync {
 	int rw_flags;
-	unsigned head, count, cap;
-	struct io_req *done[];
+	struct done_queue done;
+	struct io_req *slot[];
 };
 
 static int psync_setup(struct engine *e, const struct engine_params *p)
 {
 	struct psync *ps;
 
-	ps = calloc(1, sizeof(*ps) + (p->depth ? p->depth : 1) * sizeof(ps->done[0]));
+	ps = calloc(1, sizeof(*ps) + (p->depth ? p->depth : 1) * sizeof(ps->slot[0]));
 	if (!ps)
 		return -ENOMEM;
-	ps->cap = p->depth ? p->depth : 1;
+	ps->done.cap = p->depth ? p->depth : 1;
+	ps->done.slot = ps->slot;
 	ps->rw_flags = p->rw_flags;
 	e->priv = ps;
 	return 0;
@@ -76,10 +77,10 @@ static int psync_submit(struct engine *e, struct io_req *const *reqs, unsigned n
 	struct psync *ps = e->priv;
 
 	for (unsigned i = 0; i < n; i++) {
-		if (ps->count == ps->cap)
+		if (ps->done.count == ps->done.cap)
 			return -EBUSY;
 		reqs[i]->res = psync_transfer(reqs[i], ps->rw_flags);
-		ps->done[(ps->head + ps->count++) % ps->cap] = reqs[i];
+		done_queue_push(&ps->done, reqs[i]);
 	}
 	return 0;
 }
@@ -87,15 +88,9 @@ static int psync_submit(struct engine *e, struct io_req *const *reqs, unsigned n
 static int psync_reap(struct engine *e, unsigned min, struct io_req **done, unsigned max)
 {
 	struct psync *ps = e->priv;
-	unsigned n = 0;
 
 	(void)min;	/* everything submitted has completed already */
-	while (n < max && ps->count) {
-		done[n++] = ps->done[ps->head];
-		ps->head = (ps->head + 1) % ps->cap;
-		ps->count--;
-	}
-	return (int)n;
+	return (int)done_queue_pop(&ps->done, done, max);
 }
 
 static int psync_close(struct engine *e, int fd)

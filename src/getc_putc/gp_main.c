@@ -8,13 +8,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "getc_putc/getc_putc.h"
+#include "lib/opt.h"
 #include "lib/signals.h"
 #include "lib/size.h"
 #include "sys/fsinfo.h"
@@ -33,44 +33,6 @@ struct gp_opts {
 	uint64_t size_kib;
 	bool quiet;
 };
-
-enum { OPT_JSON = 256, OPT_HELPER };
-
-static const struct option long_opts[] = {
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "helper", required_argument, NULL, OPT_HELPER },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static void usage(FILE *out)
-{
-	fputs("usage: clyde-getc-putc [-d dir] [-s size(KiB)] [-m machine-name]\n"
-	      "                       [-u user[:group]] [-g group] [-q] [--json FILE|-]\n"
-	      "bonnie++ 2.00a getc_putc's table: one byte at a time with write(2) and read(2)\n"
-	      "(over a 64th of the size), putc/getc in a process without threads (NT), putc/getc,\n"
-	      "putc_unlocked/getc_unlocked (U), and the stdio rows again with an idle thread (T).\n"
-	      "The table goes to stderr, getc_putc's CSV line to stdout; KiB/s, ++++++ for a\n"
-	      "measurement under 0.5 s.\n"
-	      "  -d dir        directory to test in (default: the current one); the file lives\n"
-	      "                in a private directory clyde.getc-putc.XXXXXX made there\n"
-	      "  -s size       file size in KiB, or with a k/m/g suffix (default 512m); rounded\n"
-	      "                down to a multiple of 64 KiB\n"
-	      "  -m name       machine name for the table and CSV (default: host name)\n"
-	      "  -u user[:group]  run as this user (and group) after dropping root\n"
-	      "  -g group      run as this group\n"
-	      "  -q            quiet: no progress on stderr, only the table\n"
-	      "  --json FILE   also write a JSON document (clyde-getc-putc/1) with every\n"
-	      "                method's bytes, time, rate and CPU; with -, stdout carries only\n"
-	      "                the JSON and no CSV line\n"
-	      "  --helper FD:BYTES  the no-thread helper's mode: clyde-getc-putc starts itself\n"
-	      "                so; not for users\n"
-	      "  -h, --help    this text\n"
-	      "  -V, --version the version\n"
-	      "Exit status: 0 ok, 1 usage, 2 the directory, 3 an I/O error, 5 stopped by a\n"
-	      "signal. See clyde-getc-putc(1).\n", out);
-}
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -104,62 +66,131 @@ static int parse_size(struct gp_opts *o, const char *text)
 	return 0;
 }
 
+/* The rows' parsers: 0, or the exit status with the complaint said. */
+static int opt_size(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	return parse_size(ctx, arg);
+}
+
+static int opt_machine(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct gp_opts *o = ctx;
+
+	(void)err;
+	(void)errlen;
+	if (!machine_name_ok(arg))
+		return usage_error("-m '%s': empty, or a comma or control character "
+				   "in it (it is a CSV field)", arg);
+	o->machine = arg;
+	return 0;
+}
+
+static int opt_user(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct gp_opts *o = ctx;
+
+	(void)err;
+	(void)errlen;
+	if (o->user)
+		return usage_error("-u %s: given twice", arg);
+	o->user = arg;
+	return 0;
+}
+
+static int opt_group(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct gp_opts *o = ctx;
+
+	(void)err;
+	(void)errlen;
+	if (o->group)
+		return usage_error("-g %s: given twice", arg);
+	o->group = arg;
+	return 0;
+}
+
+
+
+#define SETS(f)		OPT_FIELD(struct gp_opts, f, bool)
+#define KEEPS(f)	OPT_FIELD(struct gp_opts, f, const char *)
+
+static const struct opt_row rows[] = {
+	{ .synopsis = "[-d dir]", .syn_at = OPT_SYN(0, 0),
+	  .letter = 'd', .arg = required_argument, KEEPS(dir),
+	  .help = "  -d dir        directory to test in (default: the current one); the file lives\n"
+		  "                in a private directory clyde.getc-putc.XXXXXX made there\n" },
+	{ .synopsis = "[-s size(KiB)]", .syn_at = OPT_SYN(0, 0),
+	  .letter = 's', .arg = required_argument, .parse = opt_size,
+	  .help = "  -s size       file size in KiB, or with a k/m/g suffix (default 512m); rounded\n"
+		  "                down to a multiple of 64 KiB\n" },
+	{ .synopsis = "[-m machine-name]", .syn_at = OPT_SYN(0, 0),
+	  .letter = 'm', .arg = required_argument, .parse = opt_machine,
+	  .help = "  -m name       machine name for the table and CSV (default: host name)\n" },
+	{ .synopsis = "[-u user[:group]]", .syn_at = OPT_SYN(1, 0),
+	  .letter = 'u', .arg = required_argument, .parse = opt_user,
+	  .help = "  -u user[:group]  run as this user (and group) after dropping root\n" },
+	{ .synopsis = "[-g group]", .syn_at = OPT_SYN(1, 0),
+	  .letter = 'g', .arg = required_argument, .parse = opt_group,
+	  .help = "  -g group      run as this group\n" },
+	{ .synopsis = "[-q]", .syn_at = OPT_SYN(1, 0),
+	  .letter = 'q', .arg = no_argument, SETS(quiet),
+	  .help = "  -q            quiet: no progress on stderr, only the table\n" },
+	{ .synopsis = "[--json FILE|-]", .syn_at = OPT_SYN(1, 0),
+	  .name = "json", .arg = required_argument, KEEPS(json),
+	  .help = "  --json FILE   also write a JSON document (clyde-getc-putc/1) with every\n"
+		  "                method's bytes, time, rate and CPU; with -, stdout carries only\n"
+		  "                the JSON and no CSV line\n" },
+	{ .name = "helper", .arg = required_argument, KEEPS(helper),
+	  .help = "  --helper FD:BYTES  the no-thread helper's mode: clyde-getc-putc starts itself\n"
+		  "                so; not for users\n" },
+	{ .name = "help", .letter = 'h', .arg = no_argument, .does = OPT_HELP,
+	  .help = "  -h, --help    this text\n" },
+	{ .name = "version", .letter = 'V', .arg = no_argument, .does = OPT_VERSION,
+	  .help = "  -V, --version the version\n" },
+};
+
+/* getopt says what is wrong, as getc_putc's. */
+static const struct opt_table table = {
+	.program = "clyde-getc-putc",
+	.usage = "usage:",
+	.version = PACKAGE_VERSION,
+	.rows = rows,
+	.count = sizeof(rows) / sizeof(rows[0]),
+	.getopt_says = true,
+	.intro = "bonnie++ 2.00a getc_putc's table: one byte at a time with write(2) and read(2)\n"
+		 "(over a 64th of the size), putc/getc in a process without threads (NT), putc/getc,\n"
+		 "putc_unlocked/getc_unlocked (U), and the stdio rows again with an idle thread (T).\n"
+		 "The table goes to stderr, getc_putc's CSV line to stdout; KiB/s, ++++++ for a\n"
+		 "measurement under 0.5 s.\n",
+	.outro = "Exit status: 0 ok, 1 usage, 2 the directory, 3 an I/O error, 5 stopped by a\n"
+		 "signal. See clyde-getc-putc(1).\n",
+};
+
+static void usage(FILE *out)
+{
+	opt_usage(out, &table);
+}
+
 /* 0: go on; -1: done (--help, --version); else the exit status. */
 static int parse_args(int argc, char **argv, struct gp_opts *o)
 {
-	int c, ret;
+	char err[256] = "";
+	int next, ret;
 
 	memset(o, 0, sizeof(*o));
 	o->dir = ".";
 	o->size_kib = GP_DEFAULT_KIB;
-	while ((c = getopt_long(argc, argv, "d:s:m:u:g:qhV", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			o->dir = optarg;
-			break;
-		case 's':
-			ret = parse_size(o, optarg);
-			if (ret)
-				return ret;
-			break;
-		case 'm':
-			if (!machine_name_ok(optarg))
-				return usage_error("-m '%s': empty, or a comma or control character "
-						   "in it (it is a CSV field)", optarg);
-			o->machine = optarg;
-			break;
-		case 'u':
-			if (o->user)
-				return usage_error("-u %s: given twice", optarg);
-			o->user = optarg;
-			break;
-		case 'g':
-			if (o->group)
-				return usage_error("-g %s: given twice", optarg);
-			o->group = optarg;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case OPT_JSON:
-			o->json = optarg;
-			break;
-		case OPT_HELPER:
-			o->helper = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return -1;
-		case 'V':
-			printf("clyde-getc-putc %s\n", PACKAGE_VERSION);
-			return -1;
-		default:
-			usage(stderr);
-			return GP_EXIT_USAGE;
-		}
+	ret = opt_parse(&table, o, argc, argv, &next, err, sizeof(err));
+	if (ret == OPT_BAD || ret == -ENOMEM) {
+		usage(stderr);
+		return GP_EXIT_USAGE;
 	}
-	if (optind < argc)
-		return usage_error("'%s': no operand is taken", argv[optind]);
+	if (ret)
+		return ret;
+	if (next < argc)
+		return usage_error("'%s': no operand is taken", argv[next]);
 	return 0;
 }
 

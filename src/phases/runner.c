@@ -745,14 +745,15 @@ static void resident_what(const struct phase_result *pr, enum phase_id id, char 
  * hypervisor's page cache on the host, a controller's). Not on a loop
  * device, whose rotational flag describes no disk, nor on an array (md,
  * dm), whose rates are its disks' sum, nor under mpirun, whose rate is
- * every rank's.
+ * every rank's, nor through an engine that moves no data (null).
  */
-static void device_ceiling(struct run_result *res)
+static void device_ceiling(const struct run_plan *p, struct run_result *res)
 {
 	const struct phase_result *pr = &res->phase[PH_SEEKS], *rd = &res->phase[PH_GET_BLOCK];
 	struct run_env *e = &res->env;
 	/* one disk: not a loop, not an array of disks (md, dm), not every rank's sum */
-	bool disk = e->rotational == 1 && !e->loop_backing[0] && !e->stacked && !res->cluster;
+	bool disk = e->rotational == 1 && !e->loop_backing[0] && !e->stacked && !res->cluster &&
+		    !(p->engine->flags & ENGINE_F_NO_DATA);
 	double rate = pr->elapsed > 0 ? pr->amount / pr->elapsed : 0;
 	double read = rd->elapsed > 0 ? rd->amount / rd->elapsed : 0;
 
@@ -772,7 +773,7 @@ void bench_cache_outcome(const struct run_plan *p, struct run_result *res)
 	const char *why = "";
 	bool any = false;
 
-	device_ceiling(res);
+	device_ceiling(p, res);
 	e->resident_worst = 0;
 	e->resident_known = true;
 	snprintf(e->resident_worst_what, sizeof(e->resident_worst_what), "the file");

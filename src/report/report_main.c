@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/opt.h"
 #include "report/report.h"
 #include "report/report_db.h"
 
@@ -49,84 +50,6 @@ struct report_opts {
 	const char *by;
 };
 
-enum { OPT_SVG = 256, OPT_HTML, OPT_SERIES, OPT_DB, OPT_ADD, OPT_LABEL, OPT_COMPARE, OPT_FAIL,
-       OPT_ALLOW_FEW, OPT_HISTORY, OPT_BY, OPT_MATCH };
-
-static const struct option long_opts[] = {
-	{ "baseline", required_argument, NULL, 'b' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "svg", required_argument, NULL, OPT_SVG },
-	{ "html", required_argument, NULL, OPT_HTML },
-	{ "series", required_argument, NULL, OPT_SERIES },
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "add", no_argument, NULL, OPT_ADD },
-	{ "label", required_argument, NULL, OPT_LABEL },
-	{ "compare", required_argument, NULL, OPT_COMPARE },
-	{ "fail-on-regression", required_argument, NULL, OPT_FAIL },
-	{ "allow-few", no_argument, NULL, OPT_ALLOW_FEW },
-	{ "history", required_argument, NULL, OPT_HISTORY },
-	{ "by", required_argument, NULL, OPT_BY },
-	{ "match", required_argument, NULL, OPT_MATCH },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static void usage(FILE *out)
-{
-	fputs("Usage: clyde-report [-o FILE] [--baseline NAME|KEY|first] [--svg FILE] [--html FILE]\n"
-	      "                    [--series on|off|only] [FILE...]\n"
-	      "       clyde-report --db DB --add [--label K=V ...] [FILE...]\n"
-	      "       clyde-report --db DB --compare SEL SEL [--match key|params]\n"
-	      "                    [--fail-on-regression=PCT [--allow-few]] [-o FILE]\n"
-	      "       clyde-report --db DB --history SEL [--by LABEL] [-o FILE|--svg FILE|--html FILE]\n"
-	      "Reads clyde CSV lines and JSON documents and bonnie++ CSV lines (1.98, 1.96/1.97,\n"
-	      "1.03) from the FILEs, or from standard input when there are none or a FILE is -,\n"
-	      "and prints one table per configuration: median rate, spread, runs, CPU per unit\n"
-	      "of work and latency per phase; runs of clyde --tree (JSON) add a table of the\n"
-	      "tree workloads, with their MiB/s and dead time. zcav's and clyde-zcav's output\n"
-	      "(position sweeps) adds a table and a chart of rate by position; getc_putc's and\n"
-	      "clyde-getc-putc's CSV line and JSON a table of the one-byte methods.\n"
-	      "  -b, --baseline WHICH  show every figure as a ratio of means to this\n"
-	      "                        configuration's (its name, its key as printed, or\n"
-	      "                        \"first\"), > 1 is better, marked by Welch's t-test\n"
-	      "  -o, --output FILE     write the text there instead of standard output\n"
-	      "      --svg FILE        write SVG charts of the same figures\n"
-	      "      --html FILE       write a self-contained HTML page\n"
-	      "      --series WHEN     the phases' time series (JSON clyde-result/8): on (the\n"
-	      "                        default) adds their summaries to the text and their\n"
-	      "                        charts to the SVG and the page, off leaves them out,\n"
-	      "                        only charts them alone in the SVG and the page\n"
-	      "The results history (SQLite; SEL is K=V[,K=V...], a label or a column of runs\n"
-	      "such as kernel, fs (or type), options, name, config, host, device, engine):\n"
-	      "      --db DB           the history's database file\n"
-	      "      --add             add every run the FILEs hold (once: a run already there\n"
-	      "                        is not added again), in one transaction\n"
-	      "      --label K=V       with --add: label the runs (repeatable)\n"
-	      "      --compare A B     per configuration and phase, B's mean rate against A's:\n"
-	      "                        the ratio of the means (> 1 better), CV, Welch's t-test\n"
-	      "                        of the same means, a verdict (better, worse, within\n"
-	      "                        noise, too few runs: under 3 a side)\n"
-	      "      --match WHAT      with --compare: pair the sides' configurations by key\n"
-	      "                        (a name and its parameters, the default) or by params\n"
-	      "                        (the parameters alone, across names), for sides told\n"
-	      "                        apart by a field: --compare fs=ext4 fs=xfs --match params\n"
-	      "      --fail-on-regression=PCT  with --compare: exit 7 when a phase is worse by\n"
-	      "                        more than PCT percent, significantly; else 8 when a\n"
-	      "                        phase has too few runs for a verdict\n"
-	      "      --allow-few       with --fail-on-regression: let phases with too few runs\n"
-	      "                        pass (no 8)\n"
-	      "      --history SEL     chart each phase's median and spread over the runs' dates\n"
-	      "                        (SVG on -o or standard output, or --svg, --html)\n"
-	      "      --by LABEL        with --history: over the label's values instead\n"
-	      "  -h, --help            this text\n"
-	      "  -V, --version         the version\n"
-	      "Exit status: 0 ok, 1 usage, 2 an input could not be read, 3 nothing to report\n"
-	      "(or to compare), 4 an output could not be written, 5 a database error, 6 --db\n"
-	      "in a build without SQLite, 7 --fail-on-regression found one, 8 it found a\n"
-	      "phase with too few runs. See clyde-report(1).\n", out);
-}
-
 static int parse_percent(const char *arg, double *pct)
 {
 	char *end;
@@ -140,94 +63,188 @@ static int parse_percent(const char *arg, double *pct)
 	return 0;
 }
 
-/* 0: go on; REPORT_EXIT_OK after --help or --version; REPORT_EXIT_USAGE. */
+/* The rows' parsers: 0, or REPORT_EXIT_USAGE with the complaint said. */
+static int opt_series(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct report_opts *o = ctx;
+
+	(void)err;
+	(void)errlen;
+	if (!strcmp(arg, "on")) {
+		o->series = REPORT_SERIES_ON;
+	} else if (!strcmp(arg, "off")) {
+		o->series = REPORT_SERIES_OFF;
+	} else if (!strcmp(arg, "only")) {
+		o->series = REPORT_SERIES_ONLY;
+	} else {
+		fprintf(stderr, "clyde-report: --series %s: not on, off or only\n", arg);
+		return REPORT_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* --label K=V: the argument is argv's own, kept as given. */
+static int opt_label(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct report_opts *o = ctx;
+
+	(void)err;
+	(void)errlen;
+	if (o->nlabels == REPORT_MAX_LABELS) {
+		fprintf(stderr, "clyde-report: more than %d --label\n", REPORT_MAX_LABELS);
+		return REPORT_EXIT_USAGE;
+	}
+	if (!strchr(arg, '=') || !report_db_key_ok(arg, (size_t)(strchr(arg, '=') - arg))) {
+		fprintf(stderr, "clyde-report: --label %s: not K=V with K letters, digits, '_', '.' or '-'\n",
+			arg);
+		return REPORT_EXIT_USAGE;
+	}
+	o->labels[o->nlabels++] = (char *)arg;
+	return 0;
+}
+
+static int opt_fail(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct report_opts *o = ctx;
+
+	(void)err;
+	(void)errlen;
+	return parse_percent(arg, &o->fail_pct) ? REPORT_EXIT_USAGE : 0;
+}
+
+static int opt_match(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct report_opts *o = ctx;
+
+	(void)err;
+	(void)errlen;
+	if (strcmp(arg, "key") && strcmp(arg, "params")) {
+		fprintf(stderr, "clyde-report: --match %s: not key or params\n", arg);
+		return REPORT_EXIT_USAGE;
+	}
+	o->match = arg;
+	o->by_params = !strcmp(arg, "params");
+	return 0;
+}
+
+
+
+#define SETS(f)		OPT_FIELD(struct report_opts, f, bool)
+#define KEEPS(f)	OPT_FIELD(struct report_opts, f, const char *)
+
+/* The history's forms of the synopsis, on --db's row. */
+static const char *const db_forms[] = {
+	"--db DB --add [--label K=V ...] [FILE...]",
+	"--db DB --compare SEL SEL [--match key|params]\n"
+	"[--fail-on-regression=PCT [--allow-few]] [-o FILE]",
+	"--db DB --history SEL [--by LABEL] [-o FILE|--svg FILE|--html FILE]",
+	NULL
+};
+
+static const struct opt_row rows[] = {
+	{ .synopsis = "[--baseline NAME|KEY|first]", .syn_at = OPT_SYN(0, 1),
+	  .name = "baseline", .letter = 'b', .arg = required_argument, KEEPS(baseline),
+	  .help = "  -b, --baseline WHICH  show every figure as a ratio of means to this\n"
+		  "                        configuration's (its name, its key as printed, or\n"
+		  "                        \"first\"), > 1 is better, marked by Welch's t-test\n" },
+	{ .synopsis = "[-o FILE]", .syn_at = OPT_SYN(0, 0),
+	  .name = "output", .letter = 'o', .arg = required_argument, KEEPS(output),
+	  .help = "  -o, --output FILE     write the text there instead of standard output\n" },
+	{ .synopsis = "[--svg FILE]", .syn_at = OPT_SYN(0, 1),
+	  .name = "svg", .arg = required_argument, KEEPS(svg),
+	  .help = "      --svg FILE        write SVG charts of the same figures\n" },
+	{ .synopsis = "[--html FILE]", .syn_at = OPT_SYN(0, 1),
+	  .name = "html", .arg = required_argument, KEEPS(html),
+	  .help = "      --html FILE       write a self-contained HTML page\n" },
+	{ .synopsis = "[--series on|off|only]", .syn_at = OPT_SYN(1, 0),
+	  .name = "series", .arg = required_argument, .parse = opt_series,
+	  .help = "      --series WHEN     the phases' time series (JSON clyde-result/8): on (the\n"
+		  "                        default) adds their summaries to the text and their\n"
+		  "                        charts to the SVG and the page, off leaves them out,\n"
+		  "                        only charts them alone in the SVG and the page\n" },
+	/* the operands, read in order after the options */
+	{ .synopsis = "[FILE...]", .syn_at = OPT_SYN(1, 0) },
+	{ .help = "The results history (SQLite; SEL is K=V[,K=V...], a label or a column of runs\n"
+		  "such as kernel, fs (or type), options, name, config, host, device, engine):\n" },
+	{ .forms = db_forms,
+	  .name = "db", .arg = required_argument, KEEPS(db),
+	  .help = "      --db DB           the history's database file\n" },
+	{ .name = "add", .arg = no_argument, SETS(add),
+	  .help = "      --add             add every run the FILEs hold (once: a run already there\n"
+		  "                        is not added again), in one transaction\n" },
+	{ .name = "label", .arg = required_argument, .parse = opt_label,
+	  .help = "      --label K=V       with --add: label the runs (repeatable)\n" },
+	{ .name = "compare", .arg = required_argument, KEEPS(compare_a),
+	  .help = "      --compare A B     per configuration and phase, B's mean rate against A's:\n"
+		  "                        the ratio of the means (> 1 better), CV, Welch's t-test\n"
+		  "                        of the same means, a verdict (better, worse, within\n"
+		  "                        noise, too few runs: under 3 a side)\n" },
+	{ .name = "match", .arg = required_argument, .parse = opt_match,
+	  .help = "      --match WHAT      with --compare: pair the sides' configurations by key\n"
+		  "                        (a name and its parameters, the default) or by params\n"
+		  "                        (the parameters alone, across names), for sides told\n"
+		  "                        apart by a field: --compare fs=ext4 fs=xfs --match params\n" },
+	{ .name = "fail-on-regression", .arg = required_argument, .parse = opt_fail,
+	  .help = "      --fail-on-regression=PCT  with --compare: exit 7 when a phase is worse by\n"
+		  "                        more than PCT percent, significantly; else 8 when a\n"
+		  "                        phase has too few runs for a verdict\n" },
+	{ .name = "allow-few", .arg = no_argument, SETS(allow_few),
+	  .help = "      --allow-few       with --fail-on-regression: let phases with too few runs\n"
+		  "                        pass (no 8)\n" },
+	{ .name = "history", .arg = required_argument, KEEPS(history),
+	  .help = "      --history SEL     chart each phase's median and spread over the runs' dates\n"
+		  "                        (SVG on -o or standard output, or --svg, --html)\n" },
+	{ .name = "by", .arg = required_argument, KEEPS(by),
+	  .help = "      --by LABEL        with --history: over the label's values instead\n" },
+	{ .name = "help", .letter = 'h', .arg = no_argument, .does = OPT_HELP,
+	  .help = "  -h, --help            this text\n" },
+	{ .name = "version", .letter = 'V', .arg = no_argument, .does = OPT_VERSION,
+	  .help = "  -V, --version         the version\n" },
+};
+
+/* getopt says what is wrong itself, as before the rows. */
+static const struct opt_table table = {
+	.program = "clyde-report",
+	.usage = "Usage:",
+	.version = PACKAGE_VERSION,
+	.rows = rows,
+	.count = sizeof(rows) / sizeof(rows[0]),
+	.getopt_says = true,
+	.intro = "Reads clyde CSV lines and JSON documents and bonnie++ CSV lines (1.98, 1.96/1.97,\n"
+		 "1.03) from the FILEs, or from standard input when there are none or a FILE is -,\n"
+		 "and prints one table per configuration: median rate, spread, runs, CPU per unit\n"
+		 "of work and latency per phase; runs of clyde --tree (JSON) add a table of the\n"
+		 "tree workloads, with their MiB/s and dead time. zcav's and clyde-zcav's output\n"
+		 "(position sweeps) adds a table and a chart of rate by position; getc_putc's and\n"
+		 "clyde-getc-putc's CSV line and JSON a table of the one-byte methods.\n",
+	.outro = "Exit status: 0 ok, 1 usage, 2 an input could not be read, 3 nothing to report\n"
+		 "(or to compare), 4 an output could not be written, 5 a database error, 6 --db\n"
+		 "in a build without SQLite, 7 --fail-on-regression found one, 8 it found a\n"
+		 "phase with too few runs. See clyde-report(1).\n",
+};
+
+static void usage(FILE *out)
+{
+	opt_usage(out, &table);
+}
+
+/*
+ * 0: go on, optind the first operand (getopt's, as the readers below take
+ * it); OPT_DONE after --help or --version; REPORT_EXIT_USAGE.
+ */
 static int parse_args(int argc, char **argv, struct report_opts *o)
 {
-	int c;
+	char err[256] = "";
+	int next, ret;
 
 	memset(o, 0, sizeof(*o));
 	o->fail_pct = -1;
-	while ((c = getopt_long(argc, argv, "b:o:hV", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			o->baseline = optarg;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case OPT_SVG:
-			o->svg = optarg;
-			break;
-		case OPT_HTML:
-			o->html = optarg;
-			break;
-		case OPT_SERIES:
-			if (!strcmp(optarg, "on")) {
-				o->series = REPORT_SERIES_ON;
-			} else if (!strcmp(optarg, "off")) {
-				o->series = REPORT_SERIES_OFF;
-			} else if (!strcmp(optarg, "only")) {
-				o->series = REPORT_SERIES_ONLY;
-			} else {
-				fprintf(stderr, "clyde-report: --series %s: not on, off or only\n", optarg);
-				return REPORT_EXIT_USAGE;
-			}
-			break;
-		case OPT_DB:
-			o->db = optarg;
-			break;
-		case OPT_ADD:
-			o->add = true;
-			break;
-		case OPT_LABEL:
-			if (o->nlabels == REPORT_MAX_LABELS) {
-				fprintf(stderr, "clyde-report: more than %d --label\n", REPORT_MAX_LABELS);
-				return REPORT_EXIT_USAGE;
-			}
-			if (!strchr(optarg, '=') || !report_db_key_ok(optarg, (size_t)(strchr(optarg, '=') - optarg))) {
-				fprintf(stderr, "clyde-report: --label %s: not K=V with K letters, digits, '_', '.' or '-'\n",
-					optarg);
-				return REPORT_EXIT_USAGE;
-			}
-			o->labels[o->nlabels++] = optarg;
-			break;
-		case OPT_COMPARE:
-			o->compare_a = optarg;
-			break;
-		case OPT_FAIL:
-			if (parse_percent(optarg, &o->fail_pct))
-				return REPORT_EXIT_USAGE;
-			break;
-		case OPT_ALLOW_FEW:
-			o->allow_few = true;
-			break;
-		case OPT_HISTORY:
-			o->history = optarg;
-			break;
-		case OPT_BY:
-			o->by = optarg;
-			break;
-		case OPT_MATCH:
-			if (!strcmp(optarg, "key") || !strcmp(optarg, "params")) {
-				o->match = optarg;
-				o->by_params = !strcmp(optarg, "params");
-			} else {
-				fprintf(stderr, "clyde-report: --match %s: not key or params\n", optarg);
-				return REPORT_EXIT_USAGE;
-			}
-			break;
-		case 'h':
-			usage(stdout);
-			return -1;
-		case 'V':
-			printf("clyde-report %s\n", PACKAGE_VERSION);
-			return -1;
-		default:
-			usage(stderr);
-			return REPORT_EXIT_USAGE;
-		}
+	ret = opt_parse(&table, o, argc, argv, &next, err, sizeof(err));
+	if (ret == OPT_BAD || ret == -ENOMEM) {
+		usage(stderr);
+		return REPORT_EXIT_USAGE;
 	}
-	return 0;
+	return ret;
 }
 
 /* Reads one input into s; false when it could not be read (said on stderr). */

@@ -72,29 +72,6 @@ static inline ssize_t pwrite_flags(int fd, const void *buf, size_t len, off_t of
 }
 #endif
 
-#include <getopt.h>
-
-/*
- * Make the next getopt()/getopt_long() start afresh at argv[1], also after
- * a parse that stopped inside a cluster of short options ("-qf"), whose
- * rest the C library would otherwise go on reading from the old vector.
- * glibc and musl forget it when optind is 0; the BSDs and macOS want
- * optreset set (FreeBSD's getopt(3), NetBSD's, OpenBSD's, DragonFly's).
- */
-#if defined(__FreeBSD__) || defined(__NetBSD__) || defined(__OpenBSD__) || \
-	defined(__DragonFly__) || defined(__APPLE__)
-static inline void getopt_restart(void)
-{
-	optreset = 1;
-	optind = 1;
-}
-#else
-static inline void getopt_restart(void)
-{
-	optind = 0;
-}
-#endif
-
 #ifndef ENODATA
 #define ENODATA ENOENT
 #endif

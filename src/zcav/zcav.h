@@ -57,6 +57,7 @@ struct zcav_opts {
 	const char *json;
 	struct zcav_target target[ZCAV_MAX_TARGETS];
 	unsigned ntargets;
+	const char *log_pending;	/* -l's log, until the file it is for ("-": none) */
 };
 
 /* 0, or ZCAV_EXIT_USAGE with the complaint said; -1 after --help or --version. */
@@ -164,10 +165,12 @@ struct zcav_sweep {
 	FILE *log;
 };
 
-/* The engine --engine names, able to run at --iodepth here: 0, or -errno with why in desc. */
-struct engine_ops;
-int zcav_engine_pick(const struct zcav_opts *o, const struct engine_ops **ops, char *desc,
-		     size_t len);
+/*
+ * The engine --engine names, able to run at --iodepth here, by
+ * engine_choose's rule: 0, or -errno with why in err.
+ */
+struct engine_choice;
+int zcav_engine_pick(const struct zcav_opts *o, struct engine_choice *c, char *err, size_t len);
 
 /* Measures one target; the text goes to sw->log as it comes. 0 or -errno (said on stderr). */
 int zcav_sweep_run(const struct zcav_opts *o, struct zcav_sweep *sw);

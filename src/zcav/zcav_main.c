@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engines/engine.h"
 #include "lib/signals.h"
 #include "sys/privs.h"
 #include "zcav/zcav.h"
@@ -117,7 +118,7 @@ static int write_json(const struct zcav_opts *o, const struct zcav_sweep *sw)
 int main(int argc, char **argv)
 {
 	static struct zcav_sweep sw[ZCAV_MAX_TARGETS];
-	const struct engine_ops *engine;
+	struct engine_choice engine;
 	struct zcav_opts o;
 	char err[256];
 	int ret, measured;
@@ -133,6 +134,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "clyde-zcav: %s\n", err);
 		return ZCAV_EXIT_USAGE;
 	}
+	if (engine.refused)
+		fprintf(stderr, "clyde-zcav: note: --engine auto: %s cannot be used (%s); running "
+			"psync at depth 1\n", engine.refused, engine.why);
 	if ((o.user || o.group) && privs_drop(o.user, o.group, err, sizeof(err))) {
 		fprintf(stderr, "clyde-zcav: %s\n", err);
 		return ZCAV_EXIT_USAGE;

@@ -6,67 +6,13 @@
  */
 #include "config.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/opt.h"
 #include "lib/size.h"
 #include "zcav/zcav.h"
-
-enum { OPT_FORCE = 256, OPT_JSON, OPT_BUFFERED, OPT_ENGINE, OPT_IODEPTH };
-
-static const struct option long_opts[] = {
-	{ "force", no_argument, NULL, OPT_FORCE },
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "buffered", no_argument, NULL, OPT_BUFFERED },
-	{ "engine", required_argument, NULL, OPT_ENGINE },
-	{ "iodepth", required_argument, NULL, OPT_IODEPTH },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
-};
-
-void zcav_usage(FILE *out)
-{
-	fputs("Usage: clyde-zcav [-b block[:chunk]] [-c count] [-r [first]:last] [-s skip]\n"
-	      "                  [-u user[:group]] [-g group] [-w --force] [--buffered]\n"
-	      "                  [--engine psync|uring|auto] [--iodepth N] [--json FILE]\n"
-	      "                  [-l log] [-f] file [-l log [-f] file]...\n"
-	      "Reads a disk, partition or file from start to end, block by block, and prints\n"
-	      "each block's position and rate in bonnie++ zcav's format (gnuplot-ready).\n"
-	      "  -b block[:chunk]  block size, MiB, and the size of each request, MiB\n"
-	      "                    (default 512:1)\n"
-	      "  -c count          passes over the target (default 1, at most 100); above 1\n"
-	      "                    each block's time is the mean of its middle third\n"
-	      "  -r [first]:last   only MiB first to last of the target (default all): a\n"
-	      "                    block is taken when it ends by last; first is rounded\n"
-	      "                    down to a block (with -w it must be a multiple of -b)\n"
-	      "  -s skip           every skip-th block only (2 to 20), within -r's MiB\n"
-	      "  -u user[:group]   run as this user (and group); -g group: the group\n"
-	      "  -l log            write the next file's output there (default stdout)\n"
-	      "  -f file           the file, device or partition to read (\"-\": stdin);\n"
-	      "                    several -l/-f pairs are measured at the same time\n"
-	      "  -w                write zeros instead of reading: destroys the data; needs\n"
-	      "                    --force, and is refused on a mounted device, swap, a\n"
-	      "                    device another holds, a character device, a target named\n"
-	      "                    twice, and a regular file named through a symbolic link\n"
-	      "                    (a link is followed only to a block device); says how\n"
-	      "                    many MiB it writes and the last offset before it starts.\n"
-	      "                    Linux only: refused on the BSDs\n"
-	      "      --force       allow -w, also over a filesystem or partition signature\n"
-	      "      --buffered    read through the page cache, as zcav does (default:\n"
-	      "                    O_DIRECT, so that a second pass measures the device)\n"
-	      "      --engine E    psync, uring (io_uring, where built), or auto (default:\n"
-	      "                    psync at depth 1, uring above)\n"
-	      "      --iodepth N   requests in flight within a block (default 1)\n"
-	      "      --json FILE   every block's rate, latency percentiles and the device's\n"
-	      "                    identity as JSON (clyde-zcav/1)\n"
-	      "  -h, --help        this text\n"
-	      "  -V, --version     the version\n"
-	      "Exit status: 0 ok, 1 usage, 2 a file could not be opened, read or written,\n"
-	      "3 -w refused, 4 --json could not be written. See clyde-zcav(1).\n", out);
-}
 
 /* A whole number in [min, max] for option opt; false with the complaint said. */
 static bool number_arg(const char *opt, const char *text, uint64_t min, uint64_t max,
@@ -187,6 +133,7 @@ static void defaults(struct zcav_opts *o)
 	o->skip = 1;
 	o->engine = "auto";
 	o->iodepth = 1;
+	o->log_pending = "-";
 }
 
 /* The checks across options, once all are read. */
@@ -230,87 +177,192 @@ static bool consistent(const struct zcav_opts *o, const char *log)
 	return true;
 }
 
+/* The rows' parsers: 0, or ZCAV_EXIT_USAGE with the complaint said. */
+
+/* A whole number in [min, max] into *out. */
+static int count_arg(const char *opt, const char *text, uint64_t min, uint64_t max, unsigned *out)
+{
+	uint64_t v;
+
+	if (!number_arg(opt, text, min, max, &v))
+		return ZCAV_EXIT_USAGE;
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int opt_block(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	return parse_block(ctx, arg) ? 0 : ZCAV_EXIT_USAGE;
+}
+
+static int opt_passes(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	return count_arg("-c", arg, 1, ZCAV_MAX_PASSES, &((struct zcav_opts *)ctx)->passes);
+}
+
+static int opt_range(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	return parse_range(ctx, arg) ? 0 : ZCAV_EXIT_USAGE;
+}
+
+static int opt_skip(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	return count_arg("-s", arg, 2, 20, &((struct zcav_opts *)ctx)->skip);
+}
+
+/* -u user[:group]: the argument is argv's own, cut at the colon. */
+static int opt_user(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	return parse_user(ctx, (char *)arg) ? 0 : ZCAV_EXIT_USAGE;
+}
+
+static int opt_group(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct zcav_opts *o = ctx;
+
+	(void)err;
+	(void)errlen;
+	if (o->group) {
+		fputs("clyde-zcav: a group given twice (-g, -u user:group)\n", stderr);
+		return ZCAV_EXIT_USAGE;
+	}
+	o->group = arg;
+	return 0;
+}
+
+/* -f file, or a file named without it (in its place among the -l) */
+static int opt_target(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct zcav_opts *o = ctx;
+
+	(void)err;
+	(void)errlen;
+	return add_target(o, arg, &o->log_pending) ? 0 : ZCAV_EXIT_USAGE;
+}
+
+static int opt_iodepth(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	return count_arg("--iodepth", arg, 1, 1024, &((struct zcav_opts *)ctx)->iodepth);
+}
+
+
+
+#define SETS(f)		OPT_FIELD(struct zcav_opts, f, bool)
+#define KEEPS(f)	OPT_FIELD(struct zcav_opts, f, const char *)
+
+static const struct opt_row rows[] = {
+	{ .synopsis = "[-b block[:chunk]]", .syn_at = OPT_SYN(0, 0),
+	  .letter = 'b', .arg = required_argument, .parse = opt_block,
+	  .help = "  -b block[:chunk]  block size, MiB, and the size of each request, MiB\n"
+		  "                    (default 512:1)\n" },
+	{ .synopsis = "[-c count]", .syn_at = OPT_SYN(0, 0),
+	  .letter = 'c', .arg = required_argument, .parse = opt_passes,
+	  .help = "  -c count          passes over the target (default 1, at most 100); above 1\n"
+		  "                    each block's time is the mean of its middle third\n" },
+	{ .synopsis = "[-r [first]:last]", .syn_at = OPT_SYN(0, 0),
+	  .letter = 'r', .arg = required_argument, .parse = opt_range,
+	  .help = "  -r [first]:last   only MiB first to last of the target (default all): a\n"
+		  "                    block is taken when it ends by last; first is rounded\n"
+		  "                    down to a block (with -w it must be a multiple of -b)\n" },
+	{ .synopsis = "[-s skip]", .syn_at = OPT_SYN(0, 0),
+	  .letter = 's', .arg = required_argument, .parse = opt_skip,
+	  .help = "  -s skip           every skip-th block only (2 to 20), within -r's MiB\n" },
+	{ .synopsis = "[-u user[:group]]", .syn_at = OPT_SYN(1, 0),
+	  .letter = 'u', .arg = required_argument, .parse = opt_user,
+	  .help = "  -u user[:group]   run as this user (and group); -g group: the group\n" },
+	{ .synopsis = "[-g group]", .syn_at = OPT_SYN(1, 0),
+	  .letter = 'g', .arg = required_argument, .parse = opt_group },
+	{ .synopsis = "[-l log] [-f] file [-l log [-f] file]...", .syn_at = OPT_SYN(3, 0),
+	  .letter = 'l', .arg = required_argument, KEEPS(log_pending),
+	  .help = "  -l log            write the next file's output there (default stdout)\n" },
+	{ .letter = 'f', .arg = required_argument, .parse = opt_target,
+	  .help = "  -f file           the file, device or partition to read (\"-\": stdin);\n"
+		  "                    several -l/-f pairs are measured at the same time\n" },
+	{ .synopsis = "[-w --force]", .syn_at = OPT_SYN(1, 0),
+	  .letter = 'w', .arg = no_argument, SETS(write),
+	  .help = "  -w                write zeros instead of reading: destroys the data; needs\n"
+		  "                    --force, and is refused on a mounted device, swap, a\n"
+		  "                    device another holds, a character device, a target named\n"
+		  "                    twice, and a regular file named through a symbolic link\n"
+		  "                    (a link is followed only to a block device); says how\n"
+		  "                    many MiB it writes and the last offset before it starts.\n"
+		  "                    Linux only: refused on the BSDs\n" },
+	{ .name = "force", .arg = no_argument, SETS(force),
+	  .help = "      --force       allow -w, also over a filesystem or partition signature\n" },
+	{ .synopsis = "[--buffered]", .syn_at = OPT_SYN(1, 0),
+	  .name = "buffered", .arg = no_argument, SETS(buffered),
+	  .help = "      --buffered    read through the page cache, as zcav does (default:\n"
+		  "                    O_DIRECT, so that a second pass measures the device)\n" },
+	{ .synopsis = "[--engine psync|uring|auto]", .syn_at = OPT_SYN(2, 0),
+	  .name = "engine", .arg = required_argument, KEEPS(engine),
+	  .help = "      --engine E    psync, uring (io_uring, where built), or auto (default:\n"
+		  "                    psync at depth 1; above it uring where the kernel\n"
+		  "                    takes it, else psync at depth 1 with a note)\n" },
+	{ .synopsis = "[--iodepth N]", .syn_at = OPT_SYN(2, 0),
+	  .name = "iodepth", .arg = required_argument, .parse = opt_iodepth,
+	  .help = "      --iodepth N   requests in flight within a block (default 1)\n" },
+	{ .synopsis = "[--json FILE]", .syn_at = OPT_SYN(2, 0),
+	  .name = "json", .arg = required_argument, KEEPS(json),
+	  .help = "      --json FILE   every block's rate, latency percentiles and the device's\n"
+		  "                    identity as JSON (clyde-zcav/1)\n" },
+	{ .name = "help", .letter = 'h', .arg = no_argument, .does = OPT_HELP,
+	  .help = "  -h, --help        this text\n" },
+	{ .name = "version", .letter = 'V', .arg = no_argument, .does = OPT_VERSION,
+	  .help = "  -V, --version     the version\n" },
+};
+
+/*
+ * "-" first: a file named without -f comes as an operand in its place
+ * among the -l, as zcav takes it; getopt says what is wrong, as zcav's.
+ */
+static const struct opt_table table = {
+	.program = "clyde-zcav",
+	.usage = "Usage:",
+	.version = PACKAGE_VERSION,
+	.rows = rows,
+	.count = sizeof(rows) / sizeof(rows[0]),
+	.short_prefix = "-",
+	.operand = opt_target,
+	.getopt_says = true,
+	.intro = "Reads a disk, partition or file from start to end, block by block, and prints\n"
+		 "each block's position and rate in bonnie++ zcav's format (gnuplot-ready).\n",
+	.outro = "Exit status: 0 ok, 1 usage, 2 a file could not be opened, read or written,\n"
+		 "3 -w refused, 4 --json could not be written. See clyde-zcav(1).\n",
+};
+
+void zcav_usage(FILE *out)
+{
+	opt_usage(out, &table);
+}
+
 int zcav_options_parse(struct zcav_opts *o, int argc, char **argv)
 {
-	const char *log = "-";
-	uint64_t v;
-	int c;
+	char err[256] = "";
+	int next, ret;
 
 	defaults(o);
-	/* the leading '-': a file name without -f comes as option 1, in its place among the -l */
-	while ((c = getopt_long(argc, argv, "-b:c:f:g:l:r:s:u:whV", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			if (!parse_block(o, optarg))
-				return ZCAV_EXIT_USAGE;
-			break;
-		case 'c':
-			if (!number_arg("-c", optarg, 1, ZCAV_MAX_PASSES, &v))
-				return ZCAV_EXIT_USAGE;
-			o->passes = (unsigned)v;
-			break;
-		case 'r':
-			if (!parse_range(o, optarg))
-				return ZCAV_EXIT_USAGE;
-			break;
-		case 's':
-			if (!number_arg("-s", optarg, 2, 20, &v))
-				return ZCAV_EXIT_USAGE;
-			o->skip = (unsigned)v;
-			break;
-		case 'u':
-			if (!parse_user(o, optarg))
-				return ZCAV_EXIT_USAGE;
-			break;
-		case 'g':
-			if (o->group) {
-				fputs("clyde-zcav: a group given twice (-g, -u user:group)\n", stderr);
-				return ZCAV_EXIT_USAGE;
-			}
-			o->group = optarg;
-			break;
-		case 'l':
-			log = optarg;
-			break;
-		case 'f':
-		case 1:
-			if (!add_target(o, optarg, &log))
-				return ZCAV_EXIT_USAGE;
-			break;
-		case 'w':
-			o->write = true;
-			break;
-		case OPT_FORCE:
-			o->force = true;
-			break;
-		case OPT_BUFFERED:
-			o->buffered = true;
-			break;
-		case OPT_ENGINE:
-			o->engine = optarg;
-			break;
-		case OPT_IODEPTH:
-			if (!number_arg("--iodepth", optarg, 1, 1024, &v))
-				return ZCAV_EXIT_USAGE;
-			o->iodepth = (unsigned)v;
-			break;
-		case OPT_JSON:
-			o->json = optarg;
-			break;
-		case 'h':
-			zcav_usage(stdout);
-			return -1;
-		case 'V':
-			printf("clyde-zcav %s\n", PACKAGE_VERSION);
-			return -1;
-		default:
-			zcav_usage(stderr);
-			return ZCAV_EXIT_USAGE;
-		}
+	ret = opt_parse(&table, o, argc, argv, &next, err, sizeof(err));
+	if (ret == OPT_DONE || ret == ZCAV_EXIT_USAGE)
+		return ret;
+	if (ret) {
+		zcav_usage(stderr);
+		return ZCAV_EXIT_USAGE;
 	}
 	/* POSIX getopt (no leading '-' extension) leaves the names after the options */
-	for (int i = optind; i < argc; i++)
-		if (!add_target(o, argv[i], &log))
+	for (int i = next; i < argc; i++)
+		if (!add_target(o, argv[i], &o->log_pending))
 			return ZCAV_EXIT_USAGE;
-	return consistent(o, log) ? 0 : ZCAV_EXIT_USAGE;
+	return consistent(o, o->log_pending) ? 0 : ZCAV_EXIT_USAGE;
 }

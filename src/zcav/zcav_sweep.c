@@ -40,48 +40,30 @@ struct sweeper {
 	struct histogram *hist;
 };
 
-int zcav_engine_pick(const struct zcav_opts *o, const struct engine_ops **ops, char *desc,
-		       size_t len)
+int zcav_engine_pick(const struct zcav_opts *o, struct engine_choice *c, char *err, size_t len)
 {
-	const struct engine_ops *e;
-	int ret;
+	int ret = engine_choose(o->engine, o->iodepth, c);
+	char names[64];
 
-	/* auto: one request at a time needs no ring; more in flight need a queued engine */
-	if (!strcmp(o->engine, "auto"))
-		e = engine_find(o->iodepth > 1 ? "uring" : "psync");
-	else
-		e = engine_find(o->engine);
-	if (!e) {
-		char names[64];
-
+	if (ret == -ENOENT) {
 		engine_names(names, sizeof(names));
-		snprintf(desc, len, "no engine %s (there are: %s, auto)", o->engine, names);
-		return -EINVAL;
+		snprintf(err, len, "no engine %s (there are: %s, auto)", o->engine, names);
+	} else if (ret == -EINVAL) {
+		snprintf(err, len, "--iodepth %u needs a queued engine (--engine uring); %s runs one"
+			 " request at a time", o->iodepth, o->engine);
+	} else if (ret) {
+		snprintf(err, len, "engine %s at depth %u: %s", c->ops->name, c->depth, c->desc);
 	}
-	if (o->iodepth > 1 && !(e->flags & ENGINE_F_QUEUED)) {
-		snprintf(desc, len, "--iodepth %u needs a queued engine (--engine uring); %s runs one"
-			 " request at a time", o->iodepth, e->name);
-		return -EINVAL;
-	}
-	ret = engine_probe(e, o->iodepth, desc, len);
-	if (ret) {
-		char why[96];
-
-		snprintf(why, sizeof(why), "%s", desc);
-		snprintf(desc, len, "engine %s at depth %u: %s", e->name, o->iodepth, why);
-		return ret;
-	}
-	*ops = e;
-	return 0;
+	return ret;
 }
 
-static int sweeper_setup(struct sweeper *s, const struct engine_ops *ops)
+static int sweeper_setup(struct sweeper *s, const struct engine_choice *c)
 {
 	struct engine_params params = { 0 };
 	void *mem;
 	int ret;
 
-	s->depth = s->o->iodepth;
+	s->depth = c->depth;
 	/* zcav's rule for writes through the cache: each chunk fsync'd before the next */
 	if (s->o->write && s->o->buffered)
 		s->depth = 1;
@@ -107,7 +89,7 @@ static int sweeper_setup(struct sweeper *s, const struct engine_ops *ops)
 	params.direct = !s->o->buffered;
 	params.bufs = s->bufs;
 	params.buf_len = s->chunk;
-	ret = engine_setup(&s->eng, ops, &params);
+	ret = engine_setup(&s->eng, c->ops, &params);
 	if (ret)
 		return ret;
 	s->engine_up = true;
@@ -389,7 +371,7 @@ int zcav_open_targets(const struct zcav_opts *o, struct zcav_sweep *sw, FILE *er
 }
 
 /* The engine takes the descriptor opened (and, for -w, checked) before: never the path again. */
-static int open_target(struct sweeper *s, const struct engine_ops *ops)
+static int open_target(struct sweeper *s, const struct engine_choice *c)
 {
 	struct zcav_sweep *sw = s->sw;
 	struct stat st;
@@ -403,7 +385,7 @@ static int open_target(struct sweeper *s, const struct engine_ops *ops)
 		snprintf(sw->id.kind, sizeof(sw->id.kind), "stream");
 		return 0;
 	}
-	ret = sweeper_setup(s, ops);
+	ret = sweeper_setup(s, c);
 	if (ret)
 		return ret;
 	/* from here the engine's close closes it */
@@ -415,30 +397,31 @@ static int open_target(struct sweeper *s, const struct engine_ops *ops)
 		return -errno;
 	zcav_identity_read(&sw->id, &st);
 	sw->direct = !s->o->buffered;
-	snprintf(sw->engine, sizeof(sw->engine), "%s", ops->name);
+	snprintf(sw->engine, sizeof(sw->engine), "%s", c->ops->name);
+	snprintf(sw->engine_desc, sizeof(sw->engine_desc), "%s", c->desc);
 	return 0;
 }
 
-static void say_start(const struct zcav_opts *o, const struct zcav_sweep *sw)
+static void say_start(const struct zcav_opts *o, const struct zcav_sweep *sw, unsigned depth)
 {
 	fprintf(stderr, "clyde-zcav: %s: %s %s, %llu MiB, with %s; blocks of %u MiB in %u MiB"
 		" requests, engine %s (%s), depth %u\n", sw->t->path,
 		o->write ? "writing zeros to" : "reading", sw->id.kind,
 		(unsigned long long)(sw->size / MIB), sw->direct ? "O_DIRECT" : "the page cache",
-		o->block_mib, o->chunk_mib, sw->engine, sw->engine_desc,
-		strcmp(sw->engine, "read") ? o->iodepth : 1);
+		o->block_mib, o->chunk_mib, sw->engine, sw->engine_desc, depth);
 }
 
 int zcav_sweep_run(const struct zcav_opts *o, struct zcav_sweep *sw)
 {
 	struct sweeper s = { .o = o, .sw = sw, .fd = -1, .chunk = (size_t)o->chunk_mib * MIB };
-	const struct engine_ops *ops = NULL;
+	struct engine_choice c = { .ops = NULL };
+	char err[256];
 	int ret;
 
 	if (strcmp(sw->t->path, "-")) {
-		ret = zcav_engine_pick(o, &ops, sw->engine_desc, sizeof(sw->engine_desc));
+		ret = zcav_engine_pick(o, &c, err, sizeof(err));
 		if (ret) {
-			fprintf(stderr, "clyde-zcav: %s: %s\n", sw->t->path, sw->engine_desc);
+			fprintf(stderr, "clyde-zcav: %s: %s\n", sw->t->path, err);
 			goto out;
 		}
 	} else {
@@ -449,12 +432,12 @@ int zcav_sweep_run(const struct zcav_opts *o, struct zcav_sweep *sw)
 			goto out_said;
 		}
 	}
-	ret = open_target(&s, ops);
+	ret = open_target(&s, &c);
 	if (ret) {
 		zcav_say_open_error(stderr, o, sw->t->path, -ret);
 		goto out;
 	}
-	say_start(o, sw);
+	say_start(o, sw, s.depth ? s.depth : 1);
 	if (o->passes == 1)
 		zcav_text_header(sw->log);
 	for (unsigned p = 0; p < o->passes; p++) {

@@ -126,7 +126,7 @@ if [ -x "${NO_URING:-}" ]; then
 	"$NO_URING" ENOSYS "$CLYDE" -d "$T" -s 8 -n 0 --engine=uring --json "$W/j.json" >/dev/null 2>&1
 	rc=$?
 	[ $rc = 77 ] || expect_eq "exit 4: io_uring refused" "$rc" 4
-elif ! "$CLYDE" --version | grep -q '^engines:.* uring$'; then
+elif ! "$CLYDE" --version | grep -Eq '^engines:.* uring( [^(]|$)'; then
 	"$CLYDE" -d "$T" -s 8 -n 0 --engine=uring --json "$W/j.json" >/dev/null 2>&1
 	expect_eq "exit 4: io_uring not built" "$?" 4
 fi

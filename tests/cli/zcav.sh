@@ -57,6 +57,21 @@ expect_eq "-b 1: 12 blocks at 0..11 MiB" "$(zcav_offsets "$W/o" | tr '\n' ' ')" 
 	"0.00 0.00 0.00 0.00 0.00 0.00 0.01 0.01 0.01 0.01 0.01 0.01 "
 expect_file_has "-b 1: the pass's line" "$W/o" "# Read 12 megs in "
 expect_file_has "-b 1: zcav's line per pass on stderr" "$W/e" "# Finished loop 1, on device $W/a at "
+# --engine auto (the default) by clyde's rule (engine_choose): psync at depth 1; above it,
+# io_uring where the kernel takes it, else psync at depth 1 with a note
+expect_file_has "auto at depth 1: psync" "$W/e" "engine psync (pread/pwrite), depth 1"
+if [ -x "${NO_URING:-}" ]; then
+	"$NO_URING" ENOSYS "$ZCAV" $DIRECT --iodepth 4 -b 1 "$W/a" >"$W/o2" 2>"$W/e2"
+	rc=$?
+	if [ $rc = 77 ]; then
+		echo "seccomp unavailable: auto's fallback not checked"
+	else
+		expect_eq "auto at depth 4, io_uring refused: runs" "$rc" 0
+		expect_file_has "... noting the fallback" "$W/e2" "clyde-zcav: note: --engine auto: uring\
+ cannot be used (the kernel has no io_uring (ENOSYS)); running psync at depth 1"
+		expect_file_has "... with psync at depth 1" "$W/e2" "engine psync (pread/pwrite), depth 1"
+	fi
+fi
 # every block under a second on a small file: the hint names a size and says there is too little
 if [ "$(gnuplot_points "$W/o" | wc -l)" = 0 ]; then
 	expect_file_has "every line a comment: the hint" "$W/e" "every block took under a second"

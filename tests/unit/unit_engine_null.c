@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * The proof that an engine needs nothing but its ops and a row: a "null"
- * engine, defined here only (every request completes at once and moves
- * nothing), is added to the table, chosen by --engine=null through the
- * options and the plan as any engine is, and run through clyde's own
- * runner on the block and seek phases. The work the phases count must be
- * the requests the engine saw, and the engine must have seen every one.
+ * The shipped null engine (engines/engine_null.c: every request completes
+ * at once and moves nothing) tested as an engine: full length, no data in
+ * the file, the size its writes would have left. Then the proof that an
+ * engine needs nothing but its ops and a row: "tally", null's functions
+ * counting what they are asked, is added to the table by a test program,
+ * chosen by --engine=tally through the options and the plan as any engine
+ * is, and run through clyde's own runner on the block and seek phases. The
+ * work the phases count must be the requests the engine saw, and the
+ * engine must have seen every one.
  */
 #include "config.h"
 
@@ -15,6 +18,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "clyde/options.h"
@@ -35,108 +40,118 @@
 #define DEPTH 4
 #define NCHUNKS ((uint64_t)FILE_MIB * 1024 * 1024 / CHUNK)
 
-/* What the null engine saw, over every instance and thread (seekers run at once). */
+/* What the shipped null engine was asked, over every instance and thread (seekers run at once). */
 static atomic_uint_fast64_t null_reads, null_writes, null_reaped, null_opens, null_closes;
 
-/* One instance: the requests submitted and not yet reaped, in order. */
-struct null_engine {
-	unsigned head, count, cap;
-	struct io_req *done[];
-};
-
-static int null_probe(unsigned depth, char *desc, size_t len)
+/*
+ * "tally": the shipped null engine under another name, counting what it is
+ * asked. A row added by a test program, as any engine's row is added.
+ */
+static int tally_open(struct engine *e, const char *path, int flags, mode_t mode, int *fd)
 {
-	(void)depth;
-	snprintf(desc, len, "no I/O");
-	return 0;
+	int ret = engine_null.open(e, path, flags, mode, fd);
+
+	if (!ret)
+		atomic_fetch_add(&null_opens, 1);
+	return ret;
 }
 
-static int null_setup(struct engine *e, const struct engine_params *p)
+static int tally_submit(struct engine *e, struct io_req *const *reqs, unsigned n)
 {
-	struct null_engine *ne = calloc(1, sizeof(*ne) + e->depth * sizeof(ne->done[0]));
-
-	(void)p;
-	if (!ne)
-		return -ENOMEM;
-	ne->cap = e->depth;
-	e->priv = ne;
-	return 0;
-}
-
-/* A real descriptor: the phases fsync and the runner evicts the file by it. */
-static int null_open(struct engine *e, const char *path, int flags, mode_t mode, int *fd)
-{
-	(void)e;
-	*fd = open(path, flags, mode);
-	if (*fd < 0)
-		return -errno;
-	atomic_fetch_add(&null_opens, 1);
-	return 0;
-}
-
-/* Every request is complete as it is submitted: all of it, at once. */
-static int null_submit(struct engine *e, struct io_req *const *reqs, unsigned n)
-{
-	struct null_engine *ne = e->priv;
-
-	for (unsigned i = 0; i < n; i++) {
-		if (ne->count == ne->cap)
-			return -EBUSY;
-		reqs[i]->res = (ssize_t)reqs[i]->len;
+	for (unsigned i = 0; i < n; i++)
 		atomic_fetch_add(reqs[i]->op == IO_READ ? &null_reads : &null_writes, 1);
-		ne->done[(ne->head + ne->count++) % ne->cap] = reqs[i];
-	}
-	return 0;
+	return engine_null.submit(e, reqs, n);
 }
 
-static int null_reap(struct engine *e, unsigned min, struct io_req **done, unsigned max)
+static int tally_reap(struct engine *e, unsigned min, struct io_req **done, unsigned max)
 {
-	struct null_engine *ne = e->priv;
-	unsigned n = 0;
+	int n = engine_null.reap(e, min, done, max);
 
-	(void)min;
-	while (n < max && ne->count) {
-		done[n++] = ne->done[ne->head];
-		ne->head = (ne->head + 1) % ne->cap;
-		ne->count--;
-	}
-	atomic_fetch_add(&null_reaped, n);
-	return (int)n;
+	for (int i = 0; i < n; i++)
+		CHECK(done[i]->res == (ssize_t)done[i]->len, "null completes all of it: %zd of %zu",
+		      done[i]->res, done[i]->len);
+	if (n > 0)
+		atomic_fetch_add(&null_reaped, (unsigned)n);
+	return n;
 }
 
-static int null_close(struct engine *e, int fd)
+static int tally_close(struct engine *e, int fd)
 {
-	(void)e;
 	atomic_fetch_add(&null_closes, 1);
-	return close(fd) ? -errno : 0;
+	return engine_null.close(e, fd);
 }
 
-static void null_teardown(struct engine *e)
+static struct engine_ops engine_tally;
+
+static void tally_row(void)
 {
-	free(e->priv);
-	e->priv = NULL;
+	engine_tally = engine_null;
+	engine_tally.name = "tally";
+	engine_tally.open = tally_open;
+	engine_tally.submit = tally_submit;
+	engine_tally.reap = tally_reap;
+	engine_tally.close = tally_close;
 }
 
-static const struct engine_ops engine_null = {
-	.name = "null",
-	.flags = ENGINE_F_QUEUED,
-	.unavailable = NULL,
-	.tree_io = &tree_io_psync,
-	.tree_depth = 1,
-	.probe = null_probe,
-	.setup = null_setup,
-	.open = null_open,
-	.submit = null_submit,
-	.reap = null_reap,
-	.close = null_close,
-	.teardown = null_teardown,
-};
+/* One request through the engine, submitted and reaped: its res. */
+static ssize_t one(struct engine *e, enum io_op op, int fd, char *buf, uint64_t off)
+{
+	struct io_req r = { .op = op, .fd = fd, .buf = buf, .len = CHUNK, .off = off, .res = -1 };
+	struct io_req *batch[1] = { &r }, *done[DEPTH];
+	int n;
+
+	if (e->ops->submit(e, batch, 1))
+		return -EIO;
+	n = e->ops->reap(e, 1, done, DEPTH);
+	return n == 1 && done[0] == &r ? r.res : -EIO;
+}
+
+/*
+ * The shipped engine alone, as unit_engine tests psync: full length at
+ * once, the buffer of a read left as it was, the file's size the farthest
+ * write's end (set at close, never shrunk), and no block of data in it.
+ */
+static void engine_alone(const char *dir)
+{
+	char path[256], buf[CHUNK];
+	struct engine_params params = { .depth = DEPTH };
+	struct engine e;
+	struct stat st;
+	int fd = -1;
+
+	snprintf(path, sizeof(path), "%s/alone", dir);
+	CHECK(engine_setup(&e, &engine_null, &params) == 0, "null setup");
+	CHECK(engine_null.open(&e, path, O_RDWR | O_CREAT | O_TRUNC, 0600, &fd) == 0, "null open");
+	memset(buf, 'x', sizeof(buf));
+	CHECK(one(&e, IO_WRITE, fd, buf, 0) == CHUNK, "write at 0");
+	CHECK(one(&e, IO_WRITE, fd, buf, 99 * CHUNK) == CHUNK, "write at chunk 99");
+	CHECK(one(&e, IO_WRITE, fd, buf, 5 * CHUNK) == CHUNK, "write at chunk 5");
+	CHECK(fstat(fd, &st) == 0 && st.st_size == 0, "no size before close: %lld",
+	      (long long)st.st_size);
+	CHECK(engine_null.close(&e, fd) == 0, "null close");
+	CHECK(stat(path, &st) == 0 && st.st_size == 100 * CHUNK,
+	      "size after close: %lld, want %d", (long long)st.st_size, 100 * CHUNK);
+	CHECK(st.st_blocks == 0, "no data written: %lld blocks", (long long)st.st_blocks);
+
+	/* a rewrite inside the file leaves its size; a read past its end is whole too */
+	CHECK(engine_null.open(&e, path, O_RDWR, 0600, &fd) == 0, "null open again");
+	CHECK(one(&e, IO_READ, fd, buf, 500 * CHUNK) == CHUNK, "read past the end");
+	CHECK(buf[0] == 'x' && buf[CHUNK - 1] == 'x', "a read leaves the buffer as it was");
+	CHECK(one(&e, IO_WRITE, fd, buf, 3 * CHUNK) == CHUNK, "rewrite at chunk 3");
+	CHECK(engine_null.close(&e, fd) == 0, "null close again");
+	CHECK(stat(path, &st) == 0 && st.st_size == 100 * CHUNK && st.st_blocks == 0,
+	      "after a rewrite: %lld bytes, %lld blocks", (long long)st.st_size,
+	      (long long)st.st_blocks);
+	engine_teardown(&e);
+	CHECK(unlink(path) == 0, "unlink %s", path);
+}
 
 /* clyde's command line, parsed as clyde parses it; 0 or -EINVAL with err. */
 static int parse(struct clyde_options *o, char *err, size_t errlen, const char *dir,
 		 const char *engine)
 {
-	char size[64], eng[32];
+	/* static: the options keep pointers into the arguments, as into argv */
+	static char size[64], eng[32];
 	char *argv[] = { "clyde", "-d", (char *)dir, "-s", size, "-n", "0", "-f", "--exact",
 			 "-z", "7", eng, "--iodepth=4", NULL };
 
@@ -161,23 +176,28 @@ int main(void)
 		return 1;
 	}
 
-	/* The row is all there is: --engine knows null only once it is added. */
-	CHECK(parse(&o, err, sizeof(err), dir, "null") == -EINVAL &&
-	      strstr(err, "must be psync, uring or auto"), "before the row: '%s'", err);
-	CHECK(engine_register(&engine_null) == 0, "add the null row");
-	CHECK(engine_register(&engine_null) == -EEXIST, "a name is added once");
-	CHECK(parse(&o, err, sizeof(err), dir, "nul") == -EINVAL &&
-	      strstr(err, "must be psync, uring, null or auto"), "the names from the table: '%s'",
-	      err);
+	engine_alone(dir);
+
+	/* null is shipped; a row is all another engine needs: --engine knows it once added. */
 	ret = parse(&o, err, sizeof(err), dir, "null");
 	CHECK(ret == 0, "--engine=null --iodepth=4: %d (%s)", ret, err);
+	tally_row();
+	CHECK(parse(&o, err, sizeof(err), dir, "tally") == -EINVAL &&
+	      strstr(err, "must be psync, uring, null or auto"), "before the row: '%s'", err);
+	CHECK(engine_register(&engine_tally) == 0, "add the tally row");
+	CHECK(engine_register(&engine_tally) == -EEXIST, "a name is added once");
+	CHECK(parse(&o, err, sizeof(err), dir, "tall") == -EINVAL &&
+	      strstr(err, "must be psync, uring, null, tally or auto"),
+	      "the names from the table: '%s'", err);
+	ret = parse(&o, err, sizeof(err), dir, "tally");
+	CHECK(ret == 0, "--engine=tally --iodepth=4: %d (%s)", ret, err);
 
 	/* The plan finds it by name and asks its flags: queued, so the depth holds. */
 	ret = plan_build_space(&p, &o, GIB, UINT64_MAX, err, sizeof(err));
 	CHECK(ret == 0, "plan: %d (%s)", ret, err);
 	if (ret || unit_failures)
 		goto out;
-	CHECK(p.engine == engine_find("null") && p.depth == DEPTH, "plan: %s at depth %u",
+	CHECK(p.engine == engine_find("tally") && p.depth == DEPTH, "plan: %s at depth %u",
 	      p.engine->name, p.depth);
 	CHECK_STR(p.engine_desc, "QD 4; no I/O");
 	for (int i = 0; i < PH_COUNT; i++)

@@ -159,10 +159,14 @@ int main(void)
 	REJECTS("-p: '0' must be a number of processes from 1 to 1000", "-p", "0");
 	REJECTS("-y: 'x' must be s (semaphore) or p (prompt)", "-y", "x");
 	REJECTS("--cache: 'foo' must be drop, keep, uncached or system", "--cache=foo");
-	REJECTS("--engine: 'spdk' must be psync, uring or auto", "--engine=spdk");
+	REJECTS("--engine: 'spdk' must be psync, uring, null or auto", "--engine=spdk");
 	REJECTS("--iodepth: queue depth 0 is out of range (1 to 1024)", "--engine=uring", "--iodepth=0");
 	REJECTS("--iodepth: queue depth 1025 is out of range (1 to 1024)", "--engine=uring", "--iodepth=1025");
 	REJECTS("--iodepth 2 needs a queued engine: psync keeps one request in flight", "--iodepth=2");
+	REJECTS("--verify checks the data the phases wrote: --engine=null moves none",
+		"--engine=null", "--verify");
+	REJECTS("--verify checks the data the phases wrote: --engine=null moves none",
+		"--verify", "--engine=null", "--iodepth=8");
 	REJECTS("--seek-updates: percent 101 is out of range (0 to 100)", "--seek-updates=101");
 	REJECTS("--interval: '99' is not off or a number of milliseconds from 100 to 3600000",
 		"--interval=99");
