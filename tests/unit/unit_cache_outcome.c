@@ -13,6 +13,7 @@
 
 #include "core/plan.h"
 #include "core/result.h"
+#include "engines/engine.h"
 #include "phases/bench.h"
 #include "phases/runner.h"
 #include "unit.h"
@@ -57,6 +58,8 @@ static void backing(const double *pct, int n, bool want_measured, double want_pc
 
 int main(void)
 {
+	/* a run's plan always names the engine it ran through: the checks are off for null */
+	plan.engine = engine_find("psync");
 	CHECK(seeks_on(1, "", 40420, true) == 40420, "a rotational disk at 40420/s: flagged");
 	CHECK(seeks_on(1, "", ROTATIONAL_SEEKS_MAX + 1, true) > 0, "just above the limit");
 	CHECK(seeks_on(1, "", ROTATIONAL_SEEKS_MAX, true) == 0, "at the limit: not flagged");
@@ -65,6 +68,9 @@ int main(void)
 	CHECK(seeks_on(-1, "", 40420, true) == 0, "kind unknown: nothing said");
 	CHECK(seeks_on(1, "/var/tmp/x.img", 40420, true) == 0, "a loop device's flag is no disk's");
 	CHECK(seeks_on(1, "", 40420, false) == 0, "no seeks ran");
+	plan.engine = engine_find("null");
+	CHECK(seeks_on(1, "", 40420, true) == 0, "through --engine=null: no device answered");
+	plan.engine = engine_find("psync");
 
 	backing((const double[]){ -2, -2, -2, -2 }, 4, false, 0, 0);
 	backing((const double[]){ 5, 20, 10, -2 }, 4, true, 20, 20000);
