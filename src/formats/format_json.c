@@ -238,7 +238,7 @@ static void json_failure(struct json_writer *w, const struct run_failure *f)
 	}
 	json_obj_begin(w, "failure");
 	json_add_str(w, "phase", f->phase >= 0 ? phase_csv_name((enum phase_id)f->phase) : NULL);
-	json_add_str(w, "path", f->path[0] ? f->path : NULL);
+	json_add_text(w, "path", f->path);
 	if (f->offset >= 0)
 		json_add_int(w, "offset", f->offset);
 	else
@@ -334,10 +334,7 @@ static void json_device(struct json_writer *w, const struct run_env *e)
 	json_add_str(w, "name", e->blockdev);
 	if (e->driver[0])	/* the BSDs only: Linux's object is unchanged */
 		json_add_str(w, "driver", e->driver);
-	if (e->rotational < 0)
-		json_add_null(w, "rotational");
-	else
-		json_add_bool(w, "rotational", e->rotational);
+	json_add_tristate(w, "rotational", e->rotational);
 	json_add_str(w, "scheduler", e->scheduler);
 	json_add_int(w, "read_ahead_kb", e->read_ahead_kb);
 	json_loop(w, e);
@@ -381,8 +378,8 @@ static void json_run(struct json_writer *w, const struct run_result *r,
 	json_add_str(w, "name", p->name);
 	json_add_uint(w, "seed", p->seed);
 	json_add_uint(w, "concurrency", p->concurrency);
-	json_add_str(w, "host", p->host[0] ? p->host : NULL);
-	json_add_str(w, "started_at", p->started_at[0] ? p->started_at : NULL);
+	json_add_text(w, "host", p->host);
+	json_add_text(w, "started_at", p->started_at);
 	json_obj_begin(w, "io");
 	json_add_uint(w, "size_mib", p->file_bytes >> 20);
 	json_add_uint(w, "chunk", p->chunk);
@@ -420,7 +417,7 @@ static void json_run(struct json_writer *w, const struct run_result *r,
 	json_add_str(w, "source", e->fs_source);
 	json_add_str(w, "mountpoint", e->fs_mountpoint);
 	json_add_str(w, "options", e->fs_options);
-	json_add_str(w, "super_options", e->fs_super_options[0] ? e->fs_super_options : NULL);
+	json_add_text(w, "super_options", e->fs_super_options);
 	json_obj_end(w);
 	json_machine(w, e);
 	json_device(w, e);

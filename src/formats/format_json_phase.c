@@ -487,9 +487,9 @@ static void json_series(struct json_writer *w, const struct phase_result *p, enu
 	json_add_str(w, "work_unit", amount_unit(id));
 	json_add_double(w, "sampler_cpu_s", s->sampler_cpu_s);
 	json_add_uint(w, "record_bytes", s->record_bytes);
-	json_add_str(w, "dirty_source", s->dirty_source[0] ? s->dirty_source : NULL);
-	json_add_str(w, "file_cache_source", s->file_source[0] ? s->file_source : NULL);
-	json_add_str(w, "device_source", s->dev_source[0] ? s->dev_source : NULL);
+	json_add_text(w, "dirty_source", s->dirty_source);
+	json_add_text(w, "file_cache_source", s->file_source);
+	json_add_text(w, "device_source", s->dev_source);
 	json_arr_begin(w, "columns");
 	for (size_t i = 0; i < sizeof(series_columns) / sizeof(series_columns[0]); i++)
 		json_add_str(w, NULL, series_columns[i]);

@@ -206,3 +206,16 @@ void json_known(struct json_writer *w, const char *key, double v)
 {
 	json_known_or_null(w, key, v >= 0, v);
 }
+
+void json_add_text(struct json_writer *w, const char *key, const char *s)
+{
+	json_add_str(w, key, s && s[0] ? s : NULL);
+}
+
+void json_add_tristate(struct json_writer *w, const char *key, int v)
+{
+	if (v < 0)
+		json_add_null(w, key);
+	else
+		json_add_bool(w, key, v);
+}

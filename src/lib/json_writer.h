@@ -48,5 +48,9 @@ void json_add_null(struct json_writer *w, const char *key);
 void json_known_or_null(struct json_writer *w, const char *key, bool known, double v);
 /* A number, or null where the figure is unknown (negative). */
 void json_known(struct json_writer *w, const char *key, double v);
+/* A string, or null where it is empty (nothing was found) or NULL. */
+void json_add_text(struct json_writer *w, const char *key, const char *s);
+/* true or false, or null where it is not known (negative): a device's rotational flag. */
+void json_add_tristate(struct json_writer *w, const char *key, int v);
 
 #endif

@@ -14,37 +14,21 @@
 #include "lib/json_writer.h"
 #include "zcav/zcav.h"
 
-static void add_known(struct json_writer *w, const char *key, long v)
-{
-	if (v > 0)
-		json_add_int(w, key, v);
-	else
-		json_add_null(w, key);
-}
-
-static void add_text(struct json_writer *w, const char *key, const char *s)
-{
-	json_add_str(w, key, s[0] ? s : NULL);
-}
-
 static void identity(struct json_writer *w, const struct zcav_sweep *sw)
 {
 	const struct zcav_identity *id = &sw->id;
 
 	json_obj_begin(w, "identity");
 	json_add_str(w, "kind", id->kind);
-	add_text(w, "of", id->of);
-	add_text(w, "name", id->name);
-	add_text(w, "sysfs", id->sysfs);
-	add_text(w, "model", id->model);
-	if (id->rotational < 0)
-		json_add_null(w, "rotational");
-	else
-		json_add_bool(w, "rotational", id->rotational);
-	add_known(w, "logical_block_size", id->logical_block);
-	add_known(w, "physical_block_size", id->physical_block);
-	add_known(w, "queue_depth", id->queue_depth);
-	add_known(w, "nr_requests", id->nr_requests);
+	json_add_text(w, "of", id->of);
+	json_add_text(w, "name", id->name);
+	json_add_text(w, "sysfs", id->sysfs);
+	json_add_text(w, "model", id->model);
+	json_add_tristate(w, "rotational", id->rotational);
+	json_known_or_null(w, "logical_block_size", id->logical_block > 0, id->logical_block);
+	json_known_or_null(w, "physical_block_size", id->physical_block > 0, id->physical_block);
+	json_known_or_null(w, "queue_depth", id->queue_depth > 0, id->queue_depth);
+	json_known_or_null(w, "nr_requests", id->nr_requests > 0, id->nr_requests);
 	json_obj_end(w);
 }
 
@@ -72,8 +56,8 @@ static void target(struct json_writer *w, const struct zcav_opts *o, const struc
 	json_add_str(w, "log", sw->t->log);
 	json_add_uint(w, "size", sw->size);
 	json_add_bool(w, "direct", sw->direct);
-	json_add_str(w, "engine", sw->engine[0] ? sw->engine : NULL);
-	json_add_str(w, "engine_detail", sw->engine_desc[0] ? sw->engine_desc : NULL);
+	json_add_text(w, "engine", sw->engine);
+	json_add_text(w, "engine_detail", sw->engine_desc);
 	identity(w, sw);
 	json_add_str(w, "error", sw->error ? (sw->too_small ? "too small" : "failed") : NULL);
 	json_arr_begin(w, "passes");

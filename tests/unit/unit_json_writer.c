@@ -164,6 +164,18 @@ static void known_or_null(void)
 	json_obj_end(&c.w);
 	capture_check(&c, "{\"a\": 2.5, \"b\": null, \"c\": 0, \"d\": null, \"e\": null}\n", 0,
 		      __LINE__);
+	/* text: an empty or absent string is null; a tristate: negative is null */
+	capture_start(&c, 0);
+	json_obj_begin(&c.w, NULL);
+	json_add_text(&c.w, "a", "x");
+	json_add_text(&c.w, "b", "");
+	json_add_text(&c.w, "c", NULL);
+	json_add_tristate(&c.w, "d", 1);
+	json_add_tristate(&c.w, "e", 0);
+	json_add_tristate(&c.w, "f", -1);
+	json_obj_end(&c.w);
+	capture_check(&c, "{\"a\": \"x\", \"b\": null, \"c\": null, \"d\": true, "
+		      "\"e\": false, \"f\": null}\n", 0, __LINE__);
 }
 
 static void misuse(void)
