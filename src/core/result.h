@@ -3,6 +3,7 @@
 #define CLYDE_RESULT_H
 
 #include "core/clyde.h"
+#include "core/run_params.h"
 #include "lib/aggregate.h"
 #include "lib/histogram.h"
 #include "lib/series.h"
@@ -147,31 +148,6 @@ struct phase_result {
 	/* Each worker's part; NULL when there is none to show (allocated, see run_result_release). */
 	unsigned nworkers;
 	struct worker_result *workers;
-};
-
-/* Labels of a run: what bonnie++ puts in CSV fields 0-8 and 21-25. */
-struct run_params {
-	char version[16];
-	char name[128];
-	unsigned concurrency;
-	uint32_t seed;
-	/* the big file as tested, whole MiB; 0: the I/O phases did not run */
-	uint64_t file_bytes;
-	uint32_t chunk;
-	uint32_t seeks;
-	uint32_t seekers;
-	uint32_t files;		/* units of 1024; 0: file tests did not run */
-	int64_t file_max;	/* bytes; -1 hard links, -2 symlinks */
-	int64_t file_min;
-	uint32_t file_dirs;
-	uint32_t file_chunk;
-	/*
-	 * Which run this was, with the seed (clyde-result/10): the host it ran
-	 * on and when it began, UTC wall clock to the microsecond
-	 * ("2026-12-06T07:10:02.123456Z"); "" where not known.
-	 */
-	char host[128];
-	char started_at[32];
 };
 
 /* The tree of --tree, as generated; on is false without --tree. */

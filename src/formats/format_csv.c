@@ -50,61 +50,31 @@ static void slot_fields(FILE *out, const struct run_result *r, enum csv_slot fir
 	}
 }
 
-static void io_fields(FILE *out, const struct run_params *p)
+/* fields 5-8, then 20-25: the labels clyde-report makes of a JSON document too */
+static void io_fields(FILE *out, const struct run_labels *l)
 {
-	char size[32], chunk[32] = "";
-
-	if (!p->file_bytes) {
-		fputs(",,,,", out);
-		return;
-	}
-	size_label(size, sizeof(size), p->file_bytes >> 20, "MGT");
-	if (p->chunk != DEFAULT_CHUNK)
-		size_label(chunk, sizeof(chunk), p->chunk, " km");
-	fprintf(out, ",%s,%s,%" PRIu32 ",%" PRIu32, size, chunk, p->seeks, p->seekers);
+	fprintf(out, ",%s,%s,%s,%s", l->size, l->chunk, l->seeks, l->seekers);
 }
 
-static void file_fields(FILE *out, const struct run_params *p)
+static void file_fields(FILE *out, const struct run_labels *l)
 {
-	char chunk[32] = "";
-
-	if (!p->files) {
-		fputs(",,,,,", out);
-		return;
-	}
-	fprintf(out, ",%" PRIu32, p->files);
-	if (p->file_max == -1)
-		fputs(",link", out);
-	else if (p->file_max == -2)
-		fputs(",symlink", out);
-	else if (p->file_max > 0)
-		fprintf(out, ",%" PRId64, p->file_max);
-	else
-		fputc(',', out);
-	if (p->file_max > 0 && p->file_min > 0)
-		fprintf(out, ",%" PRId64, p->file_min);
-	else
-		fputc(',', out);
-	if (p->file_dirs > 1)
-		fprintf(out, ",%" PRIu32, p->file_dirs);
-	else
-		fputc(',', out);
-	if (p->file_chunk != DEFAULT_FILE_CHUNK)
-		size_label(chunk, sizeof(chunk), p->file_chunk, " km");
-	fprintf(out, ",%s", chunk);
+	fprintf(out, ",%s,%s,%s,%s,%s", l->files, l->max_size, l->min_size, l->dirs,
+		l->file_chunk);
 }
 
 void format_csv(FILE *out, const struct run_result *r, const struct format_opts *fo)
 {
 	const struct run_params *p = &r->params;
+	struct run_labels l;
 	enum phase_id id;
 	char lat[32];
 
 	fprintf(out, CSV_FORMAT_VERSION ",%s,%s,%u,%" PRIu32, p->version, p->name,
 		p->concurrency, p->seed);
-	io_fields(out, p);
+	run_labels_of(p, &l);
+	io_fields(out, &l);
 	slot_fields(out, r, SLOT_PUTC, SLOT_FIRST_FILE, fo);
-	file_fields(out, p);
+	file_fields(out, &l);
 	slot_fields(out, r, SLOT_FIRST_FILE, SLOT_COUNT, fo);
 	for (int s = 0; s < SLOT_COUNT; s++) {
 		const struct phase_result *ph = format_slot(r, (enum csv_slot)s, &id);

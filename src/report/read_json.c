@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "core/phase.h"
+#include "core/run_params.h"
 #include "lib/json_reader.h"
 #include "lib/size.h"
 #include "lib/strutil.h"
@@ -35,6 +36,8 @@ static const char *json_run_params(struct report_run *r, const struct json_node 
 	const struct json_node *files = json_get(run, "files");
 	double conc = 1, size = 0, chunk = 0, seeks = 0, seekers = 0;
 	double number = 0, max = 0, min = 0, dirs = 1, fchunk = DEFAULT_FILE_CHUNK, seed = 0;
+	struct run_params params = { 0 };
+	struct run_labels l;
 
 	if (!name || name->type != JSON_STRING || strlen(name->string) >= sizeof(r->name) ||
 	    !reader_printable(name->string, strlen(name->string)))
@@ -46,39 +49,36 @@ static const char *json_run_params(struct report_run *r, const struct json_node 
 	if (json_get_number(run, "seed", 0, 18446744073709551615.0, true, &seed) == 0)
 		snprintf(r->seed, sizeof(r->seed), "%.0f", seed);
 	if (!io || io->type != JSON_OBJECT || json_get_number(io, "size_mib", 0, 1e12, true, &size) ||
-	    json_get_number(io, "chunk", 0, 1e12, true, &chunk) ||
-	    json_get_number(io, "seeks", 0, 1e12, true, &seeks) ||
+	    json_get_number(io, "chunk", 0, UINT32_MAX, true, &chunk) ||
+	    json_get_number(io, "seeks", 0, UINT32_MAX, true, &seeks) ||
 	    json_get_number(io, "seekers", 0, 1e6, true, &seekers))
 		return "no \"io\" object with size_mib, chunk, seeks and seekers";
 	if (!files || files->type != JSON_OBJECT ||
-	    json_get_number(files, "number", 0, 1e12, true, &number) ||
+	    json_get_number(files, "number", 0, UINT32_MAX, true, &number) ||
 	    json_get_number(files, "max_size", -2, 1e18, true, &max) ||
 	    json_get_number(files, "min_size", -2, 1e18, true, &min) ||
-	    json_get_number(files, "dirs", 0, 1e12, true, &dirs) ||
-	    json_get_number(files, "chunk", 0, 1e12, true, &fchunk))
+	    json_get_number(files, "dirs", 0, UINT32_MAX, true, &dirs) ||
+	    json_get_number(files, "chunk", 0, UINT32_MAX, true, &fchunk))
 		return "no \"files\" object with number, max_size, min_size, dirs and chunk";
-	if (size > 0) {
-		size_label(r->size, sizeof(r->size), (uint64_t)size, "MGT");
-		if (chunk != DEFAULT_CHUNK)
-			size_label(r->chunk, sizeof(r->chunk), (uint64_t)chunk, " km");
-		snprintf(r->seeks, sizeof(r->seeks), "%.0f", seeks);
-		snprintf(r->seekers, sizeof(r->seekers), "%.0f", seekers);
-	}
-	if (number > 0) {
-		snprintf(r->files, sizeof(r->files), "%.0f", number);
-		if (max == -1)
-			str_copy(r->max_size, sizeof(r->max_size), "link");
-		else if (max == -2)
-			str_copy(r->max_size, sizeof(r->max_size), "symlink");
-		else if (max > 0)
-			snprintf(r->max_size, sizeof(r->max_size), "%.0f", max);
-		if (max > 0 && min > 0)
-			snprintf(r->min_size, sizeof(r->min_size), "%.0f", min);
-		if (dirs > 1)
-			snprintf(r->dirs, sizeof(r->dirs), "%.0f", dirs);
-		if (fchunk != DEFAULT_FILE_CHUNK)
-			size_label(r->file_chunk, sizeof(r->file_chunk), (uint64_t)fchunk, " km");
-	}
+	params.file_bytes = (uint64_t)size << 20;
+	params.chunk = (uint32_t)chunk;
+	params.seeks = (uint32_t)seeks;
+	params.seekers = (uint32_t)seekers;
+	params.files = (uint32_t)number;
+	params.file_max = (int64_t)max;
+	params.file_min = (int64_t)min;
+	params.file_dirs = (uint32_t)dirs;
+	params.file_chunk = (uint32_t)fchunk;
+	run_labels_of(&params, &l);
+	str_copy(r->size, sizeof(r->size), l.size);
+	str_copy(r->chunk, sizeof(r->chunk), l.chunk);
+	str_copy(r->seeks, sizeof(r->seeks), l.seeks);
+	str_copy(r->seekers, sizeof(r->seekers), l.seekers);
+	str_copy(r->files, sizeof(r->files), l.files);
+	str_copy(r->max_size, sizeof(r->max_size), l.max_size);
+	str_copy(r->min_size, sizeof(r->min_size), l.min_size);
+	str_copy(r->dirs, sizeof(r->dirs), l.dirs);
+	str_copy(r->file_chunk, sizeof(r->file_chunk), l.file_chunk);
 	r->seeks_timed = json_get_bool(json_get(run, "counts"), "seeks_timed", false);
 	return NULL;
 }
