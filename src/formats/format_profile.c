@@ -278,12 +278,12 @@ static void background_notes(FILE *out, const struct run_result *r)
 			if (!(p->profile.background & (UINT32_C(1) << k)) || used >= sizeof(phases))
 				continue;
 			used += (size_t)snprintf(phases + used, sizeof(phases) - used, "%s%s",
-						 seen++ ? ", " : "", phase_get((enum phase_id)i)->row_name);
+						 seen++ ? " and " : "", phase_get((enum phase_id)i)->row_name);
 		}
 		if (seen)
 			fprintf(out, "Profile note: %s (%s: the thread serves every such file "
 				"system on the machine) ran during %s: where it worked on this one its "
-				"device I/O is in %s device columns and WA, though %s not cause it; "
+				"device I/O is in %s device columns and WA but %s not cause it; "
 				"%s keeps it out\n", b->name, b->what, phases,
 				seen == 1 ? "that phase's" : "those phases'",
 				seen == 1 ? "the phase did" : "they did", b->avoid);
