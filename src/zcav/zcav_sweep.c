@@ -53,6 +53,11 @@ int zcav_engine_pick(const struct zcav_opts *o, struct engine_choice *c, char *e
 			 " request at a time", o->iodepth, o->engine);
 	} else if (ret) {
 		snprintf(err, len, "engine %s at depth %u: %s", c->ops->name, c->depth, c->desc);
+	} else if (c->ops->flags & ENGINE_F_NO_DATA) {
+		/* a sweep's figures are the device's: null would time nothing, and -w write none */
+		snprintf(err, len, "--engine %s moves no data: a sweep measures the device (psync"
+			 " or uring or auto)", c->ops->name);
+		ret = -EOPNOTSUPP;
 	}
 	return ret;
 }

@@ -36,6 +36,9 @@ bad "--force is for -w only" --force x
 bad "-l $W/log: no file after it" x -l "$W/log"
 bad "no engine nope" --engine nope x
 bad "needs a queued engine" --iodepth 4 --engine psync x
+# clyde's null engine moves no data: a sweep through it would time nothing and -w write nothing
+bad "--engine null moves no data" --engine null x
+bad "--engine null moves no data" -w --force --engine null x
 "$ZCAV" -b 1 "$W/none" >"$W/o" 2>"$W/e"
 expect_eq "a file that is not there: exit status 2" "$?" 2
 expect_file_has "a file that is not there: named" "$W/e" "$W/none: No such file or directory"
