@@ -65,7 +65,9 @@ run disk adaptive "" -d "$W" -s 8 -r 4 -n 1
 # clyde is killed (SIGKILL leaves it no one to stop it); the rest of its
 # life is tests/cli/stall_reader.sh's
 for end in resume kill; do
-	rm -f "$W/resume"
+	# the last run's stderr goes first: the shell truncates it only once the
+	# background child runs, and wait_pause must not take its pause line
+	rm -f "$W/resume" "$W/reader.err"
 	CLYDE_TEST_PAUSE=get_block CLYDE_TEST_RESUME=$W/resume \
 		"$CLYDE" -d "$MNT" -s 16 -n 0 -f -q --json "$W/reader.json" \
 		>"$W/reader.out" 2>"$W/reader.err" &

@@ -128,7 +128,8 @@ cmp -s "$W/with.txt" "$W/without.txt" && ok ||
 # that ended and after ^C to clyde's process group (which the helper
 # ignores: clyde stops it).
 for end in resume sigint; do
-	rm -f "$W/resume"
+	# the last run's stderr goes first (series.sh says why)
+	rm -f "$W/resume" "$W/c.err"
 	CLYDE_TEST_PAUSE=get_block CLYDE_TEST_RESUME=$W/resume \
 		setsid "$CLYDE" -d "$MNT" -s 16 -n 0 -f -q >"$W/c.out" 2>"$W/c.err" &
 	cpid=$!
