@@ -152,13 +152,16 @@ typedef void format_write_fn(FILE *out, const struct run_result *runs, unsigned 
 			     const struct format_request *req);
 typedef bool format_applies_fn(const struct run_result *runs, unsigned count,
 			       const struct format_request *req);
+/* Most formats are a function of the one run alone: their row names them as they are. */
+typedef void format_run_fn(FILE *out, const struct run_result *run);
 
 struct format_row {
 	const char *name;
 	enum format_moment moment;
 	enum format_stream stream;
 	format_applies_fn *applies;	/* NULL: always */
-	format_write_fn *write;
+	format_write_fn *write;		/* this, or else */
+	format_run_fn *write_run;	/* of the run that just ended (FORMAT_EACH_RUN) */
 };
 
 /*

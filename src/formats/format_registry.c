@@ -4,7 +4,9 @@
  * place is its place in its stream), and the walker that clyde's run
  * loop (clyde/session_run.c) calls before the runs, as each run ends and
  * after the last. The formatters keep their own signatures (the golden
- * tests call them directly); the adapters here give them the row's.
+ * tests call them directly): a formatter of the one run alone is its
+ * row's write_run as it is; the four that need the request or every run
+ * have an adapter here.
  */
 #include "config.h"
 
@@ -91,26 +93,6 @@ static bool mismatched(const struct run_result *runs, unsigned count,
 
 /* --- the formatters in the row's form --- */
 
-/* A formatter of one run alone: FORMATTER(out, run). */
-#define ONE_RUN(name, formatter) \
-	static void name(FILE *out, const struct run_result *runs, unsigned count, \
-			 const struct format_request *req) \
-	{ \
-		(void)count; \
-		(void)req; \
-		formatter(out, runs); \
-	}
-
-ONE_RUN(context, format_context)
-ONE_RUN(placement, format_placement)
-ONE_RUN(own_table, format_own_table)
-ONE_RUN(tree_table, format_tree_table)
-ONE_RUN(cluster_table, format_cluster_table)
-ONE_RUN(latency_table, format_latency_table)
-ONE_RUN(cpu_table, format_cpu_table)
-ONE_RUN(ceilings_table, format_ceilings_table)
-ONE_RUN(profile_tables, format_profile_tables)
-
 static void csv_header(FILE *out, const struct run_result *runs, unsigned count,
 		       const struct format_request *req)
 {
@@ -146,26 +128,26 @@ static void summary(FILE *out, const struct run_result *runs, unsigned count,
  * asked for) then the CSV line; stderr the context lines and notes.
  */
 static const struct format_row format_rows[] = {
-	{ "csv header", FORMAT_BEFORE_RUNS, FORMAT_CSV, several_runs, csv_header },
-	{ "context", FORMAT_EACH_RUN, FORMAT_LOG, NULL, context },
-	{ "placement", FORMAT_EACH_RUN, FORMAT_LOG, placement_asked, placement },
-	{ "cache warning", FORMAT_EACH_RUN, FORMAT_LOG, cache_not_emptied, format_cache_warning },
-	{ "loop cache warning", FORMAT_EACH_RUN, FORMAT_LOG, loop_cached, format_loop_warning },
-	{ "cache below note", FORMAT_EACH_RUN, FORMAT_LOG, cache_below, format_cache_below_note },
+	{ "csv header", FORMAT_BEFORE_RUNS, FORMAT_CSV, several_runs, .write = csv_header },
+	{ "context", FORMAT_EACH_RUN, FORMAT_LOG, NULL, .write_run = format_context },
+	{ "placement", FORMAT_EACH_RUN, FORMAT_LOG, placement_asked, .write_run = format_placement },
+	{ "cache warning", FORMAT_EACH_RUN, FORMAT_LOG, cache_not_emptied, .write = format_cache_warning },
+	{ "loop cache warning", FORMAT_EACH_RUN, FORMAT_LOG, loop_cached, .write = format_loop_warning },
+	{ "cache below note", FORMAT_EACH_RUN, FORMAT_LOG, cache_below, .write = format_cache_below_note },
 	{ "compression note", FORMAT_EACH_RUN, FORMAT_LOG, random_on_compression,
-	  format_compression_note },
-	{ "table", FORMAT_EACH_RUN, FORMAT_TEXT, one_run, table },
+	  .write = format_compression_note },
+	{ "table", FORMAT_EACH_RUN, FORMAT_TEXT, one_run, .write = table },
 	/* clyde's own phases', --tree's and mpirun's tables print nothing without them */
-	{ "own phases", FORMAT_EACH_RUN, FORMAT_TEXT, one_run, own_table },
-	{ "tree", FORMAT_EACH_RUN, FORMAT_TEXT, NULL, tree_table },
-	{ "cluster", FORMAT_EACH_RUN, FORMAT_TEXT, NULL, cluster_table },
-	{ "latency", FORMAT_EACH_RUN, FORMAT_TEXT, latency_asked, latency_table },
-	{ "cpu", FORMAT_EACH_RUN, FORMAT_TEXT, cpu_asked, cpu_table },
-	{ "ceilings", FORMAT_EACH_RUN, FORMAT_TEXT, ceilings_asked, ceilings_table },
-	{ "profile", FORMAT_EACH_RUN, FORMAT_TEXT, profile_asked, profile_tables },
-	{ "verify", FORMAT_EACH_RUN, FORMAT_LOG, mismatched, format_verify_note },
-	{ "csv", FORMAT_EACH_RUN, FORMAT_CSV, NULL, csv_line },
-	{ "summary", FORMAT_AFTER_RUNS, FORMAT_LOG, several_runs, summary },
+	{ "own phases", FORMAT_EACH_RUN, FORMAT_TEXT, one_run, .write_run = format_own_table },
+	{ "tree", FORMAT_EACH_RUN, FORMAT_TEXT, NULL, .write_run = format_tree_table },
+	{ "cluster", FORMAT_EACH_RUN, FORMAT_TEXT, NULL, .write_run = format_cluster_table },
+	{ "latency", FORMAT_EACH_RUN, FORMAT_TEXT, latency_asked, .write_run = format_latency_table },
+	{ "cpu", FORMAT_EACH_RUN, FORMAT_TEXT, cpu_asked, .write_run = format_cpu_table },
+	{ "ceilings", FORMAT_EACH_RUN, FORMAT_TEXT, ceilings_asked, .write_run = format_ceilings_table },
+	{ "profile", FORMAT_EACH_RUN, FORMAT_TEXT, profile_asked, .write_run = format_profile_tables },
+	{ "verify", FORMAT_EACH_RUN, FORMAT_LOG, mismatched, .write = format_verify_note },
+	{ "csv", FORMAT_EACH_RUN, FORMAT_CSV, NULL, .write = csv_line },
+	{ "summary", FORMAT_AFTER_RUNS, FORMAT_LOG, several_runs, .write = summary },
 };
 
 static void walk_rows(const struct format_row *rows, size_t nrows, enum format_moment moment,
@@ -180,7 +162,10 @@ static void walk_rows(const struct format_row *rows, size_t nrows, enum format_m
 			continue;
 		if (row->applies && !row->applies(runs, count, req))
 			continue;
-		row->write(out, runs, count, req);
+		if (row->write)
+			row->write(out, runs, count, req);
+		else
+			row->write_run(out, runs);
 	}
 }
 

@@ -34,7 +34,17 @@ static void format_marker(FILE *out, const struct run_result *runs, unsigned cou
 }
 
 static const struct format_row marker_row = {
-	"marker", FORMAT_EACH_RUN, FORMAT_TEXT, marker_applies, format_marker,
+	"marker", FORMAT_EACH_RUN, FORMAT_TEXT, marker_applies, .write = format_marker,
+};
+
+/* The recipe's first form: a function of the one run, named by its row as it is. */
+static void format_stamp(FILE *out, const struct run_result *run)
+{
+	fprintf(out, "stamp: block write %.0f KiB\n", run->phase[PH_PUT_BLOCK].amount);
+}
+
+static const struct format_row stamp_row = {
+	"stamp", FORMAT_EACH_RUN, FORMAT_CSV, NULL, .write_run = format_stamp,
 };
 
 /* --- a fixed result, as tests/unit/unit_format_golden.c builds them --- */
@@ -236,6 +246,37 @@ out:
 	free(want_out.buf);
 }
 
+/* A one-run row: written for each run, after the CSV line, in its stream. */
+static void test_run_form(const struct run_result *r)
+{
+	struct capture log, out, want_log, want_out;
+	struct format_request req;
+	const char *stamp = "stamp: block write 65536 KiB\n";
+	size_t base;
+
+	request(&req, 1);
+	format_test_rows = &stamp_row;
+	format_test_row_count = 1;
+	walk_one(r, &req, &log, &out);
+	format_test_rows = NULL;
+	format_test_row_count = 0;
+	by_hand(r, &req, &want_log, &want_out);
+	if (!log.buf || !out.buf || !want_log.buf || !want_out.buf) {
+		CHECK(false, "no capture");
+		goto out;
+	}
+	base = strlen(want_out.buf);
+	CHECK(!strcmp(log.buf, want_log.buf), "the stamp's row changed stderr:\n%s", log.buf);
+	CHECK(strlen(out.buf) >= base && !strncmp(out.buf, want_out.buf, base) &&
+	      !strcmp(out.buf + base, stamp),
+	      "the one-run row: got '%s', want '%s' after the CSV line", out.buf, stamp);
+out:
+	free(log.buf);
+	free(out.buf);
+	free(want_log.buf);
+	free(want_out.buf);
+}
+
 /* -x: the CSV header before the runs and the summary after them, rows of their moments. */
 static void test_moments(const struct run_result *runs, unsigned count)
 {
@@ -293,6 +334,7 @@ int main(void)
 	test_with_row(&with_block[0], 1, 0, true);
 	test_with_row(&with_block[1], 2, 1, true);
 	test_with_row(&without_block, 1, 0, false);
+	test_run_form(&with_block[0]);
 	test_moments(with_block, 2);
 	return unit_verdict("unit_format_extra");
 }

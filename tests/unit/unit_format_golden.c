@@ -599,9 +599,9 @@ static void background_note(struct run_result *r)
 		     "Block write and Random seeks: where it worked on this one its device I/O is "
 		     "in those phases' device columns and WA but they did not cause it; "
 		     "mkfs.ext4 -E "),
-	      "no background note:\n%s", t);
+	      "no background note:\n%s", t ? t : "(none)");
 	/* stdout: bonnie++'s bon_csv2html and bon_csv2txt take any line with a comma for CSV */
-	CHECK(t && !strchr(t, ','), "a comma in the profile's text on stdout:\n%s", t);
+	CHECK(t && !strchr(t, ','), "a comma in the profile's text on stdout:\n%s", t ? t : "(none)");
 	free(t);
 }
 

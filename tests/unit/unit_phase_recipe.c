@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "clyde/options.h"
+#include "clyde/plan.h"
 #include "core/phase.h"
 #include "core/plan.h"
 #include "core/result.h"

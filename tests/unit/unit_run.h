@@ -4,6 +4,7 @@
 #define CLYDE_UNIT_RUN_H
 
 #include "phases/bench.h"
+#include "phases/runner.h"
 #include "sys/workdir.h"
 #include "unit.h"
 
