@@ -204,41 +204,44 @@ static void test_table_alone(const struct run_result *r)
 	free(want_out.buf);
 }
 
-/* With its row: the table's output unchanged, then the marker, last on stdout. */
-static void test_with_row(const struct run_result *r, unsigned repeats, unsigned run,
-			  bool applies)
+/*
+ * With row: the table's output unchanged, then want (the row's output,
+ * NULL where it does not apply), last on stdout; nothing of it on stderr.
+ */
+static void test_with_row(const struct format_row *row, const struct run_result *r,
+			  unsigned repeats, unsigned run, const char *want)
 {
 	struct capture log, out, want_log, want_out;
 	struct format_request req;
-	char marker[128];
+	char prefix[64];
 	size_t base;
 
 	request(&req, repeats);
 	req.run = run;
-	format_test_rows = &marker_row;
+	format_test_rows = row;
 	format_test_row_count = 1;
 	walk_one(r, &req, &log, &out);
 	format_test_rows = NULL;
 	format_test_row_count = 0;
 	by_hand(r, &req, &want_log, &want_out);
-	snprintf(marker, sizeof(marker), "marker: run %u of %u, block write 65536 KiB\n",
-		 run + 1, repeats);
+	snprintf(prefix, sizeof(prefix), "%s:", row->name);
 	if (!log.buf || !out.buf || !want_log.buf || !want_out.buf) {
 		CHECK(false, "no capture");
 		goto out;
 	}
 	base = strlen(want_out.buf);
-	CHECK(!strcmp(log.buf, want_log.buf), "the marker's row changed stderr:\n%s", log.buf);
-	CHECK(!strstr(log.buf, "marker:"), "the marker went to stderr, not its stream");
+	CHECK(!strcmp(log.buf, want_log.buf), "the %s row changed stderr:\n%s", row->name,
+	      log.buf);
+	CHECK(!strstr(log.buf, prefix), "the %s went to stderr, not its stream", row->name);
 	CHECK(!strncmp(out.buf, want_out.buf, base),
-	      "the table's own output changed before the marker:\n%s", out.buf);
-	if (applies)
-		CHECK(strlen(out.buf) >= base && !strcmp(out.buf + base, marker),
+	      "the table's own output changed before the %s:\n%s", row->name, out.buf);
+	if (want)
+		CHECK(strlen(out.buf) >= base && !strcmp(out.buf + base, want),
 		      "after the CSV line: got '%s', want '%s'",
-		      strlen(out.buf) >= base ? out.buf + base : "", marker);
+		      strlen(out.buf) >= base ? out.buf + base : "", want);
 	else
-		CHECK(!strcmp(out.buf, want_out.buf), "the marker wrote where it does not apply: %s",
-		      out.buf);
+		CHECK(!strcmp(out.buf, want_out.buf), "the %s wrote where it does not apply: %s",
+		      row->name, out.buf);
 out:
 	free(log.buf);
 	free(out.buf);
@@ -246,35 +249,11 @@ out:
 	free(want_out.buf);
 }
 
-/* A one-run row: written for each run, after the CSV line, in its stream. */
-static void test_run_form(const struct run_result *r)
+/* The marker of run RUN of REPEATS, as format_marker writes it. */
+static const char *marker_of(char *buf, size_t len, unsigned run, unsigned repeats)
 {
-	struct capture log, out, want_log, want_out;
-	struct format_request req;
-	const char *stamp = "stamp: block write 65536 KiB\n";
-	size_t base;
-
-	request(&req, 1);
-	format_test_rows = &stamp_row;
-	format_test_row_count = 1;
-	walk_one(r, &req, &log, &out);
-	format_test_rows = NULL;
-	format_test_row_count = 0;
-	by_hand(r, &req, &want_log, &want_out);
-	if (!log.buf || !out.buf || !want_log.buf || !want_out.buf) {
-		CHECK(false, "no capture");
-		goto out;
-	}
-	base = strlen(want_out.buf);
-	CHECK(!strcmp(log.buf, want_log.buf), "the stamp's row changed stderr:\n%s", log.buf);
-	CHECK(strlen(out.buf) >= base && !strncmp(out.buf, want_out.buf, base) &&
-	      !strcmp(out.buf + base, stamp),
-	      "the one-run row: got '%s', want '%s' after the CSV line", out.buf, stamp);
-out:
-	free(log.buf);
-	free(out.buf);
-	free(want_log.buf);
-	free(want_out.buf);
+	snprintf(buf, len, "marker: run %u of %u, block write 65536 KiB\n", run + 1, repeats);
+	return buf;
 }
 
 /* -x: the CSV header before the runs and the summary after them, rows of their moments. */
@@ -326,15 +305,17 @@ out:
 int main(void)
 {
 	static struct run_result with_block[2], without_block;
+	char m[128];
 
 	build(&with_block[0], true);
 	build(&with_block[1], true);
 	build(&without_block, false);
 	test_table_alone(&with_block[0]);
-	test_with_row(&with_block[0], 1, 0, true);
-	test_with_row(&with_block[1], 2, 1, true);
-	test_with_row(&without_block, 1, 0, false);
-	test_run_form(&with_block[0]);
+	test_with_row(&marker_row, &with_block[0], 1, 0, marker_of(m, sizeof(m), 0, 1));
+	test_with_row(&marker_row, &with_block[1], 2, 1, marker_of(m, sizeof(m), 1, 2));
+	test_with_row(&marker_row, &without_block, 1, 0, NULL);
+	/* the recipe's one-run form */
+	test_with_row(&stamp_row, &with_block[0], 1, 0, "stamp: block write 65536 KiB\n");
 	test_moments(with_block, 2);
 	return unit_verdict("unit_format_extra");
 }
