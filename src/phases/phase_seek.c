@@ -63,7 +63,16 @@ struct seeker {
 	struct pipeline *p;
 	uint64_t done;
 	struct steady_cursor *cursor;	/* --steady; NULL without */
+	uint64_t t_next, t_end;		/* the tickets it holds: [t_next, t_end) */
 };
+
+/*
+ * A seeker takes its tickets from the pool TICKET_BATCH at a time: one
+ * shared counter bumped by every seek moved its cache line between the
+ * CPUs at each seek. Which chunks the run seeks, and which seeks write,
+ * depend on the tickets alone, so the batches change neither.
+ */
+#define TICKET_BATCH 16
 
 /* The chunk of ticket t: a function of the seed, so runs with -z repeat. */
 static uint64_t ticket_chunk(const struct seek_pool *pool, uint64_t t)
@@ -85,9 +94,15 @@ static bool seek_fill(void *arg, struct io_req *r)
 		if (steady_stopped(pool->steady))
 			return false;
 	}
-	if (pool->timed && atomic_load(&pool->over))
+	/* past the deadline, a seeker still does the tickets it holds below the count */
+	if (pool->timed && atomic_load(&pool->over) &&
+	    !(sk->t_next < sk->t_end && sk->t_next < pool->total))
 		return false;
-	t = atomic_fetch_add(&pool->next, 1);
+	if (sk->t_next == sk->t_end) {
+		sk->t_next = atomic_fetch_add(&pool->next, TICKET_BATCH);
+		sk->t_end = sk->t_next + TICKET_BATCH;
+	}
+	t = sk->t_next++;
 	if (t >= pool->total && pool->steady) {
 		steady_floor_done(pool->steady, sk->cursor);
 	} else if (t >= pool->total) {
