@@ -11,9 +11,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "lib/grow.h"
 #include "lib/strutil.h"
@@ -25,24 +28,34 @@
 
 #define KSUFFIX_LEN (sizeof(STACK_KERNEL_SUFFIX) - 1)
 
-/* '*' matches any run of characters, every other character itself. */
+/*
+ * '*' matches any run of characters, every other character itself. One
+ * way back, to the last '*', is all '*' needs: time in the pattern's
+ * length times the name's, never the exponential of a recursion a table
+ * of many stars ("*a*a*a*a*b") would make of every frame.
+ */
 static bool glob_match(const char *g, const char *s, size_t slen)
 {
-	while (*g && *g != '*') {
-		if (!slen || *g != *s)
+	const char *star = NULL;
+	size_t si = 0, star_si = 0;
+
+	while (si < slen) {
+		if (*g == '*') {
+			star = ++g;
+			star_si = si;
+		} else if (*g && *g == s[si]) {
+			g++;
+			si++;
+		} else if (star) {
+			g = star;
+			si = ++star_si;
+		} else {
 			return false;
-		g++, s++, slen--;
+		}
 	}
-	if (!*g)
-		return !slen;
 	while (*g == '*')
 		g++;
-	if (!*g)
-		return true;
-	for (size_t k = 0; k <= slen; k++)
-		if (glob_match(g, s + k, slen - k))
-			return true;
-	return false;
+	return !*g;
 }
 
 void layer_table_free(struct layer_table *t)
@@ -171,39 +184,54 @@ free_table:
 
 int layer_table_load(struct layer_table *t, const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	/* a FIFO or a device must not hang or fill clyde: opened without waiting, then checked */
+	int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
 	char *text = NULL;
-	size_t cap = 0, n = 0, got;
+	ssize_t got = 0;
+	size_t n = 0;
 	int ret;
 
-	if (!f) {
+	if (fd < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return ret;
 	}
-	do {
-		if (array_reserve(&text, &cap, n + 4097, 1)) {
-			ret = -ENOMEM;
-			goto close_file;
-		}
-		got = fread(text + n, 1, 4096, f);
-		n += got;
-	} while (got == 4096);
-	if (ferror(f)) {
-		ret = -EIO;
-		snprintf(err, errlen, "%s: %s", path, strerror(EIO));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > LAYER_TABLE_MAX_BYTES) {
+		ret = -EINVAL;
+		snprintf(err, errlen, "%s: not a regular file of %d bytes at most", path,
+			 LAYER_TABLE_MAX_BYTES);
 		goto close_file;
 	}
-	if (memchr(text, '\0', n)) {
-		ret = -EINVAL;
-		snprintf(err, errlen, "%s: not a text file", path);
+	ret = -ENOMEM;
+	text = malloc(LAYER_TABLE_MAX_BYTES + 1);
+	if (!text)
 		goto close_file;
+	/* read to the end or past the limit: a file that grew since fstat is read as it is now */
+	while (n <= LAYER_TABLE_MAX_BYTES &&
+	       (got = read(fd, text + n, LAYER_TABLE_MAX_BYTES + 1 - n)) > 0)
+		n += (size_t)got;
+	if (got < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		goto free_text;
+	}
+	ret = -EINVAL;
+	if (n > LAYER_TABLE_MAX_BYTES) {
+		snprintf(err, errlen, "%s: not a regular file of %d bytes at most", path,
+			 LAYER_TABLE_MAX_BYTES);
+		goto free_text;
+	}
+	if (memchr(text, '\0', n)) {
+		snprintf(err, errlen, "%s: not a text file", path);
+		goto free_text;
 	}
 	text[n] = '\0';
 	ret = layer_table_parse(t, text, path, err, errlen);
-close_file:
+free_text:
 	free(text);
-	fclose(f);
+close_file:
+	close(fd);
 	return ret;
 }
 

@@ -17,6 +17,8 @@
  */
 
 #define LAYER_NAME_LEN		32
+/* A table bigger than this is no table (the shipped one is about 6 KiB). */
+#define LAYER_TABLE_MAX_BYTES	(1 << 20)
 #define STACK_MAX_LAYERS	48	/* the table's layers and the built-in ones */
 #define STACK_TOP_FUNCS		10
 /* The folded stacks a summary keeps; the rest merged into STACK_REMAINDER. */
@@ -89,7 +91,11 @@ struct stack_summary {
  */
 int layer_table_parse(struct layer_table *t, const char *text, const char *file, char *err,
 		      size_t errlen);
-/* The same from a file; -errno with the file named where it cannot be read. */
+/*
+ * The same from a file: a regular file (no FIFO or device, which could
+ * block or never end) of LAYER_TABLE_MAX_BYTES at most; -errno with the
+ * file named where it cannot be read, -EINVAL where it is no such file.
+ */
 int layer_table_load(struct layer_table *t, const char *path, char *err, size_t errlen);
 /* The table clyde uses: $CLYDE_LAYERS where set, else the installed one. */
 const char *layer_table_path(void);

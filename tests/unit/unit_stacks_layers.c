@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "profile/stacks_layers.h"
@@ -111,6 +112,99 @@ static void test_load(void)
 	CHECK(layer_table_load(&t, path, err, sizeof(err)) == -EINVAL, "a NUL read as text");
 	CHECK(strstr(err, "not a text file") != NULL, "'%s'", err);
 	unlink(path);
+}
+
+/*
+ * clyde runs as root and CLYDE_LAYERS names any path: a device that never
+ * ends, a FIFO no one writes, a directory or a huge file is refused at
+ * once; a symbolic link to a table is the table (the user named it).
+ */
+static void test_load_attacks(void)
+{
+	char dir[] = "/tmp/unit_stacks_layersXXXXXX", fifo[64], link[64], big[64], good[64];
+	struct layer_table t;
+	char err[256];
+	FILE *f;
+
+	alarm(20);	/* a blocked open or an endless read fails here, not by hanging */
+	CHECK(layer_table_load(&t, "/dev/zero", err, sizeof(err)) == -EINVAL, "/dev/zero read");
+	CHECK(strstr(err, "not a regular file") != NULL, "'%s'", err);
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	snprintf(link, sizeof(link), "%s/link", dir);
+	snprintf(big, sizeof(big), "%s/big", dir);
+	snprintf(good, sizeof(good), "%s/good", dir);
+	CHECK(mkfifo(fifo, 0600) == 0, "mkfifo");
+	CHECK(layer_table_load(&t, fifo, err, sizeof(err)) == -EINVAL, "a FIFO read");
+	CHECK(layer_table_load(&t, dir, err, sizeof(err)) == -EINVAL, "a directory read");
+	f = fopen(big, "w");
+	if (f) {
+		for (int k = 0; k < LAYER_TABLE_MAX_BYTES / 16 + 1; k++)
+			fputs("fs k ext4_aaaaa\n", f);
+		fclose(f);
+	}
+	CHECK(layer_table_load(&t, big, err, sizeof(err)) == -EINVAL, "a table over the limit");
+	CHECK(strstr(err, "bytes at most") != NULL, "'%s'", err);
+	f = fopen(good, "w");
+	if (f) {
+		fputs("fs k ext4_*\n", f);
+		fclose(f);
+	}
+	CHECK(symlink(good, link) == 0, "symlink");
+	CHECK(layer_table_load(&t, link, err, sizeof(err)) == 0, "a link to a table: %s", err);
+	if (t.npat)
+		layer_table_free(&t);
+	unlink(fifo);
+	unlink(link);
+	unlink(big);
+	unlink(good);
+	rmdir(dir);
+	alarm(0);
+}
+
+/* '*' only; and a table of many stars costs no more than its length times a frame's. */
+static void test_glob(void)
+{
+	static const struct {
+		const char *glob, *frame;
+		bool match;
+	} cases[] = {
+		{ "a*b", "ab", true }, { "a*b", "axxb", true }, { "a*b", "abx", false },
+		{ "*", "x", true }, { "a**", "a", true }, { "*b*", "abc", true },
+		{ "abc", "ab", false }, { "ab", "abc", false }, { "*ab", "aab", true },
+		{ "a*a*b", "aaab", true }, { "a*a*b", "aab", true }, { "a*a*b", "ab", false },
+		{ "[lib*.so*]", "[libc.so.6]", true }, { "[lib*.so*]", "libc.so.6", false },
+	};
+	char text[4096], frame[320] = "clyde;";
+	struct layer_table t;
+	char err[256] = "";
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		snprintf(text, sizeof(text), "hit u %s\n", cases[k].glob);
+		if (layer_table_parse(&t, text, "g", err, sizeof(err))) {
+			CHECK(0, "%s: %s", cases[k].glob, err);
+			continue;
+		}
+		snprintf(frame, sizeof(frame), "clyde;%s", cases[k].frame);
+		CHECK(!strcmp(t.name[layer_of_stack(&t, frame, PROF_CLYDE)], "hit") == cases[k].match,
+		      "'%s' against '%s'", cases[k].glob, cases[k].frame);
+		layer_table_free(&t);
+	}
+	/* 40 stars against 300 a's and no b: a recursion takes years, this a blink */
+	strcpy(text, "slow u ");
+	for (int k = 0; k < 40; k++)
+		strcat(text, "*a");
+	strcat(text, "*b\n");
+	memset(frame + 6, 'a', 300);
+	frame[306] = '\0';
+	alarm(20);
+	CHECK(layer_table_parse(&t, text, "g", err, sizeof(err)) == 0, "%s", err);
+	CHECK_STR(t.name[layer_of_stack(&t, frame, PROF_CLYDE)], LAYER_UNKNOWN);
+	alarm(0);
+	layer_table_free(&t);
 }
 
 /* One layer a sample: the first frame with one from the leaf; "-" frames pass. */
@@ -368,6 +462,8 @@ int main(void)
 	test_parse();
 	test_bad_lines();
 	test_load();
+	test_load_attacks();
+	test_glob();
 	test_one_layer();
 	test_summary();
 	test_empty();
