@@ -242,8 +242,10 @@ const char *layer_table_path(void)
 	return env && *env ? env : CLYDE_LAYERS_DEFAULT;
 }
 
-/* The layer of one frame (s, len: without the task's name), or LAYER_PASS / UINT32_MAX - 1. */
+/* No row matched the frame (LAYER_PASS: a "-" row did). */
 #define LAYER_NONE (UINT32_MAX - 1)
+
+/* The layer of one frame, s of len bytes, a kernel frame with its suffix. */
 
 static unsigned layer_of_frame(const struct layer_table *t, const char *s, size_t len)
 {
@@ -419,9 +421,13 @@ static int folded_order(const void *a, const void *b)
 	return strcmp(x->folded, y->folded);
 }
 
-/* The set's stacks by count, the text borrowed; past the cap the rest in one remainder. */
+/*
+ * The set's stacks by count, the text borrowed, each with its layer
+ * (layer[k], found once for the sums); past the cap the rest in one
+ * remainder.
+ */
 static struct stack_folded *order_folded(const struct stack_set *set, const struct layer_table *t,
-					 size_t *kept, uint64_t *merged)
+					 const unsigned *layer, size_t *kept, uint64_t *merged)
 {
 	struct stack_folded *v = calloc(set->n ? set->n : 1, sizeof(*v));
 
@@ -430,8 +436,7 @@ static struct stack_folded *order_folded(const struct stack_set *set, const stru
 	for (size_t k = 0; k < set->n; k++) {
 		v[k].folded = set->v[k].folded;
 		v[k].count = set->v[k].count;
-		str_copy(v[k].layer, LAYER_NAME_LEN,
-			 t->name[layer_of_stack(t, set->v[k].folded, set->v[k].group)]);
+		str_copy(v[k].layer, LAYER_NAME_LEN, t->name[layer[k]]);
 	}
 	qsort(v, set->n, sizeof(*v), folded_order);
 	*kept = set->n;
@@ -503,11 +508,16 @@ int stacks_summarize(const struct stack_set *set, const struct layer_table *t,
 	struct stack_summary draft = { .period_s = set->period_s, .idle = set->idle,
 				       .lost = set->lost };
 	struct stack_folded *folded = NULL;
+	/* a stack's layer walks its frames through every pattern: once a stack */
+	unsigned *layer = calloc(set->n ? set->n : 1, sizeof(*layer));
 	int ret = -ENOMEM;
 
 	*out = NULL;
+	if (!layer)
+		return -ENOMEM;
 	for (size_t k = 0; k < set->n; k++) {
-		by_layer[layer_of_stack(t, set->v[k].folded, set->v[k].group)] += set->v[k].count;
+		layer[k] = layer_of_stack(t, set->v[k].folded, set->v[k].group);
+		by_layer[layer[k]] += set->v[k].count;
 		draft.samples += set->v[k].count;
 		ret = count_frames(&funcs, &set->v[k], k);
 		if (ret)
@@ -527,7 +537,7 @@ int stacks_summarize(const struct stack_set *set, const struct layer_table *t,
 	top_funcs(&funcs, true, draft.top_self, &draft.nself);
 	top_funcs(&funcs, false, draft.top_total, &draft.ntotal);
 	ret = -ENOMEM;
-	folded = order_folded(set, t, &draft.nfolded, &draft.folded_merged);
+	folded = order_folded(set, t, layer, &draft.nfolded, &draft.folded_merged);
 	if (!folded)
 		goto free_funcs;
 	*out = pack(&draft, folded);
@@ -536,6 +546,7 @@ int stacks_summarize(const struct stack_set *set, const struct layer_table *t,
 	free(folded);
 free_funcs:
 	func_map_free(&funcs);
+	free(layer);
 	return ret;
 }
 
