@@ -57,6 +57,8 @@ void run_result_release(struct run_result *r)
 		r->phase[i].done = NULL;
 		series_free(r->phase[i].series);
 		r->phase[i].series = NULL;
+		free(r->phase[i].profile.stacks);	/* one block (stacks_layers.h) */
+		r->phase[i].profile.stacks = NULL;
 		r->phase[i].workers = NULL;
 		r->phase[i].nworkers = 0;
 	}

@@ -23,6 +23,8 @@
 #define PROF_DEV_LEN	32
 #define PROF_TOP	6
 
+struct stack_summary;
+
 /* The machine's CPU states, as Linux's /proc/stat counts them. */
 enum prof_cpu_state {
 	CPU_USER,
@@ -208,6 +210,8 @@ struct prof_phase {
 	struct prof_devices devs;
 	bool dev_valid;
 	struct prof_dev_counters dev;	/* summed over devs */
+	/* --profile=stacks: the phase's stacks by layer and function; NULL without (stacks_layers.h) */
+	struct stack_summary *stacks;
 };
 
 /* --- the sampler (profile_sample.c) --- */

@@ -46,6 +46,8 @@ void report_run_free_series(struct report_run *r)
 	for (int ph = 0; ph < PH_COUNT; ph++) {
 		free(r->series[ph]);
 		r->series[ph] = NULL;
+		free(r->where[ph]);
+		r->where[ph] = NULL;
 	}
 	r->has_series = false;
 }

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # What a packager relies on: `make install DESTDIR=D` puts every installed
 # program (bin_PROGRAMS, bin_SCRIPTS) under D$(bindir) and every man page
-# (dist_man_MANS) under D$(man1dir), nothing else and nothing outside
+# (dist_man_MANS) under D$(man1dir), every data file (dist_pkgdata_DATA:
+# the layer table) under D$(pkgdatadir), nothing else and nothing outside
 # D$(prefix); each program has its man page; the staged programs run from
 # where they were staged; and `make uninstall DESTDIR=D` removes exactly the
 # files install staged. Makefile.am passes the lists and directories
@@ -37,6 +38,9 @@ for p in $INSTALL_PROGRAMS; do
 done
 for m in $INSTALL_MANS; do
 	echo "$INSTALL_MAN1DIR/$(basename "$m")" >>"$want"
+done
+for d in ${INSTALL_DATA_FILES:-}; do
+	echo "$INSTALL_PKGDATADIR/$(basename "$d")" >>"$want"
 done
 LC_ALL=C sort -o "$want" "$want"
 
