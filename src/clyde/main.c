@@ -35,7 +35,7 @@ static void print_version(void)
 		printf(" %s%s%s%s", engines[i]->name, engines[i]->unavailable ? " (" : "",
 		       engines[i]->unavailable ? engines[i]->unavailable : "",
 		       engines[i]->unavailable ? ")" : "");
-	printf("\nlibraries: liburing %s, libnuma %s, hwloc %s, mpi %s\n",
+	printf("\nlibraries: liburing %s, libnuma %s, hwloc %s, mpi %s, bpf %s\n",
 #ifdef HAVE_LIBURING
 	       "yes",
 #else
@@ -52,6 +52,11 @@ static void print_version(void)
 	       "no",
 #endif
 #ifdef HAVE_MPI
+	       "yes",
+#else
+	       "no",
+#endif
+#ifdef HAVE_BPF
 	       "yes"
 #else
 	       "no"
