@@ -5,12 +5,13 @@
  * it; p50, p99 and the mean of known spans; clyde's operation time split
  * into the queue, the device and the rest above, and no rest where the
  * requests took longer than the operations; a bio-based device's split
- * says "no request queue".
+ * says "no request queue"; the options' word sets the flag.
  */
 #include "config.h"
 
 #include <math.h>
 
+#include "clyde/options.h"
 #include "lib/histogram.h"
 #include "profile/layers.h"
 #include "unit.h"
@@ -141,11 +142,31 @@ static void test_hist_mean(void)
 	CHECK(rel(hist_mean(&h), 2000000) < 0.008, "mean %g ns, want 2e6", hist_mean(&h));
 }
 
+static void test_option(void)
+{
+	struct clyde_options o;
+	char err[256];
+	char *argv_layers[] = { "clyde", "--profile=layers", NULL };
+	char *argv_bad[] = { "clyde", "--profile=latency", NULL };
+	char *argv_plain[] = { "clyde", "--profile", NULL };
+
+	options_defaults(&o);
+	CHECK(!options_parse(&o, 2, argv_layers, err, sizeof(err)), "--profile=layers: %s", err);
+	CHECK(o.profile && o.profile_layers, "profile %d layers %d", o.profile, o.profile_layers);
+	options_defaults(&o);
+	CHECK(!options_parse(&o, 2, argv_plain, err, sizeof(err)), "--profile: %s", err);
+	CHECK(o.profile && !o.profile_layers, "profile %d layers %d", o.profile, o.profile_layers);
+	options_defaults(&o);
+	CHECK(options_parse(&o, 2, argv_bad, err, sizeof(err)), "--profile=latency refused");
+	CHECK(strstr(err, "'latency'") != NULL, "the word named: %s", err);
+}
+
 int main(void)
 {
 	test_buckets();
 	test_span();
 	test_states();
 	test_hist_mean();
+	test_option();
 	return unit_verdict("unit_layers");
 }
