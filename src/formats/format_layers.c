@@ -61,7 +61,7 @@ static void layers_row(FILE *out, const struct prof_layers *l)
 		fputs(")\n", out);
 		return;
 	}
-	fprintf(out, " %8" PRIu64, l->span[LAYERS_DEVICE].count);
+	fprintf(out, " %8" PRIu64 " %8" PRIu64, l->span[LAYERS_DEVICE].count, l->own_requests);
 	for (int s = 0; s < LAYERS_SPANS; s++) {
 		latency_cell(out, 8, l->span[s].p50_s);
 		latency_cell(out, 8, l->span[s].p99_s);
@@ -82,11 +82,11 @@ void format_layers_table(FILE *out, const struct run_result *r)
 		return;
 	fputs("Profile latency by layer: each request's time queued in the block layer (bio "
 	      "queued to issued) and at the device (issued to completed); clyde's operation "
-	      "time split into them and the rest, above the block layer (" LAYERS_THROTTLE_NOTE
-	      ")\n", out);
-	fprintf(out, "%-18s %8s %8s %8s %8s %8s %8s %8s %5s %8s %6s %6s %6s %8s\n", "Phase",
-		"requests", "queue50", "queue99", "queue", "dev50", "dev99", "dev", "busy%",
-		"op", "queue%", "dev%", "above%", "above");
+	      "time split into its own requests' (their bio queued by clyde) and the rest, "
+	      "above the block layer (" LAYERS_THROTTLE_NOTE ")\n", out);
+	fprintf(out, "%-18s %8s %8s %8s %8s %8s %8s %8s %8s %5s %8s %6s %6s %6s %8s\n", "Phase",
+		"requests", "clyde's", "queue50", "queue99", "queue", "dev50", "dev99", "dev",
+		"busy%", "op", "queue%", "dev%", "above%", "above");
 	for (int i = 0; i < PH_COUNT; i++) {
 		const struct phase_result *p = &r->phase[i];
 
@@ -129,6 +129,9 @@ void json_profile_layers(struct json_writer *w, const struct prof_layers *l)
 	json_obj_begin(w, "operations");
 	json_add_uint(w, "count", l->ops);
 	json_known(w, "mean_s", l->op_mean_s);
+	json_add_uint(w, "requests", l->own_requests);
+	json_known_or_null(w, "queue_s", l->state == LAYERS_MEASURED, l->own_s[LAYERS_QUEUE]);
+	json_known_or_null(w, "device_s", l->state == LAYERS_MEASURED, l->own_s[LAYERS_DEVICE]);
 	json_known(w, "queue_share", l->queue_share);
 	json_known(w, "device_share", l->device_share);
 	json_known(w, "above_share", l->above_share);

@@ -13,6 +13,11 @@
  * its entry ages out of the LRU map). fentry and kprobes are not
  * available on every kernel clyde runs on. Requests without data
  * (flushes) are left out: their time is no transfer's.
+ *
+ * A request whose first bio clyde's own process queued (a thread of
+ * its, io_uring's workers included) is counted apart as well: the part
+ * of clyde's operation time spent in the queue and at the device is
+ * its requests', not the journal's or write-back's beside them.
  */
 #include "profile/vmlinux.h"
 #include <bpf/bpf_core_read.h>
@@ -23,23 +28,32 @@
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
+/* When a bio was queued or a request issued, and whether clyde's process queued it. */
+struct stamp {
+	__u64 ns;
+	__u32 own;
+	__u32 pad;
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 16384);
 	__type(key, __u64);
-	__type(value, __u64);
+	__type(value, struct stamp);
 } queued SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 16384);
 	__type(key, __u64);
-	__type(value, __u64);
+	__type(value, struct stamp);
 } issued SEC(".maps");
 
 /* Set before loading: the traced devices (kernel dev_t): the disks and the file system's partition. */
 const volatile __u32 devs[LAYERS_MAX_DEVS];
 const volatile __u32 ndevs;
+/* clyde's process (its tgid), set before loading */
+const volatile __u32 self_tgid;
 
 /* Written by clyde at a phase's start: only what began at or after it counts. */
 volatile __u64 window_start_ns;
@@ -48,6 +62,8 @@ volatile __u32 enabled;
 /* The counts, read by clyde at the phase's end and zeroed at the next one's start. */
 __u64 bios;
 __u64 sum_ns[LAYERS_SPANS];
+__u64 own_count[LAYERS_SPANS];
+__u64 own_sum_ns[LAYERS_SPANS];
 __u64 hist[LAYERS_SPANS][LAYERS_SLOTS];
 
 static __always_inline int traced(__u32 dev)
@@ -67,52 +83,61 @@ static __always_inline __u32 rq_disk(struct request *rq)
 	return BPF_CORE_READ(rq, q, disk, part0, bd_dev);
 }
 
-static __always_inline void record(int span, __u64 ns)
+static __always_inline void record(int span, __u64 ns, __u32 own)
 {
 	/* layers_bucket() is below LAYERS_BUCKETS; the mask says so to the verifier */
 	unsigned int b = layers_bucket(ns) & (LAYERS_SLOTS - 1);
 
 	__sync_fetch_and_add(&hist[span][b], 1);
 	__sync_fetch_and_add(&sum_ns[span], ns);
+	if (own) {
+		__sync_fetch_and_add(&own_count[span], 1);
+		__sync_fetch_and_add(&own_sum_ns[span], ns);
+	}
 }
 
 SEC("raw_tp/block_bio_queue")
 int BPF_PROG(bio_queue, struct bio *bio)
 {
-	__u64 key = (__u64)bio, now;
+	struct stamp st = { 0 };
+	__u64 key = (__u64)bio;
 
 	if (!enabled || !traced(BPF_CORE_READ(bio, bi_bdev, bd_dev)))
 		return 0;
 	__sync_fetch_and_add(&bios, 1);
-	now = bpf_ktime_get_ns();
-	bpf_map_update_elem(&queued, &key, &now, BPF_ANY);
+	st.ns = bpf_ktime_get_ns();
+	st.own = (bpf_get_current_pid_tgid() >> 32) == self_tgid;
+	bpf_map_update_elem(&queued, &key, &st, BPF_ANY);
 	return 0;
 }
 
 SEC("raw_tp/block_rq_issue")
 int BPF_PROG(rq_issue, struct request *rq)
 {
-	__u64 key, now, *t;
+	struct stamp st = { 0 }, *q;
+	__u64 key;
 
 	if (!enabled || !BPF_CORE_READ(rq, __data_len) || !traced(rq_disk(rq)))
 		return 0;
-	now = bpf_ktime_get_ns();
+	st.ns = bpf_ktime_get_ns();
 	key = (__u64)BPF_CORE_READ(rq, bio);
-	t = bpf_map_lookup_elem(&queued, &key);
-	if (t) {
-		if (*t >= window_start_ns && now >= *t)
-			record(LAYERS_QUEUE, now - *t);
+	q = bpf_map_lookup_elem(&queued, &key);
+	if (q) {
+		st.own = q->own;
+		if (q->ns >= window_start_ns && st.ns >= q->ns)
+			record(LAYERS_QUEUE, st.ns - q->ns, q->own);
 		bpf_map_delete_elem(&queued, &key);
 	}
 	key = (__u64)rq;
-	bpf_map_update_elem(&issued, &key, &now, BPF_ANY);
+	bpf_map_update_elem(&issued, &key, &st, BPF_ANY);
 	return 0;
 }
 
 SEC("raw_tp/block_rq_complete")
 int BPF_PROG(rq_complete, struct request *rq)
 {
-	__u64 key = (__u64)rq, now, *t;
+	__u64 key = (__u64)rq, now;
+	struct stamp *t;
 
 	if (!enabled)
 		return 0;
@@ -120,8 +145,8 @@ int BPF_PROG(rq_complete, struct request *rq)
 	if (!t)
 		return 0;
 	now = bpf_ktime_get_ns();
-	if (*t >= window_start_ns && now >= *t)
-		record(LAYERS_DEVICE, now - *t);
+	if (t->ns >= window_start_ns && now >= t->ns)
+		record(LAYERS_DEVICE, now - t->ns, t->own);
 	bpf_map_delete_elem(&issued, &key);
 	return 0;
 }

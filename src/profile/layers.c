@@ -77,8 +77,11 @@ void layers_summarise(const struct layers_raw *raw, bool request_queue, const ch
 		return;
 	out->why[0] = '\0';
 	out->bios = raw->bios;
-	for (int s = 0; s < LAYERS_SPANS; s++)
+	for (int s = 0; s < LAYERS_SPANS; s++) {
 		layers_span_summarise(raw->hist[s], raw->sum_ns[s], &out->span[s]);
+		out->own_s[s] = (double)raw->own_sum_ns[s] / 1e9;
+	}
+	out->own_requests = raw->own_count[LAYERS_DEVICE];
 	out->state = LAYERS_MEASURED;
 	if (!request_queue) {
 		/* A bio-based device completes bios itself: there is no request to time. */
@@ -97,14 +100,15 @@ void layers_above(struct prof_layers *l, uint64_t ops, double op_mean_s)
 	if (l->state != LAYERS_MEASURED || !ops || op_mean_s <= 0)
 		return;
 	op_total = op_mean_s * (double)ops;
-	queue_s = l->span[LAYERS_QUEUE].sum_s;
-	device_s = l->span[LAYERS_DEVICE].sum_s;
+	queue_s = l->own_s[LAYERS_QUEUE];
+	device_s = l->own_s[LAYERS_DEVICE];
 	l->queue_share = queue_s / op_total;
 	l->device_share = device_s / op_total;
 	if (queue_s + device_s > op_total) {
-		/* Writeback and read-ahead: requests no operation waited for. */
+		/* a write phase's closing fsync, read-ahead: requests no operation's latency holds */
 		str_copy(l->above_why, sizeof(l->above_why),
-			 "the requests took longer than the operations (writeback, read-ahead)");
+			 "clyde's requests took longer than its operations (the closing fsync, "
+			 "read-ahead)");
 		return;
 	}
 	l->above_share = 1 - l->queue_share - l->device_share;

@@ -47,12 +47,15 @@ struct prof_layers {
 	uint64_t bios;				/* bios queued on the devices in the window */
 	struct layers_span_stat span[LAYERS_SPANS];
 	double busy_share;			/* the devices' busy time over the window; -1 unknown */
+	/* clyde's own requests (their first bio queued by its process): count and seconds */
+	uint64_t own_requests;
+	double own_s[LAYERS_SPANS];
 	/* clyde's own operations over the phase (its latency histogram) */
 	uint64_t ops;
 	double op_mean_s;			/* -1 unknown */
 	/*
-	 * Shares of clyde's summed operation time: in the queue, at the
-	 * device, and above the block layer (the rest). -1 when unknown,
+	 * Shares of clyde's summed operation time: its own requests' time in
+	 * the queue, at the device, and above the block layer (the rest). -1 when unknown,
 	 * or when the requests' time exceeds the operations' (writeback
 	 * that no operation waited for): then above_why says so.
 	 */
@@ -68,6 +71,9 @@ struct layers_raw {
 	bool valid;
 	uint64_t bios;
 	uint64_t sum_ns[LAYERS_SPANS];
+	/* the requests whose first bio clyde's process queued: the part its operations waited on */
+	uint64_t own_count[LAYERS_SPANS];
+	uint64_t own_sum_ns[LAYERS_SPANS];
 	uint64_t hist[LAYERS_SPANS][LAYERS_BUCKETS];
 };
 

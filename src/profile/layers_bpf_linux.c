@@ -139,6 +139,7 @@ int layers_probe_open(struct layers_probe **out, const char *const *dev_names, u
 	if (ret)
 		goto destroy_skel;
 	add_partition(lp, fs_dev);
+	lp->skel->rodata->self_tgid = (uint32_t)getpid();
 	ret = layers_bpf__load(lp->skel);
 	if (!ret)
 		ret = layers_bpf__attach(lp->skel);
@@ -183,6 +184,8 @@ void layers_probe_begin(struct layers_probe *lp)
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	memset(bss->hist, 0, sizeof(bss->hist));
 	memset(bss->sum_ns, 0, sizeof(bss->sum_ns));
+	memset(bss->own_count, 0, sizeof(bss->own_count));
+	memset(bss->own_sum_ns, 0, sizeof(bss->own_sum_ns));
 	bss->bios = 0;
 	/* bpf_ktime_get_ns() is CLOCK_MONOTONIC, the clock of now_ns() */
 	bss->window_start_ns = now_ns();
@@ -198,6 +201,8 @@ void layers_probe_end(struct layers_probe *lp, struct layers_raw *raw)
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	raw->bios = bss->bios;
 	memcpy(raw->sum_ns, bss->sum_ns, sizeof(raw->sum_ns));
+	memcpy(raw->own_count, bss->own_count, sizeof(raw->own_count));
+	memcpy(raw->own_sum_ns, bss->own_sum_ns, sizeof(raw->own_sum_ns));
 	for (int span = 0; span < LAYERS_SPANS; span++)
 		memcpy(raw->hist[span], bss->hist[span], sizeof(raw->hist[span]));
 	raw->valid = true;

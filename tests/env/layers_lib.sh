@@ -7,9 +7,9 @@
 #                    MAJ:MIN in DEV) on its file img, ext4 on it at W/l, then
 #                    every read and write of img delayed by DELAY_US
 #   layers_run OUT [PREFIX...]  clyde's block phases and seeks there, with
-#                    O_DIRECT and one seeker (-s LAYERS_SIZE), --profile=layers --json OUT
-#                    (its text in OUT.txt, its stderr in OUT.err), run by
-#                    PREFIX (in_group ...) where given
+#                    O_DIRECT and one seeker (-s LAYERS_SIZE -r LAYERS_RAM),
+#                    --profile=layers --json OUT (its text in OUT.txt, its
+#                    stderr in OUT.err), run by PREFIX (in_group ...) where given
 #   truth_checks ARGS...  tests/env/layers_truth.py ARGS: its CHECK lines
 #                    counted as checks (tests/env/truth_lib.sh's, pointed here)
 # and the trap that takes it all down in order, the throttle's rules (when
@@ -18,9 +18,14 @@
 "$CLYDE" --version | grep -q ', bpf yes' ||
 	skip "clyde was built without BPF (configure --with-bpf: libbpf-dev, bpftool, clang)"
 need_loops mkfs.ext4
-DELAY_US=10000
-# -s: 4 MiB in 64 KiB chunks, 200 seeks, one seeker (a test may ask for fewer)
-LAYERS_SIZE=${LAYERS_SIZE:-4M:64k:200:1}
+# 20 ms: what a request spends beyond faultfs's sleep (FUSE's round trip,
+# the loop's worker and faultfs waking) was 0.6 to 0.9 ms with the other
+# builds beside the test and 1.7 ms under a heavier load, 17% of a 10 ms
+# delay and past the 15% the checks allow; of 20 ms it is 8%
+DELAY_US=20000
+# -s: 4 MiB in 64 KiB chunks, 100 seeks, one seeker (a test may ask for less)
+LAYERS_SIZE=${LAYERS_SIZE:-4M:64k:100:1}
+LAYERS_RAM=${LAYERS_RAM:-2M}
 . "$(dirname "$TESTLIB")/env/truth_lib.sh"
 TRUTH=$(dirname "$TESTLIB")/env/layers_truth.py
 
@@ -45,15 +50,16 @@ layers_loop() {
 	# buffered, FUSE's direct_io (faultfs's files) keeps the page cache out too
 	echo "loop direct I/O on a FUSE file: $(cat "/sys/block/${LOOP#/dev/}/loop/dio" 2>/dev/null)"
 	DEV=$(printf '%d:%d' "0x$(stat -c %t "$LOOP")" "0x$(stat -c %T "$LOOP")")
-	printf 'op=read,err=delay,delay_us=%s,path=img,count=0\nop=write,err=delay,delay_us=%s,path=img,count=0\n' \
-		"$DELAY_US" "$DELAY_US" >"$W/ctl.new" && mv "$W/ctl.new" "$W/ctl"
+	for op in read write; do
+		echo "op=$op,err=delay,delay_us=$DELAY_US,path=img,count=0"
+	done >"$W/ctl.new" && mv "$W/ctl.new" "$W/ctl"
 }
 
 layers_run() {
 	lr_out=$1
 	shift
 	# 64 KiB chunks: a request is one FUSE read or write (at most 128 KiB), one delay
-	"$@" $tmo "$CLYDE" -d "$W/l" -s "$LAYERS_SIZE" -r 2M -D -f -n 0 --profile=layers \
+	"$@" $tmo "$CLYDE" -d "$W/l" -s "$LAYERS_SIZE" -r "$LAYERS_RAM" -D -f -n 0 --profile=layers \
 		--json "$lr_out" >"$lr_out.txt" 2>"$lr_out.err"
 	lr_rc=$?
 	expect_eq "clyde --profile=layers on the loop device: exit status" "$lr_rc" 0

@@ -3,20 +3,21 @@
 # Where --profile=layers puts a cgroup throttle's wait: blk-throttle holds
 # a bio before block_bio_queue fires, so the wait lands above the block
 # layer, as clyde's text, its JSON and clyde(1) say. The loop device of
-# tests/env/layers_faultfs.sh (faultfs's 10 ms a request) with clyde in a
-# blkio cgroup of its own that holds the device to 20 reads and 20 writes
-# a second (50 ms an operation): the seeks' device time stays the loop's
+# tests/env/layers_faultfs.sh (faultfs's 20 ms a request) with clyde in a
+# blkio cgroup of its own that holds the device to 10 reads and 10 writes
+# a second (100 ms an operation): the seeks' device time stays the loop's
 # own (p50 within 15% of the delay), the queue's p50 stays under a tenth
 # of it, and at least half of clyde's operation time is above the block
 # layer (tests/env/layers_truth.py). About 16 s.
 . "$TESTLIB"
 . "$(dirname "$TESTLIB")/env/throttle_lib.sh"
 FAULTFS_BACKING=96m
-# 60 seeks at 20 a second: 3 s; the block phases' 64 requests each, 3 s each
-LAYERS_SIZE=4M:64k:60:1
+# 40 seeks at 10 a second: 4 s; the block phases' 32 requests each, 3 s each
+LAYERS_SIZE=2M:64k:40:1
+LAYERS_RAM=1M
 . "$(dirname "$TESTLIB")/env/faultfs_lib.sh"
 . "$(dirname "$TESTLIB")/env/layers_lib.sh"
-IOPS=20
+IOPS=10
 
 layers_loop
 throttle_group
