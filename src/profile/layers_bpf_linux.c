@@ -124,6 +124,8 @@ int layers_probe_open(struct layers_probe **out, const char *const *dev_names, u
 		snprintf(why, whylen, "no block device under the directory");
 		return -ENODEV;
 	}
+	/* libbpf's own lines on stderr would say again, less plainly, what why says */
+	libbpf_set_print(NULL);
 	lp = calloc(1, sizeof(*lp));
 	if (!lp) {
 		snprintf(why, whylen, "%s", strerror(ENOMEM));
@@ -145,7 +147,11 @@ int layers_probe_open(struct layers_probe **out, const char *const *dev_names, u
 		ret = layers_bpf__attach(lp->skel);
 	if (ret) {
 		snprintf(why, whylen, "the kernel refused the block tracepoints' BPF programs: "
-			 "%s%s", strerror(-ret), geteuid() ? " (they need root)" : "");
+			 "%s", strerror(-ret));
+		if (geteuid())
+			snprintf(why + strlen(why), whylen - strlen(why),
+				 " (they need root; clyde runs as uid %u here, -u drops root first)",
+				 (unsigned)geteuid());
 		goto destroy_skel;
 	}
 	*out = lp;
