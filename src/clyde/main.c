@@ -35,7 +35,7 @@ static void print_version(void)
 		printf(" %s%s%s%s", engines[i]->name, engines[i]->unavailable ? " (" : "",
 		       engines[i]->unavailable ? engines[i]->unavailable : "",
 		       engines[i]->unavailable ? ")" : "");
-	printf("\nlibraries: liburing %s, libnuma %s, hwloc %s, mpi %s\n",
+	printf("\nlibraries: liburing %s, libnuma %s, hwloc %s, mpi %s, bpf %s\n",
 #ifdef HAVE_LIBURING
 	       "yes",
 #else
@@ -52,6 +52,11 @@ static void print_version(void)
 	       "no",
 #endif
 #ifdef HAVE_MPI
+	       "yes",
+#else
+	       "no",
+#endif
+#ifdef HAVE_BPF
 	       "yes"
 #else
 	       "no"
@@ -160,7 +165,11 @@ static int clyde_main(int argc, char **argv)
 	}
 	if (cluster_active())
 		s.clock_offset = cluster_clock_offset();
-	return run_all(&s, &fo);
+	status = run_all(&s, &fo);
+	/* --profile=layers' programs and maps: detached and freed, not left to the exit */
+	if (s.opt.profile)
+		prof_sampler_close(&s.prof);
+	return status;
 }
 
 int main(int argc, char **argv)

@@ -259,6 +259,36 @@ static int parse_data(void *ctx, const char *arg, char *err, size_t errlen)
 			    "--data: '%s' must be zero, random or compressible:P (P: 0 to 100)", arg);
 }
 
+/* --profile[=WORD[,WORD]]: what it adds to the counters, by word. */
+static const struct profile_word {
+	const char *word;
+	size_t field;		/* the bool in struct clyde_options it sets */
+} profile_words[] = {
+	{ "layers", offsetof(struct clyde_options, profile_layers) },
+};
+
+static int parse_profile(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct clyde_options *o = ctx;
+	const char *s = arg;
+
+	o->profile = true;
+	while (s && *s) {
+		size_t len = strcspn(s, ","), i;
+
+		for (i = 0; i < sizeof(profile_words) / sizeof(profile_words[0]); i++)
+			if (strlen(profile_words[i].word) == len &&
+			    !strncmp(s, profile_words[i].word, len))
+				break;
+		if (i == sizeof(profile_words) / sizeof(profile_words[0]))
+			return options_fail(err, errlen, "--profile=%s: '%.*s' is not layers", arg,
+					    (int)len, s);
+		*(bool *)((char *)o + profile_words[i].field) = true;
+		s += len + (s[len] == ',');
+	}
+	return 0;
+}
+
 static int parse_profile_dev(void *ctx, const char *arg, char *err, size_t errlen)
 {
 	struct clyde_options *o = ctx;
@@ -607,13 +637,18 @@ static const struct opt_row rows[] = {
 	  .name = "ceilings", .arg = no_argument, SETS(ceilings),
 	  .help = "  --ceilings    measure a system call and memory copy first and show each\n"
 		  "                phase as a fraction of its machine ceiling\n" },
-	{ .synopsis = "[--profile]", .syn_at = OPT_SYN(11, 0),
-	  .name = "profile", .arg = no_argument, SETS(profile),
+	{ .synopsis = "[--profile[=layers]]", .syn_at = OPT_SYN(11, 0),
+	  .name = "profile", .arg = optional_argument, .parse = parse_profile,
 	  .help = "  --profile     where each phase's CPU and device bytes went: clyde's process,\n"
 		  "                the filesystem's and the kernel's threads, interrupts, other\n"
 		  "                processes, idle; CPU per GiB, 1000 seeks or 1000 files inside\n"
 		  "                clyde and in total; perf counters; the device's requests,\n"
-		  "                bytes, busy time and write amplification (see clyde(1))\n" },
+		  "                bytes, busy time and write amplification (see clyde(1))\n"
+		  "  --profile=layers  also where the latency went: each request's time in the\n"
+		  "                block layer's queue and at the device (p50, p99, mean; BPF\n"
+		  "                on the block tracepoints, a cost per I/O), the device's busy\n"
+		  "                share, and the rest of clyde's operation time, above them\n"
+		  "                (a cgroup's blk-throttle wait lands there)\n" },
 	{ .synopsis = "[--profile-dev=DEV[,DEV...]]", .syn_at = OPT_SYN(11, 0),
 	  .name = "profile-dev", .arg = required_argument, .parse = parse_profile_dev,
 	  .help = "  --profile-dev=DEV[,DEV...]  the block devices --profile counts (names in\n"

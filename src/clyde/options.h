@@ -62,6 +62,7 @@ struct clyde_options {
 	bool verify;
 	bool ceilings;
 	bool profile;		/* --profile */
+	bool profile_layers;	/* --profile=layers: the latency split (BPF) */
 	const char *profile_dev;	/* --profile-dev: NULL finds the devices */
 	struct place_opts place;	/* --bind, --cpus, --numa-node, --mem-policy */
 	const char *tree;	/* --tree=SHAPE[:SCALE] as typed */

@@ -160,6 +160,12 @@ int prepare(struct session *s, char *err, size_t errlen)
 		ret = prof_sampler_init(&s->prof, o->dir, &s->fs, o->profile_dev, err, errlen);
 		if (ret)
 			return CLYDE_EXIT_USAGE;
+		if (o->profile_layers) {
+			prof_layers_init(&s->prof, o->dir);
+			if (!s->prof.layers && cluster_rank() == 0)
+				fprintf(stderr, "clyde: note: --profile=layers: %s\n",
+					s->prof.layers_why);
+		}
 	}
 	if (o->seed_file && read_seed_file(o->seed_file, &o->seed, err, errlen))
 		return CLYDE_EXIT_USAGE;

@@ -87,7 +87,10 @@
  * clyde-result/12: per phase profile.stacks (--profile=stacks only; absent
  * without it): the sampling period, samples, idle and lost, the layers
  * with their samples, shares and CPU seconds, the top functions by self
- * and by total time, and the folded stacks. Every /11 field is unchanged.
+ * and by total time, and the folded stacks; and per phase profile.layers
+ * (--profile=layers only; absent without it): the block layer's queue and
+ * device times and clyde's operation time split into them. Every /11
+ * field is unchanged.
  */
 #define JSON_SCHEMA "clyde-result/12"
 

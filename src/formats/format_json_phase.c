@@ -237,6 +237,7 @@ static void json_profile(struct json_writer *w, const struct run_result *r, enum
 	json_profile_perf(w, pp, &d);
 	json_profile_device(w, pp, &d);
 	json_profile_stacks(w, pp->stacks);
+	json_profile_layers(w, &pp->layers);
 	json_obj_end(w);
 }
 

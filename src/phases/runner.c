@@ -695,6 +695,8 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 	}
 	if (b->profiler)
 		prof_compute(b->profiler, &clock.prof0, &clock.prof1, &pr->profile);
+	if (b->profiler && pr->hist)
+		layers_above(&pr->profile.layers, pr->latency_count, hist_mean(pr->hist) / 1e9);
 	arc_stats_read(&arc1);
 	if (arc0.available && arc1.available) {
 		pr->arc_valid = true;

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "profile/layers.h"
 #include "sys/fsinfo.h"
 
 /*
@@ -130,6 +131,8 @@ struct prof_snapshot {
 	/* What taking this snapshot cost this process. */
 	double cost_cpu;
 	double cost_wall;
+	/* --profile=layers: the kernel's counts of the window, at its end (allocated). */
+	struct layers_raw *layers;
 };
 
 /* The sampler: options and resources shared by every phase of a run. */
@@ -146,6 +149,12 @@ struct prof_sampler {
 	int perf_fd[PERF_COUNTERS];
 	char perf_sw_why[128];		/* "" when the software counters are open */
 	char perf_hw_why[128];		/* "not exposed (ENOENT)" and the like */
+	/* --profile=layers: asked, and its BPF programs (NULL: not loaded, why says why). */
+	bool layers_asked;
+	struct layers_probe *layers;
+	bool layers_queue;		/* every device has a request queue */
+	char layers_devs[128];
+	char layers_why[160];
 };
 
 /* A busy task outside clyde; kworkers by their workqueue. */
@@ -212,6 +221,8 @@ struct prof_phase {
 	struct prof_dev_counters dev;	/* summed over devs */
 	/* --profile=stacks: the phase's stacks by layer and function; NULL without (stacks_layers.h) */
 	struct stack_summary *stacks;
+	/* --profile=layers: the latency split (state LAYERS_OFF when not asked). */
+	struct prof_layers layers;
 };
 
 /* --- the sampler (profile_sample.c) --- */
@@ -223,6 +234,12 @@ struct prof_phase {
 int prof_sampler_init(struct prof_sampler *p, const char *dir, const struct fsinfo *fs,
 		  const char *dev_list, char *err, size_t errlen);
 void prof_sampler_close(struct prof_sampler *p);
+/*
+ * --profile=layers, after prof_sampler_init and before root is dropped:
+ * load the BPF programs for the devices it resolved and dir's own. A
+ * failure is no error: the phases' split says why (p->layers_why).
+ */
+void prof_layers_init(struct prof_sampler *p, const char *dir);
 
 /*
  * Take a snapshot. at_start reads the machine counters last, so that

@@ -69,7 +69,7 @@ v=$("$D$INSTALL_BINDIR/clyde$INSTALL_EXEEXT" --version 2>&1)
 expect_match "clyde --version names the version" "$v" "^clyde $INSTALL_VERSION\$"
 expect_match "clyde --version names the engines" "$v" "^engines: psync"
 expect_match "clyde --version names the optional libraries" "$v" \
-	"^libraries: liburing (yes|no), libnuma (yes|no), hwloc (yes|no), mpi (yes|no)\$"
+	"^libraries: liburing (yes|no), libnuma (yes|no), hwloc (yes|no), mpi (yes|no), bpf (yes|no)\$"
 
 submake uninstall DESTDIR="$D"
 left=$(staged)
