@@ -160,7 +160,11 @@ static int clyde_main(int argc, char **argv)
 	}
 	if (cluster_active())
 		s.clock_offset = cluster_clock_offset();
-	return run_all(&s, &fo);
+	status = run_all(&s, &fo);
+	flame_close(&s);
+	if (s.opt.profile)
+		prof_sampler_close(&s.prof);
+	return status;
 }
 
 int main(int argc, char **argv)

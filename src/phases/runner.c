@@ -26,6 +26,7 @@
 #include "phases/stonewall.h"
 #include "placement/placement.h"
 #include "profile/profile.h"
+#include "profile/stacks.h"
 #include "sys/cache.h"
 #include "sys/residency.h"
 #include "sys/semsync.h"
@@ -594,6 +595,21 @@ static void fill_steady(struct phase_result *pr, const struct steady_watch *sw,
 			p->steady.pct);
 }
 
+/* --profile=stacks: the rings read after the timed part, into the phase's result. */
+static void collect_stacks(struct prof_sampler *prof, struct prof_phase *pp, const char *name)
+{
+	struct stack_set *set = calloc(1, sizeof(*set));
+
+	if (!set) {
+		fprintf(stderr, "clyde: warning: %s: no memory for the sampled stacks\n", name);
+		return;
+	}
+	if (prof_stacks_collect(prof, set))
+		fprintf(stderr, "clyde: warning: %s: out of memory: the sampled stacks are "
+			"partial\n", name);
+	pp->stacks = set;
+}
+
 /* One phase on every worker; 0, or -errno with b->errmsg set. */
 static int run_phase(struct bench *b, struct worker *workers, const struct phase_def *d,
 		     struct run_result *res)
@@ -695,6 +711,8 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 	}
 	if (b->profiler)
 		prof_compute(b->profiler, &clock.prof0, &clock.prof1, &pr->profile);
+	if (b->profiler && b->profiler->stacks)
+		collect_stacks(b->profiler, &pr->profile, d->name);
 	arc_stats_read(&arc1);
 	if (arc0.available && arc1.available) {
 		pr->arc_valid = true;

@@ -8,6 +8,9 @@
 
 #include "sys/fsinfo.h"
 
+struct stack_sampler;
+struct stack_set;
+
 /*
  * --profile: where a phase's CPU and device bytes went. Two snapshots
  * per phase, one just before its timed part and one just after, never
@@ -144,6 +147,7 @@ struct prof_sampler {
 	int perf_fd[PERF_COUNTERS];
 	char perf_sw_why[128];		/* "" when the software counters are open */
 	char perf_hw_why[128];		/* "not exposed (ENOENT)" and the like */
+	struct stack_sampler *stacks;	/* --profile=stacks, NULL without (stacks.h) */
 };
 
 /* A busy task outside clyde; kworkers by their workqueue. */
@@ -208,6 +212,8 @@ struct prof_phase {
 	struct prof_devices devs;
 	bool dev_valid;
 	struct prof_dev_counters dev;	/* summed over devs */
+	/* --profile=stacks: NULL without; the result's, freed with it (stacks.h) */
+	struct stack_set *stacks;
 };
 
 /* --- the sampler (profile_sample.c) --- */
@@ -227,6 +233,19 @@ void prof_sampler_close(struct prof_sampler *p);
  */
 void prof_snapshot_take(struct prof_sampler *p, struct prof_snapshot *s, bool at_start);
 void prof_snapshot_free(struct prof_snapshot *s);
+
+/*
+ * --profile=stacks (stacks_linux.c, stacks_bsd.c): open a sampling event
+ * on every online CPU at hz samples a second; 0, or -errno with err set
+ * (permissions, perf_event_paranoid, an OS without perf_event_open).
+ */
+int prof_stacks_open(struct prof_sampler *p, unsigned hz, char *err, size_t errlen);
+/* At a phase's timed start and end; nothing without stacks. */
+void prof_stacks_start(struct prof_sampler *p);
+void prof_stacks_stop(struct prof_sampler *p);
+/* The phase's samples into out (empty, the caller's); 0 or -ENOMEM (out partial). */
+int prof_stacks_collect(struct prof_sampler *p, struct stack_set *out);
+void prof_stacks_close(struct prof_sampler *p);
 
 /* --- the arithmetic and parsers (profile.c): pure --- */
 
