@@ -7,9 +7,9 @@
 # within 5 points of what `perf record -a -g` gives them over the same
 # window. perf is started while clyde waits at the block write's first
 # completion (CLYDE_TEST_PAUSE) and stopped at the pause before the
-# rewrite; -b makes each block reach btrfs (and zstd) inside the phase,
-# so that no compression is left for the writeback after it. perf's
-# stacks are folded here, by this script alone, from `perf script`.
+# rewrite; the block write ends with fsync inside its timing, so that
+# the compression of its writeback is inside the window, not after it.
+# perf's stacks are folded here, by this script alone, from `perf script`.
 . "$TESTLIB"
 need_loops mkfs.btrfs
 need_cmd perf "Debian's linux-perf"
@@ -28,7 +28,7 @@ mount -o compress=zstd "$LOOP" "$W/mnt" 2>"$W/mount.err" ||
 # perf's own samples are no part of the phase's work: both sides leave out
 # tasks named perf*, and the idle task
 CLYDE_TEST_PAUSE=put_block:before-rewrite CLYDE_TEST_RESUME=$W/go \
-	"$CLYDE" -d "$W/mnt" -s 192:65536 -n 0 -f -b --data=compressible:50 --stack-hz=499 \
+	"$CLYDE" -d "$W/mnt" -s 512 -n 0 -f --data=compressible:50 --stack-hz=499 \
 	--flame "$W/flame" >"$W/c.out" 2>"$W/c.err" &
 pid=$!
 if ! wait_pause "$W/c.err" 1; then
@@ -108,8 +108,10 @@ echo "    perf:  zstd $p_zstd%, btrfs $p_btrfs% of $p_busy busy samples"
 # enough samples on each side that 5 points is not noise, and compression seen at all
 check "clyde sampled the phase ($c_busy busy samples, 200 or more)" test "$c_busy" -ge 200
 check "perf sampled the phase ($p_busy busy samples, 200 or more)" test "$p_busy" -ge 200
-check "perf saw zstd's frames in the block write ($p_zstd%)" \
-	awk -v p="$p_zstd" 'BEGIN { exit !(p >= 5) }'
+# 11% to 30% measured here beside other work (whose samples count as busy on
+# both sides): 6% or more, so that a clyde that named no zstd frame is off by more than 5
+check "perf saw zstd's frames in 6% or more of the block write ($p_zstd%)" \
+	awk -v p="$p_zstd" 'BEGIN { exit !(p >= 6) }'
 within5() {
 	awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 5) }'
 }
