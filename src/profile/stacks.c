@@ -29,7 +29,7 @@ static bool ksym_is_text(char type)
 	return type == 't' || type == 'T' || type == 'w' || type == 'W';
 }
 
-static int ksym_push(struct stack_ksyms *k, uint64_t addr, const char *name, size_t len)
+int stack_ksyms_add(struct stack_ksyms *k, uint64_t addr, const char *name, size_t len)
 {
 	char *copy;
 
@@ -63,7 +63,7 @@ int stack_ksyms_parse(struct stack_ksyms *k, const char *text)
 			size_t len = strcspn(name, " \t\n");
 
 			if (len) {
-				int ret = ksym_push(k, addr, name, len);
+				int ret = stack_ksyms_add(k, addr, name, len);
 
 				if (ret)
 					return ret;
@@ -75,8 +75,14 @@ int stack_ksyms_parse(struct stack_ksyms *k, const char *text)
 	/* kptr_restrict hides every address as 0: a table that names nothing */
 	if (!nonzero)
 		return -ENOENT;
-	qsort(k->v, k->n, sizeof(*k->v), ksym_cmp);
+	stack_ksyms_sort(k);
 	return 0;
+}
+
+void stack_ksyms_sort(struct stack_ksyms *k)
+{
+	if (k->n)
+		qsort(k->v, k->n, sizeof(*k->v), ksym_cmp);
 }
 
 const char *stack_ksyms_find(const struct stack_ksyms *k, uint64_t ip)

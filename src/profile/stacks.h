@@ -55,7 +55,7 @@ struct stack_sampler;
 
 /* --- what the sampler and its tests share (stacks.c): pure --- */
 
-/* A kernel symbol table: /proc/kallsyms's text symbols, sorted by address. */
+/* A symbol table sorted by address: /proc/kallsyms's text symbols, or clyde's own functions. */
 struct stack_ksym {
 	uint64_t addr;
 	char *name;		/* "vfs_write", a module's "zstd_compress_[k]" without the suffix */
@@ -68,6 +68,9 @@ struct stack_ksyms {
 
 /* Parse kallsyms text (modules included); 0, -ENOMEM, or -ENOENT when no address is shown. */
 int stack_ksyms_parse(struct stack_ksyms *k, const char *text);
+/* One more symbol (name: len bytes), and the table sorted once all are in; 0 or -ENOMEM. */
+int stack_ksyms_add(struct stack_ksyms *k, uint64_t addr, const char *name, size_t len);
+void stack_ksyms_sort(struct stack_ksyms *k);
 /* The function ip lies in, or NULL below the first symbol. */
 const char *stack_ksyms_find(const struct stack_ksyms *k, uint64_t ip);
 void stack_ksyms_free(struct stack_ksyms *k);

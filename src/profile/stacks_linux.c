@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -20,6 +21,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -58,6 +60,7 @@ struct task_seen {
 /* A mapping of a process: user frames are named by the file they lie in. */
 struct map_area {
 	uint64_t start, end;
+	uint64_t base;		/* where the file's offset 0 is mapped */
 	char name[64];
 };
 
@@ -77,6 +80,10 @@ struct stack_sampler {
 	int self_pid;
 	struct stack_ksyms ksyms;
 	bool ksyms_ok;
+	/* clyde's own functions (its ELF .symtab) and where its image is mapped */
+	struct stack_ksyms own;
+	uint64_t own_vaddr;	/* the first PT_LOAD's page: the image's link-time base */
+	char own_frame[64];	/* "[clyde]": the maps' name of the image */
 	/* per phase */
 	struct task_seen *tasks;
 	size_t tasks_cap;
@@ -275,6 +282,91 @@ close:
 	return ret;
 }
 
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* The function symbols of an ELF64 image in memory, and its first PT_LOAD's page. */
+static int elf_functions(const unsigned char *img, size_t len, struct stack_ksyms *out,
+			 uint64_t *vaddr)
+{
+	const Elf64_Ehdr *eh = (const void *)img;
+	const Elf64_Shdr *sh;
+	uint64_t lowest = UINT64_MAX;
+
+	if (len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_shentsize != sizeof(*sh) ||
+	    eh->e_shoff > len || eh->e_shnum > (len - eh->e_shoff) / sizeof(*sh) ||
+	    eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phoff > len ||
+	    eh->e_phnum > (len - eh->e_phoff) / sizeof(Elf64_Phdr))
+		return -ENOEXEC;
+	for (unsigned i = 0; i < eh->e_phnum; i++) {
+		const Elf64_Phdr *ph = (const void *)(img + eh->e_phoff) + i;
+
+		if (ph->p_type == PT_LOAD && ph->p_vaddr < lowest)
+			lowest = ph->p_vaddr;
+	}
+	*vaddr = lowest == UINT64_MAX ? 0 : lowest & ~(uint64_t)4095;
+	sh = (const void *)(img + eh->e_shoff);
+	for (unsigned i = 0; i < eh->e_shnum; i++) {
+		const Elf64_Shdr *strs;
+		const Elf64_Sym *sym;
+
+		if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum)
+			continue;
+		strs = &sh[sh[i].sh_link];
+		if (sh[i].sh_offset > len || sh[i].sh_size > len - sh[i].sh_offset ||
+		    strs->sh_offset > len || strs->sh_size > len - strs->sh_offset || !strs->sh_size)
+			return -ENOEXEC;
+		sym = (const void *)(img + sh[i].sh_offset);
+		for (size_t j = 0; j < sh[i].sh_size / sizeof(*sym); j++) {
+			const char *name;
+			int ret;
+
+			if (ELF64_ST_TYPE(sym[j].st_info) != STT_FUNC || !sym[j].st_value ||
+			    sym[j].st_name >= strs->sh_size)
+				continue;
+			name = (const char *)img + strs->sh_offset + sym[j].st_name;
+			ret = stack_ksyms_add(out, sym[j].st_value, name,
+					      strnlen(name, strs->sh_size - sym[j].st_name));
+			if (ret)
+				return ret;
+		}
+	}
+	stack_ksyms_sort(out);
+	return out->n ? 0 : -ENOENT;
+}
+
+/* clyde's own functions: a stripped clyde names its frames by the program alone. */
+static void load_own_symbols(struct stack_sampler *s)
+{
+	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	char path[4096];
+	struct stat st;
+	ssize_t n;
+	void *img;
+
+	if (fd < 0)
+		return;
+	n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+	path[n > 0 ? n : 0] = '\0';
+	snprintf(s->own_frame, sizeof(s->own_frame), "[%.60s]", base_name(path));
+	if (fstat(fd, &st) || st.st_size <= 0) {
+		close(fd);
+		return;
+	}
+	img = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (img == MAP_FAILED)
+		return;
+	if (elf_functions(img, (size_t)st.st_size, &s->own, &s->own_vaddr))
+		stack_ksyms_free(&s->own);
+	munmap(img, (size_t)st.st_size);
+}
+
 int prof_stacks_open(struct prof_sampler *p, unsigned hz, char *err, size_t errlen)
 {
 	struct stack_sampler *s = calloc(1, sizeof(*s));
@@ -299,6 +391,7 @@ int prof_stacks_open(struct prof_sampler *p, unsigned hz, char *err, size_t errl
 	if (s->skipped)
 		fprintf(stderr, "clyde: note: --profile=stacks: %u CPU(s) offline, not sampled\n",
 			s->skipped);
+	load_own_symbols(s);
 	p->stacks = s;
 	return 0;
 close_rings:
@@ -427,13 +520,6 @@ static const struct task_seen *task_find(struct stack_sampler *s, uint32_t pid, 
 	return t;
 }
 
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
-
 static int maps_read(struct proc_maps *m)
 {
 	char path[64], line[4352];
@@ -447,11 +533,12 @@ static int maps_read(struct proc_maps *m)
 		return 0;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		unsigned long long lo, hi;
+		unsigned long long lo, hi, off;
 		char perms[8];
 		int name_at = 0;
 
-		if (sscanf(line, "%llx-%llx %7s %*s %*s %*s %n", &lo, &hi, perms, &name_at) < 3 ||
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi, perms, &off,
+			   &name_at) < 4 ||
 		    !name_at || perms[2] != 'x')
 			continue;
 		if (array_room(&m->v, &cap, m->n, sizeof(*m->v), 64)) {
@@ -461,6 +548,7 @@ static int maps_read(struct proc_maps *m)
 		line[strcspn(line, "\n")] = '\0';
 		m->v[m->n].start = lo;
 		m->v[m->n].end = hi;
+		m->v[m->n].base = lo - off;
 		snprintf(m->v[m->n].name, sizeof(m->v[m->n].name), "[%s]",
 			 line[name_at] ? base_name(line + name_at) : "anon");
 		m->n++;
@@ -487,11 +575,24 @@ static struct proc_maps *maps_of(struct stack_sampler *s, uint32_t pid)
 	return m;
 }
 
-static const char *user_frame(const struct proc_maps *m, uint64_t ip)
+/* A user frame: clyde's own function by name where its symbols say, else the file. */
+static const char *user_frame(const struct stack_sampler *s, const struct proc_maps *m,
+			      uint32_t pid, uint64_t ip)
 {
-	for (size_t i = 0; m && i < m->n; i++)
-		if (ip >= m->v[i].start && ip < m->v[i].end)
-			return m->v[i].name;
+	for (size_t i = 0; m && i < m->n; i++) {
+		const struct map_area *a = &m->v[i];
+		const char *fn;
+
+		if (ip < a->start || ip >= a->end)
+			continue;
+		if ((int)pid == s->self_pid && s->own.n && !strcmp(a->name, s->own_frame)) {
+			/* the file's offset 0 is its first PT_LOAD's page */
+			fn = stack_ksyms_find(&s->own, ip - a->base + s->own_vaddr);
+			if (fn)
+				return fn;
+		}
+		return a->name;
+	}
 	return "[unknown]";
 }
 
@@ -536,9 +637,10 @@ static void fold_sample(struct stack_sampler *s, const struct task_seen *t, uint
 	if (ubeg < uend && !t->exited)
 		m = maps_of(s, pid);
 	for (uint64_t i = uend; m && i > ubeg; i--) {
-		const char *name = user_frame(m, ip[i - 1]);
+		const char *name = user_frame(s, m, pid, ip[i - 1]);
 
-		if (last && !strcmp(last, name))
+		/* a run of one library's frames is one: a function repeated is recursion */
+		if (last && name[0] == '[' && !strcmp(last, name))
 			continue;
 		stack_line_frame(&s->line, name, NULL);
 		last = name;
@@ -655,6 +757,7 @@ void prof_stacks_close(struct prof_sampler *p)
 	free(s->tasks);
 	stack_line_free(&s->line);
 	stack_ksyms_free(&s->ksyms);
+	stack_ksyms_free(&s->own);
 	free(s->ring);
 	free(s);
 	p->stacks = NULL;

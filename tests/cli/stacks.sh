@@ -6,7 +6,8 @@
 # one folded file per phase, each line "frame;frame;... count" with
 # kernel frames marked, clyde's own stacks under its name and the block
 # write's through the write system call; a task whose name holds ';',
-# spaces and a tab stays one frame; -x runs named apart; and, clyde
+# spaces and a tab stays one frame; clyde's own functions named; -x runs
+# named apart; and, clyde
 # being root, a symbolic link and a hard link planted at a file's name
 # are refused (exit 3, the file named) and nothing is written through
 # them, the other phases' files still written.
@@ -69,6 +70,9 @@ expect_match "clyde's stacks start with its name, its writes in the kernel's pwr
 	"$(grep '^clyde;' "$W/flame/put_block.folded")" ';[a-z0-9_]*sys_pwrite64_\[k\]'
 expect_match "the library a user frame lies in" "$(cat "$W"/flame/*.folded)" \
 	';\[libc\.so\.6\]'
+# the per-char phases spend their user time in clyde's own loop: named from its symbols
+expect_match "clyde's own functions named" "$(cat "$W/flame/putc.folded" "$W/flame/getc.folded")" \
+	'^clyde;(.*;)?perchar_[a-z_]+( |;)'
 expect_match "the crafted name is one frame, its program too" "$(cat "$W"/flame/*.folded)" \
 	'^a_b_c_d;.*\[a_b_c_d\]'
 
