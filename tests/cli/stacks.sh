@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # --profile=stacks and --flame DIR on a tmpfs: --profile's words and the
 # options' bad values refused with exit 1 and a message; -u refused
-# (perf events are root's); an unusable DIR refused before any phase;
+# (perf events are root's), and a user whom perf_event_paranoid refuses
+# told why; an unusable DIR refused before any phase;
 # one folded file per phase, each line "frame;frame;... count" with
 # kernel frames marked, clyde's own stacks under its name and the block
 # write's through the write system call; a task whose name holds ';',
@@ -40,7 +41,20 @@ bad "--flame $W/file: Not a directory" $RUN --flame "$W/file"
 check "an unusable --flame DIR: refused before any phase wrote" \
 	test -z "$(ls -A "$MNT")"
 
-# perf_event_paranoid and the like: a machine that refuses says so, and this test skips
+# a user perf_event_paranoid keeps from sampling every CPU is told why, exit 1, before any phase
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 0)
+if [ "$paranoid" -gt 0 ] && command -v setpriv >/dev/null 2>&1; then
+	chmod 1777 "$MNT"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$CLYDE" $RUN --profile=stacks \
+		>"$W/user.out" 2>"$W/user.err"
+	expect_eq "--profile=stacks as a user: exit status" "$?" 1
+	expect_match "--profile=stacks as a user: says why" "$(cat "$W/user.err")" \
+		"perf_event_open refused system-wide sampling \\(Permission denied\\).*perf_event_paranoid at most 0 \\(it is $paranoid\\)"
+	check "--profile=stacks as a user: no phase ran" test -z "$(ls -A "$MNT")"
+	chmod 755 "$MNT"
+fi
+
+# perf_event_paranoid and the like: a machine that refuses root says so, and this test skips
 "$CLYDE" $RUN -s 8m -r 4m -n 0 --profile=stacks >"$W/probe.out" 2>"$W/probe.err"
 if [ $? = 1 ] && grep -q 'perf_event_open' "$W/probe.err"; then
 	skip "perf_event_open refused here: $(cat "$W/probe.err")"
