@@ -52,7 +52,7 @@ int flame_open(struct session *s, char *err, size_t errlen)
 
 void flame_close(struct session *s)
 {
-	if (s->opt.flame_dir && s->flame_fd >= 0)
+	if (s->flame_fd >= 0)
 		close(s->flame_fd);
 	s->flame_fd = -1;
 }

@@ -304,7 +304,7 @@ static int elf_functions(const unsigned char *img, size_t len, struct stack_ksym
 	    eh->e_phnum > (len - eh->e_phoff) / sizeof(Elf64_Phdr))
 		return -ENOEXEC;
 	for (unsigned i = 0; i < eh->e_phnum; i++) {
-		const Elf64_Phdr *ph = (const void *)(img + eh->e_phoff) + i;
+		const Elf64_Phdr *ph = (const Elf64_Phdr *)(img + eh->e_phoff) + i;
 
 		if (ph->p_type == PT_LOAD && ph->p_vaddr < lowest)
 			lowest = ph->p_vaddr;
