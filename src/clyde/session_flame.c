@@ -137,6 +137,7 @@ void stacks_notes(FILE *log, const struct run_result *res)
 		if (set->samples + set->idle < FEW_SAMPLES)
 			fprintf(log, "clyde: note: --profile=stacks: %s: %" PRIu64 " samples in "
 				"%.3f s: too few to say where its time went (raise --stack-hz or "
-				"the phase's size)\n", name, set->samples + set->idle, pp->window_s);
+				"the phase's size)\n", name, set->samples + set->idle,
+				pp->window_s);
 	}
 }

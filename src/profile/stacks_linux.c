@@ -266,7 +266,7 @@ static int open_rings(struct stack_sampler *s, unsigned hz, char *err, size_t er
 		s->nring++;
 		ret = map_ring(r, bytes);
 		if (ret) {
-			snprintf(err, errlen, "--profile=stacks: cannot map CPU %u's sample ring of "
+			snprintf(err, errlen, "--profile=stacks: cannot map CPU %u's ring of "
 				 "%zu KiB: %s", cpu, bytes >> 10, strerror(-ret));
 			goto close;
 		}
@@ -319,7 +319,8 @@ static int elf_functions(const unsigned char *img, size_t len, struct stack_ksym
 			continue;
 		strs = &sh[sh[i].sh_link];
 		if (sh[i].sh_offset > len || sh[i].sh_size > len - sh[i].sh_offset ||
-		    strs->sh_offset > len || strs->sh_size > len - strs->sh_offset || !strs->sh_size)
+		    strs->sh_offset > len || strs->sh_size > len - strs->sh_offset ||
+		    !strs->sh_size)
 			return -ENOEXEC;
 		sym = (const void *)(img + sh[i].sh_offset);
 		for (size_t j = 0; j < sh[i].sh_size / sizeof(*sym); j++) {
