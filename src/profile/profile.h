@@ -9,6 +9,10 @@
 #include "profile/layers.h"
 #include "sys/fsinfo.h"
 
+struct stack_sampler;
+struct stack_set;
+struct layer_table;
+
 /*
  * --profile: where a phase's CPU and device bytes went. Two snapshots
  * per phase, one just before its timed part and one just after, never
@@ -155,6 +159,8 @@ struct prof_sampler {
 	bool layers_queue;		/* every device has a request queue */
 	char layers_devs[128];
 	char layers_why[160];
+	struct stack_sampler *stacks;	/* --profile=stacks, NULL without (stacks.h) */
+	struct layer_table *stack_layers;	/* --profile=stacks: the layer table (stacks_layers.c) */
 };
 
 /* A busy task outside clyde; kworkers by their workqueue. */
@@ -223,6 +229,8 @@ struct prof_phase {
 	struct stack_summary *stacks;
 	/* --profile=layers: the latency split (state LAYERS_OFF when not asked). */
 	struct prof_layers layers;
+	/* --profile=stacks: the samples themselves; NULL without; freed with the result (stacks.h) */
+	struct stack_set *stack_set;
 };
 
 /* --- the sampler (profile_sample.c) --- */
@@ -248,6 +256,26 @@ void prof_layers_init(struct prof_sampler *p, const char *dir);
  */
 void prof_snapshot_take(struct prof_sampler *p, struct prof_snapshot *s, bool at_start);
 void prof_snapshot_free(struct prof_snapshot *s);
+
+/*
+ * --profile=stacks (stacks_linux.c, stacks_bsd.c): open a sampling event
+ * on every online CPU at hz samples a second; 0, or -errno with err set
+ * (permissions, perf_event_paranoid, an OS without perf_event_open).
+ */
+int prof_stacks_open(struct prof_sampler *p, unsigned hz, char *err, size_t errlen);
+/* At a phase's timed start and end; nothing without stacks. */
+void prof_stacks_start(struct prof_sampler *p);
+void prof_stacks_stop(struct prof_sampler *p);
+/* The phase's samples into out (empty, the caller's); 0 or -ENOMEM (out partial). */
+int prof_stacks_collect(struct prof_sampler *p, struct stack_set *out);
+void prof_stacks_close(struct prof_sampler *p);
+/*
+ * --profile=stacks' layer table, $CLYDE_LAYERS or the installed one
+ * (stacks_layers.c): read before the first phase, so that a bad table
+ * stops the run with its file and line; 0 or -errno with err set.
+ */
+int prof_stack_layers_open(struct prof_sampler *p, char *err, size_t errlen);
+void prof_stack_layers_close(struct prof_sampler *p);
 
 /* --- the arithmetic and parsers (profile.c): pure --- */
 

@@ -81,6 +81,7 @@ int prof_sampler_init(struct prof_sampler *p, const char *dir, const struct fsin
 
 void prof_sampler_close(struct prof_sampler *p)
 {
+	prof_stacks_close(p);
 	prof_os_perf_close(p);
 	layers_probe_close(p->layers);
 	p->layers = NULL;

@@ -562,3 +562,30 @@ int prof_stacks_finish(struct prof_phase *pp, const struct stack_set *set,
 	pp->stacks = s;
 	return 0;
 }
+
+int prof_stack_layers_open(struct prof_sampler *p, char *err, size_t errlen)
+{
+	struct layer_table *t = calloc(1, sizeof(*t));
+	int ret;
+
+	if (!t) {
+		snprintf(err, errlen, "--profile=stacks: no memory for the layer table");
+		return -ENOMEM;
+	}
+	ret = layer_table_load(t, layer_table_path(), err, errlen);
+	if (ret) {
+		free(t);
+		return ret;
+	}
+	p->stack_layers = t;
+	return 0;
+}
+
+void prof_stack_layers_close(struct prof_sampler *p)
+{
+	if (!p->stack_layers)
+		return;
+	layer_table_free(p->stack_layers);
+	free(p->stack_layers);
+	p->stack_layers = NULL;
+}
