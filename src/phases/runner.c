@@ -27,6 +27,7 @@
 #include "placement/placement.h"
 #include "profile/profile.h"
 #include "profile/stacks.h"
+#include "profile/stacks_layers.h"
 #include "sys/cache.h"
 #include "sys/residency.h"
 #include "sys/semsync.h"

@@ -237,9 +237,29 @@ close_file:
 
 const char *layer_table_path(void)
 {
+	static char beside[4096];
 	const char *env = getenv("CLYDE_LAYERS");
+	ssize_t n;
+	char *slash;
 
-	return env && *env ? env : CLYDE_LAYERS_DEFAULT;
+	if (env && *env)
+		return env;
+	if (!access(CLYDE_LAYERS_DEFAULT, F_OK))
+		return CLYDE_LAYERS_DEFAULT;
+	/*
+	 * Not installed: a clyde run from its build tree reads the table there,
+	 * beside the program (data/layers). /proc/self/exe is Linux's, as the
+	 * stacks are.
+	 */
+	n = readlink("/proc/self/exe", beside, sizeof(beside) - sizeof("/data/layers"));
+	if (n <= 0 || (size_t)n >= sizeof(beside) - sizeof("/data/layers"))
+		return CLYDE_LAYERS_DEFAULT;
+	beside[n] = '\0';
+	slash = strrchr(beside, '/');
+	if (!slash)
+		return CLYDE_LAYERS_DEFAULT;
+	strcpy(slash, "/data/layers");
+	return access(beside, F_OK) ? CLYDE_LAYERS_DEFAULT : beside;
 }
 
 /* No row matched the frame (LAYER_PASS: a "-" row did). */

@@ -53,5 +53,5 @@ check "no note without the word" sh -c "! grep -q 'profile=layers' '$W/p.err'"
 
 "$CLYDE" -d "$MNT" -s 4M --profile=layers,latency >/dev/null 2>"$W/bad.err"
 expect_eq "--profile=layers,latency: exit status" "$?" 1
-expect_file_has "the unknown word named" "$W/bad.err" "'latency' is not layers"
+expect_file_has "the unknown word named" "$W/bad.err" "'latency' is not a word it knows (stacks, layers)"
 done_testing

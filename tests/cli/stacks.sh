@@ -20,6 +20,8 @@ MNT=$SCRATCH
 scratch_dir
 W=$SCRATCH
 RUN="-d $MNT -s 64m -r 32m -n 1 -q"
+# the layer table: beside the program in its build tree; a VPATH build's is the source tree's
+[ -f "$(dirname "$CLYDE")/data/layers" ] || { CLYDE_LAYERS=$LAYERS_TABLE; export CLYDE_LAYERS; }
 
 # usage: each bad form exits 1 with its message
 bad() {
@@ -29,7 +31,7 @@ bad() {
 	expect_eq "clyde $*: exit status" "$?" 1
 	expect_match "clyde $*: says why" "$(cat "$W/bad.err")" "$exp"
 }
-bad "'bogus' is not a word it knows \\(stacks\\)" $RUN --profile=bogus
+bad "'bogus' is not a word it knows \\(stacks, layers\\)" $RUN --profile=bogus
 bad "'' is not a word" $RUN --profile=stacks,
 bad "--stack-hz" $RUN --stack-hz=0
 bad "--stack-hz" $RUN --stack-hz=10001
