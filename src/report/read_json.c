@@ -29,6 +29,7 @@
 #include "lib/strutil.h"
 #include "report/read_private.h"
 #include "report/report.h"
+#include "report/report_flame.h"
 
 /* The parameters of a JSON run, written as clyde's CSV line writes them (format_csv.c). */
 static const char *json_run_params(struct report_run *r, const struct json_node *run)
@@ -151,6 +152,43 @@ static const char *json_run_stacks(struct report_where *w, const struct json_nod
 }
 
 /*
+ * clyde-result/12: the folded stacks of a phase, for its flame graphs;
+ * a stack without a count is refused, the whole list or nothing kept.
+ */
+static const char *json_run_folded(struct report_where *w, const struct json_node *st, bool *oom)
+{
+	const struct json_node *arr = json_get(st, "folded"), *e;
+	size_t n = 0;
+
+	if (!arr || arr->type == JSON_NULL)
+		return NULL;
+	if (arr->type != JSON_ARRAY)
+		return "has a profile.stacks.folded that is not a list";
+	for (e = arr->child; e; e = e->next)
+		n++;
+	w->folded = calloc(n ? n : 1, sizeof(*w->folded));
+	if (!w->folded) {
+		*oom = true;
+		return "could not be kept: out of memory";
+	}
+	for (e = arr->child; e; e = e->next) {
+		const struct json_node *stack = json_get(e, "stack");
+		double count;
+
+		if (e->type != JSON_OBJECT || !stack || stack->type != JSON_STRING ||
+		    json_get_number(e, "count", 0, 1e18, false, &count))
+			return "has a profile.stacks.folded entry without a stack and a count";
+		w->folded[w->nfolded].folded = strdup(stack->string);
+		if (!w->folded[w->nfolded].folded) {
+			*oom = true;
+			return "could not be kept: out of memory";
+		}
+		w->folded[w->nfolded++].count = (uint64_t)count;
+	}
+	return NULL;
+}
+
+/*
  * Where a profiled phase's CPU went (report_where): the busiest tasks
  * outside clyde (/3) and the stacks (/12). Nothing kept where the phase
  * has neither.
@@ -171,15 +209,21 @@ static const char *json_run_where(struct report_run *r, enum phase_id ph,
 		return "has a profile.groups.top that is not a list of tasks and seconds";
 	if (st && st->type != JSON_NULL && (why = json_run_stacks(&w, st)))
 		return why;
+	if (st && st->type != JSON_NULL && (why = json_run_folded(&w, st, oom)))
+		goto free_folded;
 	if (!w.ntasks && !w.has_stacks)
 		return NULL;
 	r->where[ph] = malloc(sizeof(w));
 	if (!r->where[ph]) {
 		*oom = true;
-		return "could not be kept: out of memory";
+		why = "could not be kept: out of memory";
+		goto free_folded;
 	}
 	*r->where[ph] = w;
 	return NULL;
+free_folded:
+	report_where_free_folded(&w);
+	return why;
 }
 
 static const char *json_run_profile(struct report_run *r, enum phase_id ph, const struct json_node *p)

@@ -60,6 +60,8 @@ struct report_profile {
 #define REPORT_WHERE_LAYERS	48
 #define REPORT_WHERE_FUNCS	10
 
+struct flame_stack;
+
 struct report_named {
 	char name[REPORT_WHERE_NAME];
 	char group[24];		/* a task's group ("filesystem", "writeback"); "" otherwise */
@@ -67,6 +69,9 @@ struct report_named {
 };
 
 struct report_where {
+	/* clyde-result/12's folded stacks (flame graphs); owned here, freed with the run */
+	struct flame_stack *folded;
+	size_t nfolded;
 	unsigned ntasks;
 	struct report_named task[REPORT_WHERE_TASKS];
 	bool has_stacks;
@@ -534,6 +539,8 @@ void report_series_each(const struct report_set *s, size_t k,
 			void (*fn)(void *arg, size_t i, unsigned j, enum phase_id ph), void *arg);
 /* Frees what run r owns: every series and every where. */
 void report_run_free_series(struct report_run *r);
+/* The folded stacks a where holds (read_json.c keeps them), freed. */
+void report_where_free_folded(struct report_where *w);
 /*
  * After the CPU cost, where any run has one: each configuration's phases'
  * busiest tasks outside clyde and, with stacks, their layers and top
@@ -541,6 +548,20 @@ void report_run_free_series(struct report_run *r);
  * (report_where.c). 0 or -ENOMEM.
  */
 int report_where_text(FILE *out, const struct report_set *s);
+/*
+ * Configuration k's folded stacks of phase ph, its runs' one after
+ * another (borrowed from the runs: free only *v); *n 0 where none.
+ */
+int report_where_stacks(const struct report_set *s, size_t k, enum phase_id ph,
+			struct flame_stack **v, size_t *n);
+/* The layers whose mean share of the sampled CPU moved most from a to b: how many, or -ENOMEM. */
+struct flame_mover;
+int report_where_layer_moves(const struct report_set *s, size_t a, size_t b, enum phase_id ph,
+			     struct flame_mover *out, size_t max);
+/* What moved where a phase's rate differs from the baseline's beyond noise (text). */
+int report_where_moves_text(FILE *out, const struct report_set *s);
+/* clyde-report's page: the flame graphs per phase and configuration, and the differences. */
+int report_flame_html(FILE *out, const struct report_set *s);
 
 /* The aligned text table (report_text.c): 0, or -errno (-EIO) when writing failed. */
 int report_text(FILE *out, const struct report_set *s);

@@ -49,6 +49,9 @@ int report_flame_diff_svg(FILE *out, const char *title, const struct flame_stack
  * most from a to b, largest move first, at most max: how many filled, or
  * -ENOMEM.
  */
+/* qsort's order of movers: the largest move first, then by name. */
+int report_flame_mover_cmp(const void *x, const void *y);
+
 int report_flame_movers(const struct flame_stack *a, size_t na, const struct flame_stack *b,
 			size_t nb, struct flame_mover *out, size_t max);
 

@@ -403,7 +403,7 @@ static uint64_t stack_sum(const struct flame_stack *s, size_t n)
 	return sum;
 }
 
-static int mover_cmp(const void *x, const void *y)
+int report_flame_mover_cmp(const void *x, const void *y)
 {
 	const struct flame_mover *a = x, *b = y;
 	double ma = fabs(a->share_b - a->share_a), mb = fabs(b->share_b - b->share_a);
@@ -445,7 +445,7 @@ int report_flame_movers(const struct flame_stack *a, size_t na, const struct fla
 		all[nall++] = m;
 		i = j;
 	}
-	qsort(all, nall, sizeof(*all), mover_cmp);
+	qsort(all, nall, sizeof(*all), report_flame_mover_cmp);
 	if (nall > max)
 		nall = max;
 	if (nall)

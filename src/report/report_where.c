@@ -15,6 +15,7 @@
 
 #include "core/phase.h"
 #include "report/report.h"
+#include "report/report_flame.h"
 
 /* The names one mean holds: more than any one run writes, so that a few runs fit whole. */
 #define WHERE_ACC_MAX	128
@@ -181,5 +182,166 @@ int report_where_text(FILE *out, const struct report_set *s)
 		fprintf(out, "Only the first %d names of a phase's tasks, layers or functions are "
 			"in its means.\n", WHERE_ACC_MAX);
 	free(m);
+	return 0;
+}
+
+/* Configuration k's folded stacks of phase ph, every run's one after another; *n 0 where none. */
+int report_where_stacks(const struct report_set *s, size_t k, enum phase_id ph,
+			struct flame_stack **v, size_t *n)
+{
+	size_t total = 0, at = 0;
+
+	*v = NULL;
+	*n = 0;
+	for (size_t i = 0; i < s->nruns; i++)
+		if (report_run_of(s, k, i) && s->runs[i].where[ph])
+			total += s->runs[i].where[ph]->nfolded;
+	if (!total)
+		return 0;
+	*v = malloc(total * sizeof(**v));
+	if (!*v)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nruns; i++) {
+		const struct report_where *w = s->runs[i].where[ph];
+
+		if (!report_run_of(s, k, i) || !w)
+			continue;
+		memcpy(*v + at, w->folded, w->nfolded * sizeof(**v));
+		at += w->nfolded;
+	}
+	*n = at;
+	return 0;
+}
+
+/* The layers whose mean share moved most from configuration a to b (in percent), at most max. */
+int report_where_layer_moves(const struct report_set *s, size_t a, size_t b, enum phase_id ph,
+			     struct flame_mover *out, size_t max)
+{
+	struct where_means *ma = malloc(sizeof(*ma)), *mb = malloc(sizeof(*mb));
+	struct flame_mover all[2 * WHERE_ACC_MAX];
+	size_t n = 0;
+	int ret = -ENOMEM;
+
+	if (!ma || !mb)
+		goto out_free;
+	ret = 0;
+	if (!where_means(s, a, ph, ma) || !where_means(s, b, ph, mb) || !ma->stacked ||
+	    !mb->stacked)
+		goto out_free;
+	for (unsigned i = 0; i < ma->layer.n; i++) {
+		snprintf(all[n].name, sizeof(all[n].name), "%s", ma->layer.v[i].name);
+		all[n].share_a = ma->layer.v[i].v * 100;
+		all[n++].share_b = 0;
+	}
+	for (unsigned i = 0; i < mb->layer.n; i++) {
+		size_t j = 0;
+
+		while (j < n && strcmp(all[j].name, mb->layer.v[i].name))
+			j++;
+		if (j == n) {
+			snprintf(all[n].name, sizeof(all[n].name), "%s", mb->layer.v[i].name);
+			all[n++].share_a = 0;
+		}
+		all[j].share_b = mb->layer.v[i].v * 100;
+	}
+	qsort(all, n, sizeof(all[0]), report_flame_mover_cmp);
+	if (n > max)
+		n = max;
+	memcpy(out, all, n * sizeof(all[0]));
+	ret = (int)n;
+out_free:
+	free(ma);
+	free(mb);
+	return ret;
+}
+
+/* A run's figure averaged over configuration k's runs that have it; NAN where none does. */
+static double config_mean(const struct report_set *s, size_t k, enum phase_id ph, bool write)
+{
+	double sum = 0;
+	unsigned n = 0;
+
+	for (size_t i = 0; i < s->nruns; i++) {
+		double v = write ? s->runs[i].prof[ph].write_amp : s->runs[i].prof[ph].read_amp;
+
+		if (report_run_of(s, k, i) && s->runs[i].prof[ph].has && !isnan(v)) {
+			sum += v;
+			n++;
+		}
+	}
+	return n ? sum / n : NAN;
+}
+
+static void moves_list(FILE *out, const char *what, const struct flame_mover *m, int n)
+{
+	fprintf(out, "; %s", what);
+	for (int i = 0; i < n; i++)
+		fprintf(out, "%s %s %+.1f", i ? "," : "", m[i].name, m[i].share_b - m[i].share_a);
+}
+
+#define MOVES_TEXT	3
+
+/*
+ * Per configuration and phase where the rate differs from the baseline's
+ * beyond noise and both sampled their stacks: what moved, from the data:
+ * the layers and functions whose share of the sampled CPU moved most, in
+ * points, and the device's bytes per byte clyde moved, as a ratio.
+ */
+int report_where_moves_text(FILE *out, const struct report_set *s)
+{
+	size_t base = (size_t)s->baseline;
+	bool header = false;
+
+	if (s->baseline < 0 || base >= s->nconfigs)
+		return 0;
+	for (size_t k = 0; k < s->nconfigs; k++) {
+		for (int p = 0; p < PH_COUNT && k != base; p++) {
+			enum phase_id ph = (enum phase_id)p;
+			const struct report_config *c = &s->configs[k];
+			struct flame_mover layers[MOVES_TEXT], funcs[MOVES_TEXT];
+			struct flame_stack *va, *vb;
+			size_t na, nb;
+			int nl, nf, ret;
+			double wa, wb;
+
+			if (!c->has_ratio[ph][RM_RATE] || c->within_noise[ph][RM_RATE])
+				continue;
+			nl = report_where_layer_moves(s, base, k, ph, layers, MOVES_TEXT);
+			if (nl < 0)
+				return nl;
+			if (!nl)
+				continue;
+			ret = report_where_stacks(s, base, ph, &va, &na);
+			if (!ret)
+				ret = report_where_stacks(s, k, ph, &vb, &nb);
+			if (ret) {
+				free(va);
+				return ret;
+			}
+			nf = report_flame_movers(va, na, vb, nb, funcs, MOVES_TEXT);
+			free(va);
+			free(vb);
+			if (nf < 0)
+				return nf;
+			if (!header)
+				fputs("\nWhat moved (--profile=stacks): where a phase's rate differs from "
+				      "the baseline's beyond\nnoise, the layers and functions whose share "
+				      "of its sampled CPU moved most, in\npoints, and the device's bytes "
+				      "per byte clyde moved, as a ratio.\n", out);
+			header = true;
+			fprintf(out, "  [%zu] %-18s %.2fx", k + 1, phase_get(ph)->row_name,
+				c->ratio[ph][RM_RATE]);
+			moves_list(out, "layers", layers, nl);
+			moves_list(out, "functions", funcs, nf);
+			for (int w = 1; w >= 0; w--) {
+				wa = config_mean(s, base, ph, w);
+				wb = config_mean(s, k, ph, w);
+				if (!isnan(wa) && !isnan(wb) && wa > 0)
+					fprintf(out, "; device %s per byte %.2fx", w ? "writes" : "reads",
+						wb / wa);
+			}
+			fputc('\n', out);
+		}
+	}
 	return 0;
 }
