@@ -35,7 +35,7 @@ static void print_version(void)
 		printf(" %s%s%s%s", engines[i]->name, engines[i]->unavailable ? " (" : "",
 		       engines[i]->unavailable ? engines[i]->unavailable : "",
 		       engines[i]->unavailable ? ")" : "");
-	printf("\nlibraries: liburing %s, libnuma %s, hwloc %s, mpi %s\n",
+	printf("\nlibraries: liburing %s, libnuma %s, hwloc %s, mpi %s, bpf %s\n",
 #ifdef HAVE_LIBURING
 	       "yes",
 #else
@@ -52,6 +52,11 @@ static void print_version(void)
 	       "no",
 #endif
 #ifdef HAVE_MPI
+	       "yes",
+#else
+	       "no",
+#endif
+#ifdef HAVE_BPF
 	       "yes"
 #else
 	       "no"
@@ -110,6 +115,7 @@ static int clyde_main(int argc, char **argv)
 	int status;
 
 	memset(&s, 0, sizeof(s));
+	s.flame_fd = -1;
 	options_defaults(&s.opt);
 	if (options_parse(&s.opt, argc, argv, err, sizeof(err)))
 		return usage_error(err);
@@ -147,20 +153,30 @@ static int clyde_main(int argc, char **argv)
 	status = prepare(&s, err, sizeof(err));
 	status = ranks_agree(status, err, true);
 	if (status)
-		return status;
+		goto close_stacks;
 	if (cluster_active() && share_plan(&s)) {
 		fprintf(stderr, "clyde: MPI: cannot share rank 0's plan\n");
-		return CLYDE_EXIT_ENGINE;
+		status = CLYDE_EXIT_ENGINE;
+		goto close_stacks;
 	}
 	fo.exact = s.opt.exact;
 	if (s.opt.plan_only) {
 		if (cluster_rank() == 0)
 			plan_print(stdout, &s.plan, &s.opt);
-		return CLYDE_EXIT_OK;
+		goto close_stacks;
 	}
 	if (cluster_active())
 		s.clock_offset = cluster_clock_offset();
-	return run_all(&s, &fo);
+	status = run_all(&s, &fo);
+	/* --profile's programs, maps and events: detached and freed, not left to the exit */
+	if (s.opt.profile)
+		prof_sampler_close(&s.prof);
+close_stacks:
+	/* what prepare opened for --profile=stacks and --flame, whichever it reached */
+	flame_close(&s);
+	prof_stacks_close(&s.prof);
+	prof_stack_layers_close(&s.prof);
+	return status;
 }
 
 int main(int argc, char **argv)

@@ -55,6 +55,7 @@ void options_defaults(struct clyde_options *o)
 	o->data = DATA_RANDOM;
 	o->tree_seed = DEFAULT_TREE_SEED;
 	o->mpi_timeout_s = CLUSTER_TIMEOUT_DEFAULT;
+	o->stack_hz = DEFAULT_STACK_HZ;
 }
 
 /* The parsers of the table's rows, in its order. */
@@ -257,6 +258,61 @@ static int parse_data(void *ctx, const char *arg, char *err, size_t errlen)
 	}
 	return options_fail(err, errlen,
 			    "--data: '%s' must be zero, random or compressible:P (P: 0 to 100)", arg);
+}
+
+/* --profile's words, one row each: the bool each turns on beside --profile itself. */
+static const struct profile_word {
+	const char *word;
+	size_t field;
+} profile_words[] = {
+	{ "stacks", offsetof(struct clyde_options, profile_stacks) },
+	{ "layers", offsetof(struct clyde_options, profile_layers) },
+};
+
+#define PROFILE_WORDS	(sizeof(profile_words) / sizeof(profile_words[0]))
+
+/* --profile[=WORD[,WORD]]: --profile alone is the snapshots only. */
+static int parse_profile(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct clyde_options *o = ctx;
+	const char *s = arg;
+
+	o->profile = true;
+	while (s) {
+		size_t len = strcspn(s, ",");
+		size_t i = 0;
+
+		while (i < PROFILE_WORDS && (strlen(profile_words[i].word) != len ||
+							 strncmp(s, profile_words[i].word, len)))
+			i++;
+		if (i == PROFILE_WORDS)
+			return options_fail(err, errlen, "--profile=%s: '%.*s' is not a word it "
+					    "knows (stacks, layers)", arg, (int)len, s);
+		*(bool *)((char *)o + profile_words[i].field) = true;
+		s = s[len] ? s + len + 1 : NULL;
+	}
+	return 0;
+}
+
+/* --stack-hz=N and --flame DIR ask for the stacks: they imply --profile=stacks. */
+static int parse_stack_hz(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct clyde_options *o = ctx;
+
+	o->profile = o->profile_stacks = true;
+	return options_u32("--stack-hz", "samples per second", arg, 1, MAX_STACK_HZ,
+			   &o->stack_hz, err, errlen);
+}
+
+static int parse_flame(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct clyde_options *o = ctx;
+
+	if (!*arg)
+		return options_fail(err, errlen, "--flame: no directory named");
+	o->profile = o->profile_stacks = true;
+	o->flame_dir = arg;
+	return 0;
 }
 
 static int parse_profile_dev(void *ctx, const char *arg, char *err, size_t errlen)
@@ -607,13 +663,29 @@ static const struct opt_row rows[] = {
 	  .name = "ceilings", .arg = no_argument, SETS(ceilings),
 	  .help = "  --ceilings    measure a system call and memory copy first and show each\n"
 		  "                phase as a fraction of its machine ceiling\n" },
-	{ .synopsis = "[--profile]", .syn_at = OPT_SYN(11, 0),
-	  .name = "profile", .arg = no_argument, SETS(profile),
+	{ .synopsis = "[--profile[=stacks,layers]]", .syn_at = OPT_SYN(11, 0),
+	  .name = "profile", .arg = optional_argument, .parse = parse_profile,
 	  .help = "  --profile     where each phase's CPU and device bytes went: clyde's process,\n"
 		  "                the filesystem's and the kernel's threads, interrupts, other\n"
 		  "                processes, idle; CPU per GiB, 1000 seeks or 1000 files inside\n"
 		  "                clyde and in total; perf counters; the device's requests,\n"
-		  "                bytes, busy time and write amplification (see clyde(1))\n" },
+		  "                bytes, busy time and write amplification (see clyde(1))\n"
+		  "  --profile=layers  also where the latency went: each request's time in the\n"
+		  "                block layer's queue and at the device (p50, p99, mean; BPF\n"
+		  "                on the block tracepoints, a cost per I/O), the device's busy\n"
+		  "                share, and the rest of clyde's operation time, above them\n"
+		  "                (a cgroup's blk-throttle wait lands there)\n"
+		  "  --profile=stacks  also sample every CPU's kernel and user call stacks during\n"
+		  "                each phase (Linux perf_event_open, as root; not with -u)\n" },
+	{ .synopsis = "[--stack-hz=N]", .syn_at = OPT_SYN(10, 1),
+	  .name = "stack-hz", .arg = required_argument, .parse = parse_stack_hz,
+	  .help = "  --stack-hz=N  --profile=stacks' samples per second on each CPU (default 99,\n"
+		  "                at most 10000); implies --profile=stacks\n" },
+	{ .synopsis = "[--flame DIR]", .syn_at = OPT_SYN(10, 1),
+	  .name = "flame", .arg = required_argument, .parse = parse_flame,
+	  .help = "  --flame DIR   write each phase's sampled stacks into DIR as folded stacks\n"
+		  "                (put_block.folded ...; flamegraph.pl, inferno and speedscope\n"
+		  "                read them); new files only; implies --profile=stacks\n" },
 	{ .synopsis = "[--profile-dev=DEV[,DEV...]]", .syn_at = OPT_SYN(11, 0),
 	  .name = "profile-dev", .arg = required_argument, .parse = parse_profile_dev,
 	  .help = "  --profile-dev=DEV[,DEV...]  the block devices --profile counts (names in\n"
@@ -769,6 +841,9 @@ static int check_combination(const struct clyde_options *o, char *err, size_t er
 		return options_fail(err, errlen, "--steady's SECONDS (%g) must hold at least two "
 				    "--interval=%lld intervals", o->steady.window_s,
 				    (long long)o->interval_ms);
+	if (o->profile_stacks && o->user)
+		return options_fail(err, errlen, "--profile=stacks samples every CPU through "
+				    "perf events, which -u's user may not open: run it without -u");
 	if ((o->cleanup_user || o->cleanup_any_ns) && !o->cleanup_dir)
 		return options_fail(err, errlen, "%s needs --cleanup DIR",
 				    o->cleanup_user ? "--cleanup-user" : "--cleanup-any-ns");

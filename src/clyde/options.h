@@ -62,6 +62,10 @@ struct clyde_options {
 	bool verify;
 	bool ceilings;
 	bool profile;		/* --profile */
+	bool profile_layers;	/* --profile=layers: the latency split (BPF) */
+	bool profile_stacks;	/* --profile=stacks */
+	uint32_t stack_hz;	/* --stack-hz: samples per second and CPU */
+	const char *flame_dir;	/* --flame DIR: the folded stacks, one file per phase */
 	const char *profile_dev;	/* --profile-dev: NULL finds the devices */
 	struct place_opts place;	/* --bind, --cpus, --numa-node, --mem-policy */
 	const char *tree;	/* --tree=SHAPE[:SCALE] as typed */
@@ -106,6 +110,8 @@ struct clyde_options {
 #define MAX_PERCHAR_BYTES	(1ull << 40)
 #define MAX_NAME_LEN		100u
 #define MAX_IODEPTH		1024u
+#define DEFAULT_STACK_HZ	99u	/* off the kernel's 100 Hz and 1000 Hz timers */
+#define MAX_STACK_HZ		10000u
 
 void options_defaults(struct clyde_options *o);
 

@@ -39,6 +39,7 @@ struct session {
 	struct run_plan plan;
 	struct calibration cal;
 	struct prof_sampler prof;	/* --profile */
+	int flame_fd;		/* --flame DIR, opened once; -1 without */
 	struct place_topology model;	/* the machine */
 	struct place_plan place;	/* where each worker runs */
 	double clock_offset;	/* under mpirun: this rank's clock minus rank 0's, seconds */
@@ -61,6 +62,12 @@ int ranks_agree(int status, const char *msg, bool say);
 int read_other_dir(const struct session *s, struct bench *b);
 int share_plan(struct session *s);
 int check_cluster(const struct session *s, char *err, size_t errlen);
+
+/* session_flame.c: --profile=stacks' notes and --flame DIR's folded stacks. */
+int flame_open(struct session *s, char *err, size_t errlen);
+void flame_close(struct session *s);
+int flame_write_run(const struct session *s, const struct run_result *res, uint32_t run);
+void stacks_notes(FILE *log, const struct run_result *res);
 
 /* session_json.c: the --json file, written whole or not at all. */
 FILE *open_json(const char *path, char *temp, size_t len);

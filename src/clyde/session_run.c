@@ -170,7 +170,7 @@ int run_all(struct session *s, const struct format_opts *fo)
 	char json_temp[4200] = "";
 	FILE *json = reporter ? open_json(o->json, json_temp, sizeof(json_temp)) : NULL;
 	struct run_result *runs = calloc(o->repeats, sizeof(*runs));
-	int status = CLYDE_EXIT_OK, js;
+	int status = CLYDE_EXIT_OK, js, flame_status = 0, fs;
 	/* runs the JSON document holds: those that finished, and one that failed */
 	uint32_t done = 0, kept = 0;
 	char stopped[1200] = "";
@@ -219,7 +219,12 @@ int run_all(struct session *s, const struct format_opts *fo)
 		if (reporter) {
 			req.run = done;
 			report_run(streams, &runs[done], &req);
+			stacks_notes(stderr, &runs[done]);
 		}
+		/* each rank its own files, named apart */
+		fs = flame_write_run(s, &runs[done], done);
+		if (fs)
+			flame_status = fs;
 		if (clyde_stop_requested()) {
 			fprintf(stderr, "clyde: stopped by signal %d after run %u\n",
 				clyde_stop_signal(), done + 1);
@@ -237,6 +242,8 @@ int run_all(struct session *s, const struct format_opts *fo)
 	/* what a run left in -d (a mount inside its directory, kept) is an error, named above */
 	if (!status && s->dirs_left)
 		status = CLYDE_EXIT_IO;
+	if (!status)
+		status = flame_status;
 out:
 	/* a document whatever happened once the runs began: complete, with why it stopped */
 	if (json) {

@@ -160,7 +160,20 @@ int prepare(struct session *s, char *err, size_t errlen)
 		ret = prof_sampler_init(&s->prof, o->dir, &s->fs, o->profile_dev, err, errlen);
 		if (ret)
 			return CLYDE_EXIT_USAGE;
+		if (o->profile_layers) {
+			prof_layers_init(&s->prof, o->dir);
+			if (!s->prof.layers && cluster_rank() == 0)
+				fprintf(stderr, "clyde: note: --profile=layers: %s\n",
+					s->prof.layers_why);
+		}
 	}
+	if (o->profile_stacks && prof_stacks_open(&s->prof, o->stack_hz, err, errlen))
+		return CLYDE_EXIT_USAGE;
+	if (o->profile_stacks && prof_stack_layers_open(&s->prof, err, errlen))
+		return CLYDE_EXIT_USAGE;
+	ret = flame_open(s, err, errlen);
+	if (ret)
+		return ret;
 	if (o->seed_file && read_seed_file(o->seed_file, &o->seed, err, errlen))
 		return CLYDE_EXIT_USAGE;
 	s->first_seed = o->seed_given || o->seed_file ? o->seed : rng_system_seed();

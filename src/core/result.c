@@ -6,6 +6,8 @@
 
 #include <stdlib.h>
 
+#include "profile/stacks.h"
+
 const double latency_quantiles[LAT_QUANTILES] = { 0.50, 0.90, 0.99, 0.999 };
 const char *const latency_quantile_names[LAT_QUANTILES] = { "p50", "p90", "p99", "p99.9" };
 
@@ -47,9 +49,20 @@ int phase_cpu_percent(const struct phase_result *p)
 	return (int)((p->cpu_user + p->cpu_sys) / window * 100.0);
 }
 
+void stack_set_release(struct stack_set *set)
+{
+	for (size_t i = 0; set && i < set->n; i++)
+		free(set->v[i].folded);
+	if (set)
+		free(set->v);
+	free(set);
+}
+
 void run_result_release(struct run_result *r)
 {
 	for (int i = 0; i < PH_COUNT; i++) {
+		stack_set_release(r->phase[i].profile.stack_set);
+		r->phase[i].profile.stack_set = NULL;
 		free(r->phase[i].workers);
 		free(r->phase[i].hist);
 		r->phase[i].hist = NULL;
@@ -57,6 +70,8 @@ void run_result_release(struct run_result *r)
 		r->phase[i].done = NULL;
 		series_free(r->phase[i].series);
 		r->phase[i].series = NULL;
+		free(r->phase[i].profile.stacks);	/* one block (stacks_layers.h) */
+		r->phase[i].profile.stacks = NULL;
 		r->phase[i].workers = NULL;
 		r->phase[i].nworkers = 0;
 	}

@@ -340,6 +340,8 @@ extern const char *const latency_quantile_names[LAT_QUANTILES];
  */
 /* Free what bench_run allocated in r (the workers' parts). */
 void run_result_release(struct run_result *r);
+/* One phase's sampled stacks (profile/stacks.h), its texts and itself; NULL is nothing. */
+void stack_set_release(struct stack_set *set);
 
 bool phase_hidden(const struct phase_result *p, bool exact);
 

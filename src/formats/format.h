@@ -69,6 +69,8 @@ void profile_derive(const struct run_result *r, enum phase_id id, struct profile
 
 /* --profile: CPU split, cost per unit, perf counters, device; then notes. */
 void format_profile_tables(FILE *out, const struct run_result *r);
+/* --profile=layers: each phase's latency split; nothing without it. */
+void format_layers_table(FILE *out, const struct run_result *r);
 /* A phase's ceiling in its rate's unit, or 0 where none applies. */
 double phase_ceiling(const struct run_result *r, enum phase_id id);
 

@@ -83,7 +83,16 @@
  * the seek rate on a device that says it is rotational beyond what one
  * reaches). Every /10 field is unchanged.
  */
-#define JSON_SCHEMA "clyde-result/11"
+/*
+ * clyde-result/12: per phase profile.stacks (--profile=stacks only; absent
+ * without it): the sampling period, samples, idle and lost, the layers
+ * with their samples, shares and CPU seconds, the top functions by self
+ * and by total time, and the folded stacks; and per phase profile.layers
+ * (--profile=layers only; absent without it): the block layer's queue and
+ * device times and clyde's operation time split into them. Every /11
+ * field is unchanged.
+ */
+#define JSON_SCHEMA "clyde-result/12"
 
 /*
  * The document, the runs array, each run and its phases put one member on

@@ -14,4 +14,7 @@
 /* One phase's object, keyed by its CSV name. */
 void json_phase(struct json_writer *w, const struct run_result *r, enum phase_id id);
 
+/* --profile=layers: a phase's "layers" object in its profile (format_layers.c); none when off. */
+void json_profile_layers(struct json_writer *w, const struct prof_layers *l);
+
 #endif

@@ -12,6 +12,7 @@
 #include "formats/format.h"
 #include "formats/format_json.h"
 #include "lib/json_writer.h"
+#include "profile/stacks_layers.h"
 
 static const char *const group_keys[PROF_GROUPS] = {
 	[PROF_CLYDE] = "clyde_s",
@@ -141,6 +142,66 @@ static void json_profile_device(struct json_writer *w, const struct prof_phase *
 	json_obj_end(w);
 }
 
+/* A top function: its samples as the sampled one and on the stack, and their shares. */
+static void json_stack_funcs(struct json_writer *w, const char *key, const struct stack_func *f,
+			     unsigned n, uint64_t samples)
+{
+	json_arr_begin(w, key);
+	for (unsigned k = 0; k < n; k++) {
+		json_obj_begin(w, NULL);
+		json_add_str(w, "function", f[k].name);
+		json_add_uint(w, "self", f[k].self);
+		json_add_uint(w, "total", f[k].total);
+		json_add_double(w, "self_share", (double)f[k].self / (double)samples);
+		json_add_double(w, "total_share", (double)f[k].total / (double)samples);
+		json_obj_end(w);
+	}
+	json_arr_end(w);
+}
+
+/*
+ * clyde-result/12, --profile=stacks: the phase's samples by layer and
+ * function, and its folded stacks (the largest STACK_FOLDED_MAX, the rest
+ * in one "[other stacks]" remainder), for flame graphs from the JSON alone.
+ */
+static void json_profile_stacks(struct json_writer *w, const struct stack_summary *s)
+{
+	if (!s)
+		return;
+	json_obj_begin(w, "stacks");
+	json_add_double(w, "period_s", s->period_s);
+	json_add_uint(w, "samples", s->samples);
+	json_add_double(w, "cpu_s", (double)s->samples * s->period_s);
+	json_add_uint(w, "idle", s->idle);
+	json_add_uint(w, "lost", s->lost);
+	json_arr_begin(w, "layers");
+	for (unsigned k = 0; k < s->nlayers; k++) {
+		json_obj_begin(w, NULL);
+		json_add_str(w, "layer", s->layer[k].name);
+		json_add_uint(w, "samples", s->layer[k].samples);
+		json_add_double(w, "share", s->layer[k].share);
+		json_add_double(w, "cpu_s", s->layer[k].cpu_s);
+		json_obj_end(w);
+	}
+	json_arr_end(w);
+	json_stack_funcs(w, "top_self", s->top_self, s->nself, s->samples);
+	json_stack_funcs(w, "top_total", s->top_total, s->ntotal, s->samples);
+	json_add_uint(w, "folded_merged", s->folded_merged);
+	json_arr_begin(w, "folded");
+	for (size_t k = 0; k < s->nfolded; k++) {
+		json_obj_begin(w, NULL);
+		json_add_str(w, "stack", s->folded[k].folded);
+		json_add_uint(w, "count", s->folded[k].count);
+		if (s->folded[k].layer[0])
+			json_add_str(w, "layer", s->folded[k].layer);
+		else
+			json_add_null(w, "layer");
+		json_obj_end(w);
+	}
+	json_arr_end(w);
+	json_obj_end(w);
+}
+
 static void json_profile(struct json_writer *w, const struct run_result *r, enum phase_id id)
 {
 	const struct prof_phase *pp = &r->phase[id].profile;
@@ -175,6 +236,8 @@ static void json_profile(struct json_writer *w, const struct run_result *r, enum
 	json_obj_end(w);
 	json_profile_perf(w, pp, &d);
 	json_profile_device(w, pp, &d);
+	json_profile_stacks(w, pp->stacks);
+	json_profile_layers(w, &pp->layers);
 	json_obj_end(w);
 }
 

@@ -13,6 +13,7 @@
 
 #include "core/phase.h"
 #include "formats/format.h"
+#include "profile/stacks_layers.h"
 
 void profile_derive(const struct run_result *r, enum phase_id id, struct profile_derived *d)
 {
@@ -260,6 +261,72 @@ static void where_lines(FILE *out, const struct run_result *r)
 	}
 }
 
+/* The functions a phase's stacks line names, and the layers' order: the largest first. */
+#define STACKS_TEXT_FUNCS	3
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0;
+}
+
+static void stacks_funcs(FILE *out, const char *what, const struct stack_func *f, unsigned n,
+			 bool self, uint64_t samples)
+{
+	fprintf(out, "  %-8s", what);
+	for (unsigned k = 0; k < n && k < STACKS_TEXT_FUNCS; k++) {
+		fputs("  ", out);
+		format_put_field(out, f[k].name);
+		fprintf(out, " %.1f%%", pct(self ? f[k].self : f[k].total, samples));
+	}
+	fputc('\n', out);
+}
+
+/*
+ * --profile=stacks: where each phase's sampled CPU went, by layer (the
+ * largest first) and by function. Only where a phase has stacks.
+ */
+static void stacks_lines(FILE *out, const struct run_result *r)
+{
+	bool header = false;
+
+	FOR_PROFILED(r, i, p) {
+		const struct stack_summary *s = p->profile.stacks;
+		unsigned order[STACK_MAX_LAYERS];
+
+		if (!s)
+			continue;
+		if (!header)
+			fputs("Profile where the time went: shares of each phase's sampled CPU "
+			      "(idle and lost samples apart)\n", out);
+		header = true;
+		fprintf(out, "%-18s %.3f s in %" PRIu64 " samples of %.3f ms; idle %" PRIu64
+			"; lost %" PRIu64 "\n", phase_get((enum phase_id)i)->row_name,
+			(double)s->samples * s->period_s, s->samples, s->period_s * 1e3, s->idle,
+			s->lost);
+		if (!s->samples)
+			continue;
+		/* by samples, the table's order among equals: a stable insertion */
+		for (unsigned k = 0; k < s->nlayers; k++) {
+			unsigned at = k;
+
+			while (at > 0 && s->layer[order[at - 1]].samples < s->layer[k].samples) {
+				order[at] = order[at - 1];
+				at--;
+			}
+			order[at] = k;
+		}
+		fprintf(out, "  %-8s", "layers");
+		for (unsigned k = 0; k < s->nlayers; k++) {
+			fputs("  ", out);
+			format_put_field(out, s->layer[order[k]].name);
+			fprintf(out, " %.1f%%", pct(s->layer[order[k]].samples, s->samples));
+		}
+		fputc('\n', out);
+		stacks_funcs(out, "self", s->top_self, s->nself, true, s->samples);
+		stacks_funcs(out, "total", s->top_total, s->ntotal, false, s->samples);
+	}
+}
+
 /*
  * A file system's background work seen during phases (profile.h's rows):
  * its device I/O is in those phases' device columns and WA, which the
@@ -378,5 +445,6 @@ void format_profile_tables(FILE *out, const struct run_result *r)
 	perf_table(out, r, any);
 	device_table(out, r, any);
 	where_lines(out, r);
+	stacks_lines(out, r);
 	notes(out, r, any);
 }

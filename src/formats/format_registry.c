@@ -145,6 +145,7 @@ static const struct format_row format_rows[] = {
 	{ "cpu", FORMAT_EACH_RUN, FORMAT_TEXT, cpu_asked, .write_run = format_cpu_table },
 	{ "ceilings", FORMAT_EACH_RUN, FORMAT_TEXT, ceilings_asked, .write_run = format_ceilings_table },
 	{ "profile", FORMAT_EACH_RUN, FORMAT_TEXT, profile_asked, .write_run = format_profile_tables },
+	{ "layers", FORMAT_EACH_RUN, FORMAT_TEXT, profile_asked, .write_run = format_layers_table },
 	{ "verify", FORMAT_EACH_RUN, FORMAT_LOG, mismatched, .write = format_verify_note },
 	{ "csv", FORMAT_EACH_RUN, FORMAT_CSV, NULL, .write = csv_line },
 	{ "summary", FORMAT_AFTER_RUNS, FORMAT_LOG, several_runs, .write = summary },

@@ -72,3 +72,19 @@ uint64_t hist_quantile(const struct histogram *h, double q)
 	}
 	return h->max;
 }
+
+double hist_mean(const struct histogram *h)
+{
+	uint64_t lo, hi;
+	double sum = 0;
+
+	if (!h->count)
+		return 0;
+	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
+		if (!h->bucket[i])
+			continue;
+		bucket_range(i, &lo, &hi);
+		sum += (double)h->bucket[i] * ((double)lo + (double)(hi - lo) / 2);
+	}
+	return sum / (double)h->count;
+}

@@ -67,8 +67,10 @@ void sample_start(struct worker *w, struct phase_sample *s)
 	pthread_mutex_lock(&c->lock);
 	if (++c->started == c->workers) {
 		/* The last worker ready starts everyone's clock and the CPU's. */
-		if (c->profiler)
+		if (c->profiler) {
 			prof_snapshot_take(c->profiler, &c->prof0, true);
+			prof_stacks_start(c->profiler);
+		}
 		if (c->sampler)
 			series_sampler_prepare(c->sampler);
 		cpu_sample_take(&c->cpu0);
@@ -107,8 +109,10 @@ void sample_stop(struct worker *w, struct phase_sample *s)
 	if (++c->stopped == c->workers) {
 		cpu_sample_take(&c->cpu1);
 		c->t1 = now_ns();
-		if (c->profiler)
+		if (c->profiler) {
+			prof_stacks_stop(c->profiler);
 			prof_snapshot_take(c->profiler, &c->prof1, false);
+		}
 	}
 	pthread_mutex_unlock(&c->lock);
 	s->clock_state = 2;

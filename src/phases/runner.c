@@ -26,6 +26,8 @@
 #include "phases/stonewall.h"
 #include "placement/placement.h"
 #include "profile/profile.h"
+#include "profile/stacks.h"
+#include "profile/stacks_layers.h"
 #include "sys/cache.h"
 #include "sys/residency.h"
 #include "sys/semsync.h"
@@ -594,6 +596,24 @@ static void fill_steady(struct phase_result *pr, const struct steady_watch *sw,
 			p->steady.pct);
 }
 
+/* --profile=stacks: the rings read after the timed part, into the phase's result. */
+static void collect_stacks(struct prof_sampler *prof, struct prof_phase *pp, const char *name)
+{
+	struct stack_set *set = calloc(1, sizeof(*set));
+
+	if (!set) {
+		fprintf(stderr, "clyde: warning: %s: no memory for the sampled stacks\n", name);
+		return;
+	}
+	if (prof_stacks_collect(prof, set))
+		fprintf(stderr, "clyde: warning: %s: out of memory: the sampled stacks are "
+			"partial\n", name);
+	pp->stack_set = set;
+	/* the layers and top functions, which the outputs read: here, not in a formatter */
+	if (prof->stack_layers && prof_stacks_finish(pp, set, prof->stack_layers))
+		fprintf(stderr, "clyde: warning: %s: no memory for the stacks' summary\n", name);
+}
+
 /* One phase on every worker; 0, or -errno with b->errmsg set. */
 static int run_phase(struct bench *b, struct worker *workers, const struct phase_def *d,
 		     struct run_result *res)
@@ -695,6 +715,10 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 	}
 	if (b->profiler)
 		prof_compute(b->profiler, &clock.prof0, &clock.prof1, &pr->profile);
+	if (b->profiler && pr->hist)
+		layers_above(&pr->profile.layers, pr->latency_count, hist_mean(pr->hist) / 1e9);
+	if (b->profiler && b->profiler->stacks)
+		collect_stacks(b->profiler, &pr->profile, d->name);
 	arc_stats_read(&arc1);
 	if (arc0.available && arc1.available) {
 		pr->arc_valid = true;

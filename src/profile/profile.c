@@ -395,6 +395,26 @@ static void task_deltas(const struct prof_sampler *p, const struct prof_snapshot
 	}
 }
 
+/* --profile=layers: the split of the window's requests, or why there is none. */
+static void prof_layers_compute(const struct prof_sampler *p, const struct prof_snapshot *b,
+				struct prof_layers *out)
+{
+	if (!p->layers || !b->layers) {
+		layers_unavailable(out, p->layers ? "the kernel's counts could not be read"
+					: p->layers_why);
+		return;
+	}
+	layers_summarise(b->layers, p->layers_queue, p->layers_devs, out);
+}
+
+/* The devices' io_ticks over the window: their busy share, averaged over them. */
+static double busy_share(const struct prof_phase *pp)
+{
+	if (!pp->dev_valid || pp->window_s <= 0 || !pp->devs.count)
+		return -1;
+	return (double)pp->dev.busy_ms / 1e3 / pp->window_s / pp->devs.count;
+}
+
 void prof_compute(const struct prof_sampler *p, const struct prof_snapshot *a,
 		     const struct prof_snapshot *b, struct prof_phase *out)
 {
@@ -440,6 +460,10 @@ void prof_compute(const struct prof_sampler *p, const struct prof_snapshot *a,
 		}
 	}
 	out->cpu_backwards |= back;
+	if (p->layers_asked) {
+		prof_layers_compute(p, b, &out->layers);
+		out->layers.busy_share = busy_share(out);
+	}
 }
 
 double prof_self_s(const struct prof_phase *pp)

@@ -6,7 +6,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "profile/layers.h"
 #include "sys/fsinfo.h"
+
+struct stack_sampler;
+struct stack_set;
+struct layer_table;
 
 /*
  * --profile: where a phase's CPU and device bytes went. Two snapshots
@@ -22,6 +27,8 @@
 #define PROF_MAX_DEVS	8
 #define PROF_DEV_LEN	32
 #define PROF_TOP	6
+
+struct stack_summary;
 
 /* The machine's CPU states, as Linux's /proc/stat counts them. */
 enum prof_cpu_state {
@@ -128,6 +135,8 @@ struct prof_snapshot {
 	/* What taking this snapshot cost this process. */
 	double cost_cpu;
 	double cost_wall;
+	/* --profile=layers: the kernel's counts of the window, at its end (allocated). */
+	struct layers_raw *layers;
 };
 
 /* The sampler: options and resources shared by every phase of a run. */
@@ -144,6 +153,14 @@ struct prof_sampler {
 	int perf_fd[PERF_COUNTERS];
 	char perf_sw_why[128];		/* "" when the software counters are open */
 	char perf_hw_why[128];		/* "not exposed (ENOENT)" and the like */
+	/* --profile=layers: asked, and its BPF programs (NULL: not loaded, why says why). */
+	bool layers_asked;
+	struct layers_probe *layers;
+	bool layers_queue;		/* every device has a request queue */
+	char layers_devs[128];
+	char layers_why[160];
+	struct stack_sampler *stacks;	/* --profile=stacks, NULL without (stacks.h) */
+	struct layer_table *stack_layers;	/* --profile=stacks: the layer table (stacks_layers.c) */
 };
 
 /* A busy task outside clyde; kworkers by their workqueue. */
@@ -208,6 +225,12 @@ struct prof_phase {
 	struct prof_devices devs;
 	bool dev_valid;
 	struct prof_dev_counters dev;	/* summed over devs */
+	/* --profile=stacks: the phase's stacks by layer and function; NULL without (stacks_layers.h) */
+	struct stack_summary *stacks;
+	/* --profile=layers: the latency split (state LAYERS_OFF when not asked). */
+	struct prof_layers layers;
+	/* --profile=stacks: the samples themselves; NULL without; freed with the result (stacks.h) */
+	struct stack_set *stack_set;
 };
 
 /* --- the sampler (profile_sample.c) --- */
@@ -219,6 +242,12 @@ struct prof_phase {
 int prof_sampler_init(struct prof_sampler *p, const char *dir, const struct fsinfo *fs,
 		  const char *dev_list, char *err, size_t errlen);
 void prof_sampler_close(struct prof_sampler *p);
+/*
+ * --profile=layers, after prof_sampler_init and before root is dropped:
+ * load the BPF programs for the devices it resolved and dir's own. A
+ * failure is no error: the phases' split says why (p->layers_why).
+ */
+void prof_layers_init(struct prof_sampler *p, const char *dir);
 
 /*
  * Take a snapshot. at_start reads the machine counters last, so that
@@ -227,6 +256,26 @@ void prof_sampler_close(struct prof_sampler *p);
  */
 void prof_snapshot_take(struct prof_sampler *p, struct prof_snapshot *s, bool at_start);
 void prof_snapshot_free(struct prof_snapshot *s);
+
+/*
+ * --profile=stacks (stacks_linux.c, stacks_bsd.c): open a sampling event
+ * on every online CPU at hz samples a second; 0, or -errno with err set
+ * (permissions, perf_event_paranoid, an OS without perf_event_open).
+ */
+int prof_stacks_open(struct prof_sampler *p, unsigned hz, char *err, size_t errlen);
+/* At a phase's timed start and end; nothing without stacks. */
+void prof_stacks_start(struct prof_sampler *p);
+void prof_stacks_stop(struct prof_sampler *p);
+/* The phase's samples into out (empty, the caller's); 0 or -ENOMEM (out partial). */
+int prof_stacks_collect(struct prof_sampler *p, struct stack_set *out);
+void prof_stacks_close(struct prof_sampler *p);
+/*
+ * --profile=stacks' layer table, $CLYDE_LAYERS or the installed one
+ * (stacks_layers.c): read before the first phase, so that a bad table
+ * stops the run with its file and line; 0 or -errno with err set.
+ */
+int prof_stack_layers_open(struct prof_sampler *p, char *err, size_t errlen);
+void prof_stack_layers_close(struct prof_sampler *p);
 
 /* --- the arithmetic and parsers (profile.c): pure --- */
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -80,7 +81,42 @@ int prof_sampler_init(struct prof_sampler *p, const char *dir, const struct fsin
 
 void prof_sampler_close(struct prof_sampler *p)
 {
+	prof_stacks_close(p);
 	prof_os_perf_close(p);
+	layers_probe_close(p->layers);
+	p->layers = NULL;
+}
+
+void prof_layers_init(struct prof_sampler *p, const char *dir)
+{
+	const char *names[PROF_MAX_DEVS];
+	unsigned n = 0;
+	struct stat st;
+
+	p->layers_asked = true;
+	if (stat(dir, &st)) {
+		snprintf(p->layers_why, sizeof(p->layers_why), "%s: %s", dir, strerror(errno));
+		return;
+	}
+	if (p->devs.state == PROF_DEV_MEASURED)
+		for (; n < p->devs.count; n++)
+			names[n] = p->devs.name[n];
+	if (layers_probe_open(&p->layers, names, n, (uint64_t)st.st_dev, p->layers_why,
+			      sizeof(p->layers_why)))
+		return;
+	p->layers_queue = layers_probe_request_queue(p->layers);
+	str_copy(p->layers_devs, sizeof(p->layers_devs), layers_probe_devs(p->layers));
+}
+
+/* The window's counts at its end, first of all, as the machine counters are. */
+static void take_layers(struct prof_sampler *p, struct prof_snapshot *s)
+{
+	if (!p->layers)
+		return;
+	if (!s->layers)
+		s->layers = calloc(1, sizeof(*s->layers));
+	if (s->layers)
+		layers_probe_end(p->layers, s->layers);
 }
 
 static void take_rusage(struct prof_snapshot *s)
@@ -131,7 +167,10 @@ void prof_snapshot_take(struct prof_sampler *p, struct prof_snapshot *s, bool at
 		prof_os_perf_read(p, s->perf);
 		take_rusage(s);
 		take_machine(p, s);
+		if (p->layers)
+			layers_probe_begin(p->layers);
 	} else {
+		take_layers(p, s);
 		take_machine(p, s);
 		take_rusage(s);
 		prof_os_perf_read(p, s->perf);
@@ -146,5 +185,6 @@ void prof_snapshot_free(struct prof_snapshot *s)
 {
 	free(s->tasks);
 	free(s->cpus.v);
+	free(s->layers);
 	memset(s, 0, sizeof(*s));
 }

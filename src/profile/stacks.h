@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "profile/profile.h"
 
@@ -39,5 +40,68 @@ struct stack_set {
 	uint64_t lost;		/* samples the kernel dropped (ring full) */
 	double period_s;	/* CPU time one sample stands for */
 };
+
+/*
+ * The sampler (stacks_linux.c; stacks_bsd.c refuses): one perf event per
+ * online CPU, each with its ring, opened once per invocation by
+ * prof_stacks_open (profile.h). The rings are read at a phase's end,
+ * outside its timed part, by the thread that stops the clock: no thread
+ * or process of clyde's own runs beside the workers, so the phase's system
+ * calls cost what they cost without the sampler. Each ring is sized to
+ * hold a long phase at the chosen rate; a sample that finds it full is
+ * counted in lost, never guessed.
+ */
+struct stack_sampler;
+
+/* --- what the sampler and its tests share (stacks.c): pure --- */
+
+/* A symbol table sorted by address: /proc/kallsyms's text symbols, or clyde's own functions. */
+struct stack_ksym {
+	uint64_t addr;
+	char *name;		/* "vfs_write", a module's "zstd_compress_[k]" without the suffix */
+};
+
+struct stack_ksyms {
+	struct stack_ksym *v;
+	size_t n, cap;
+};
+
+/* Parse kallsyms text (modules included); 0, -ENOMEM, or -ENOENT when no address is shown. */
+int stack_ksyms_parse(struct stack_ksyms *k, const char *text);
+/* One more symbol (name: len bytes), and the table sorted once all are in; 0 or -ENOMEM. */
+int stack_ksyms_add(struct stack_ksyms *k, uint64_t addr, const char *name, size_t len);
+void stack_ksyms_sort(struct stack_ksyms *k);
+/* The function ip lies in, or NULL below the first symbol. */
+const char *stack_ksyms_find(const struct stack_ksyms *k, uint64_t ip);
+void stack_ksyms_free(struct stack_ksyms *k);
+
+/*
+ * A folded stack being built, frame by frame from the outermost: a name
+ * with ';', spaces, control characters or nothing in it gets '_' there,
+ * so that one line stays one stack in the folded format.
+ */
+struct stack_line {
+	char *s;
+	size_t len, cap;
+	int err;		/* -ENOMEM once, then every append is dropped */
+};
+
+void stack_line_reset(struct stack_line *l);
+void stack_line_frame(struct stack_line *l, const char *name, const char *suffix);
+void stack_line_free(struct stack_line *l);
+
+/* The distinct stacks of a set, found by their text while samples are added. */
+struct stack_index {
+	uint32_t *slot;		/* entry + 1, 0 empty */
+	size_t cap;		/* a power of 2 */
+};
+
+/* count samples of the folded stack in group; 0 or -ENOMEM (the set unchanged). */
+int stack_set_add(struct stack_set *set, struct stack_index *ix, const char *folded,
+		  enum prof_group group, uint64_t count);
+void stack_index_free(struct stack_index *ix);
+
+/* The folded format: "frame;frame;... count" a line, in the set's order. */
+int stack_set_write_folded(FILE *out, const struct stack_set *set);
 
 #endif

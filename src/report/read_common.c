@@ -21,6 +21,7 @@
 #include "lib/grow.h"
 #include "report/read_private.h"
 #include "report/report.h"
+#include "report/report_flame.h"
 
 void reader_malformed(struct reader *rd, unsigned line, const char *fmt, ...)
 {
@@ -41,11 +42,24 @@ void reader_malformed(struct reader *rd, unsigned line, const char *fmt, ...)
 	fputs(": skipped\n", rd->errs);
 }
 
+void report_where_free_folded(struct report_where *w)
+{
+	for (size_t i = 0; w->folded && i < w->nfolded; i++)
+		free((char *)w->folded[i].folded);
+	free(w->folded);
+	w->folded = NULL;
+	w->nfolded = 0;
+}
+
 void report_run_free_series(struct report_run *r)
 {
 	for (int ph = 0; ph < PH_COUNT; ph++) {
 		free(r->series[ph]);
 		r->series[ph] = NULL;
+		if (r->where[ph])
+			report_where_free_folded(r->where[ph]);
+		free(r->where[ph]);
+		r->where[ph] = NULL;
 	}
 	r->has_series = false;
 }

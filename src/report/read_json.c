@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * clyde-report's JSON reader: clyde's documents (clyde-result/1 to /11:
+ * clyde-report's JSON reader: clyde's documents (clyde-result/1 to /12:
  * /3's phases may carry a --profile, /4's runs a --tree and its five
  * phases, /6's failed runs are skipped, /8's phases a time series, /10's
- * runs their host and start, /11's the filesystem's own options; the
+ * runs their host and start, /11's the filesystem's own options, /12's
+ * phases their stacks' layers and top functions; the
  * engine, depth, -D and data pattern of every schema go into the key;
  * /5's cluster, /7's plan and /9's
  * ranks_summary are not read), parsed by lib/json_reader in
@@ -28,6 +29,7 @@
 #include "lib/strutil.h"
 #include "report/read_private.h"
 #include "report/report.h"
+#include "report/report_flame.h"
 
 /* The parameters of a JSON run, written as clyde's CSV line writes them (format_csv.c). */
 static const char *json_run_params(struct report_run *r, const struct json_node *run)
@@ -96,6 +98,134 @@ const char *report_profile_unit(enum phase_id ph)
  * machine) is left to other tools. The counters of a device that was
  * not measured are absent, and never read.
  */
+/*
+ * An array of named figures (profile.groups.top, profile.stacks' layers
+ * and top functions) into v, at most max of them: each an object with a
+ * string name_key and a number value_key within [0, hi]; group_key, when
+ * given, a string too. An absent or null array is none; -EINVAL bad.
+ */
+static int json_named(const struct json_node *arr, const char *name_key, const char *group_key,
+		      const char *value_key, double hi, struct report_named *v, unsigned max,
+		      unsigned *n)
+{
+	*n = 0;
+	if (!arr || arr->type == JSON_NULL)
+		return 0;
+	if (arr->type != JSON_ARRAY)
+		return -EINVAL;
+	for (const struct json_node *e = arr->child; e; e = e->next) {
+		const struct json_node *name = json_get(e, name_key);
+		const struct json_node *group = group_key ? json_get(e, group_key) : NULL;
+		struct report_named *x = &v[*n];
+
+		if (!name || name->type != JSON_STRING || (group_key && (!group ||
+		    group->type != JSON_STRING)))
+			return -EINVAL;
+		if (*n == max)
+			continue;	/* clyde writes no more than max: a longer list's rest */
+		if (json_get_number(e, value_key, 0, hi, false, &x->v))
+			return -EINVAL;
+		str_copy(x->name, sizeof(x->name), name->string);
+		str_copy(x->group, sizeof(x->group), group ? group->string : "");
+		(*n)++;
+	}
+	return 0;
+}
+
+/* clyde-result/12: a phase's profile.stacks, its layers and top functions. */
+static const char *json_run_stacks(struct report_where *w, const struct json_node *st)
+{
+	if (st->type != JSON_OBJECT)
+		return "has a profile.stacks that is not an object";
+	if (json_get_number(st, "cpu_s", 0, 1e12, false, &w->stacks_cpu_s))
+		return "has a profile.stacks.cpu_s that is not a number of seconds";
+	if (json_named(json_get(st, "layers"), "layer", NULL, "share", 1, w->layer,
+		       REPORT_WHERE_LAYERS, &w->nlayers))
+		return "has a profile.stacks.layers that is not a list of layers and shares";
+	if (json_named(json_get(st, "top_self"), "function", NULL, "self_share", 1, w->self,
+		       REPORT_WHERE_FUNCS, &w->nself) ||
+	    json_named(json_get(st, "top_total"), "function", NULL, "total_share", 1, w->total,
+		       REPORT_WHERE_FUNCS, &w->ntotal))
+		return "has a profile.stacks top function that is not a name and a share";
+	w->has_stacks = true;
+	return NULL;
+}
+
+/*
+ * clyde-result/12: the folded stacks of a phase, for its flame graphs;
+ * a stack without a count is refused, the whole list or nothing kept.
+ */
+static const char *json_run_folded(struct report_where *w, const struct json_node *st, bool *oom)
+{
+	const struct json_node *arr = json_get(st, "folded"), *e;
+	size_t n = 0;
+
+	if (!arr || arr->type == JSON_NULL)
+		return NULL;
+	if (arr->type != JSON_ARRAY)
+		return "has a profile.stacks.folded that is not a list";
+	for (e = arr->child; e; e = e->next)
+		n++;
+	w->folded = calloc(n ? n : 1, sizeof(*w->folded));
+	if (!w->folded) {
+		*oom = true;
+		return "could not be kept: out of memory";
+	}
+	for (e = arr->child; e; e = e->next) {
+		const struct json_node *stack = json_get(e, "stack");
+		double count;
+
+		if (e->type != JSON_OBJECT || !stack || stack->type != JSON_STRING ||
+		    json_get_number(e, "count", 0, 1e18, false, &count))
+			return "has a profile.stacks.folded entry without a stack and a count";
+		w->folded[w->nfolded].folded = strdup(stack->string);
+		if (!w->folded[w->nfolded].folded) {
+			*oom = true;
+			return "could not be kept: out of memory";
+		}
+		w->folded[w->nfolded++].count = (uint64_t)count;
+	}
+	return NULL;
+}
+
+/*
+ * Where a profiled phase's CPU went (report_where): the busiest tasks
+ * outside clyde (/3) and the stacks (/12). Nothing kept where the phase
+ * has neither.
+ */
+static const char *json_run_where(struct report_run *r, enum phase_id ph,
+				  const struct json_node *p, bool *oom)
+{
+	const struct json_node *groups = json_get(p, "groups"), *st = json_get(p, "stacks");
+	struct report_where w = { 0 };
+	const char *why;
+
+	if (json_get_known(p, "outside_s", -1e12, 1e12, &r->prof[ph].outside_s))
+		return "has a profile.outside_s that is not a number of seconds";
+	r->prof[ph].tasks_known = groups && groups->type == JSON_OBJECT;
+	if (r->prof[ph].tasks_known &&
+	    json_named(json_get(groups, "top"), "name", "group", "s", 1e12, w.task,
+		       REPORT_WHERE_TASKS, &w.ntasks))
+		return "has a profile.groups.top that is not a list of tasks and seconds";
+	if (st && st->type != JSON_NULL && (why = json_run_stacks(&w, st)))
+		return why;
+	if (st && st->type != JSON_NULL && (why = json_run_folded(&w, st, oom)))
+		goto free_folded;
+	if (!w.ntasks && !w.has_stacks)
+		return NULL;
+	r->where[ph] = malloc(sizeof(w));
+	if (!r->where[ph]) {
+		*oom = true;
+		why = "could not be kept: out of memory";
+		goto free_folded;
+	}
+	*r->where[ph] = w;
+	return NULL;
+free_folded:
+	report_where_free_folded(&w);
+	return why;
+}
+
 static const char *json_run_profile(struct report_run *r, enum phase_id ph, const struct json_node *p)
 {
 	const struct json_node *per = json_get(p, "per_unit"), *dev = json_get(p, "device");
@@ -411,7 +541,8 @@ static const char *json_run_phase(struct report_run *r, enum phase_id ph, const 
 	if (phase_get(ph)->kind == KIND_TREE && (why = json_tree_phase(r, ph, p)))
 		return why;
 	prof = json_get(p, "profile");
-	if (prof && prof->type != JSON_NULL && (why = json_run_profile(r, ph, prof)))
+	if (prof && prof->type != JSON_NULL && ((why = json_run_profile(r, ph, prof)) ||
+						(why = json_run_where(r, ph, prof, oom))))
 		return why;
 	/* clyde-result/8; null: the phase was not recorded (--interval=off) */
 	if (!series || series->type == JSON_NULL)
@@ -672,7 +803,7 @@ static bool known_schema(const char *schema)
 	static const char *const known[] = {
 		"clyde-result/1", "clyde-result/2", "clyde-result/3", "clyde-result/4",
 		"clyde-result/5", "clyde-result/6", "clyde-result/7", "clyde-result/8",
-		"clyde-result/9", "clyde-result/10", "clyde-result/11",
+		"clyde-result/9", "clyde-result/10", "clyde-result/11", "clyde-result/12",
 	};
 
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
@@ -689,7 +820,7 @@ int read_json_result(struct reader *rd, const struct json_node *doc, unsigned li
 	int ret = 0;
 
 	if (!schema || schema->type != JSON_STRING || !known_schema(schema->string)) {
-		reader_malformed(rd, line, "a JSON document whose schema is not clyde-result/1 to /11");
+		reader_malformed(rd, line, "a JSON document whose schema is not clyde-result/1 to /12");
 		return 0;
 	}
 	if (!runs || runs->type != JSON_ARRAY) {

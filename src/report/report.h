@@ -44,6 +44,42 @@ struct report_profile {
 	double outside_fraction;	/* of the caused CPU, outside clyde's process */
 	double write_amp;	/* device bytes written over the bytes clyde wrote */
 	double read_amp;	/* device bytes read over the bytes clyde read */
+	double outside_s;	/* CPU seconds caused outside clyde's process */
+	bool tasks_known;	/* profile.groups was not null: its top (in where) is all there was */
+};
+
+/*
+ * Where a profiled phase's CPU went, as clyde's --profile text says it
+ * (report_where.c prints it): the busiest tasks outside clyde
+ * (clyde-result/3's profile.groups.top, a kworker by its workqueue) and,
+ * from clyde-result/12's profile.stacks, the layers' shares and the top
+ * functions. Owned by the run; NULL where the phase has neither.
+ */
+#define REPORT_WHERE_NAME	64
+#define REPORT_WHERE_TASKS	6
+#define REPORT_WHERE_LAYERS	48
+#define REPORT_WHERE_FUNCS	10
+
+struct flame_stack;
+
+struct report_named {
+	char name[REPORT_WHERE_NAME];
+	char group[24];		/* a task's group ("filesystem", "writeback"); "" otherwise */
+	double v;		/* seconds of a task; a share (0 to 1) of a layer or function */
+};
+
+struct report_where {
+	/* clyde-result/12's folded stacks (flame graphs); owned here, freed with the run */
+	struct flame_stack *folded;
+	size_t nfolded;
+	unsigned ntasks;
+	struct report_named task[REPORT_WHERE_TASKS];
+	bool has_stacks;
+	double stacks_cpu_s;	/* the sampled CPU, idle apart */
+	unsigned nlayers, nself, ntotal;
+	struct report_named layer[REPORT_WHERE_LAYERS];
+	struct report_named self[REPORT_WHERE_FUNCS];	/* by self share */
+	struct report_named total[REPORT_WHERE_FUNCS];	/* by total share */
 };
 
 /*
@@ -170,6 +206,8 @@ struct report_run {
 	/* clyde-result/8: each phase's time series; NULL where it has none. Owned by the run. */
 	struct report_series *series[PH_COUNT];
 	bool has_series;	/* any phase has one */
+	/* --profile's where (report_where): NULL where a phase has none. Owned by the run. */
+	struct report_where *where[PH_COUNT];
 };
 
 /* A configuration: the runs that share a key, summarised. */
@@ -317,7 +355,7 @@ void report_tick_label(char *buf, size_t len, double v, const struct report_axis
 /*
  * Readers (read_input.c, read_csv.c, read_json.c). A stream may mix CSV
  * lines of every format (clyde's, bonnie++ 1.98, 1.96/1.97 and 1.03) and
- * clyde-result/1 to /11 JSON documents (/3: each phase's --profile, when
+ * clyde-result/1 to /12 JSON documents (/3: each phase's --profile, when
  * it ran with one; /4: the run's tree and the tree phases, when it ran
  * with --tree; /6: a run that failed is skipped as malformed; /8: each
  * phase's time series, where it was recorded; /10: the run's host and
@@ -499,8 +537,31 @@ void report_series_tenths(const struct report_series *se, double rate[3]);
  */
 void report_series_each(const struct report_set *s, size_t k,
 			void (*fn)(void *arg, size_t i, unsigned j, enum phase_id ph), void *arg);
-/* Frees every series of run r. */
+/* Frees what run r owns: every series and every where. */
 void report_run_free_series(struct report_run *r);
+/* The folded stacks a where holds (read_json.c keeps them), freed. */
+void report_where_free_folded(struct report_where *w);
+/*
+ * After the CPU cost, where any run has one: each configuration's phases'
+ * busiest tasks outside clyde and, with stacks, their layers and top
+ * functions, as means over the runs that profiled the phase
+ * (report_where.c). 0 or -ENOMEM.
+ */
+int report_where_text(FILE *out, const struct report_set *s);
+/*
+ * Configuration k's folded stacks of phase ph, its runs' one after
+ * another (borrowed from the runs: free only *v); *n 0 where none.
+ */
+int report_where_stacks(const struct report_set *s, size_t k, enum phase_id ph,
+			struct flame_stack **v, size_t *n);
+/* The layers whose mean share of the sampled CPU moved most from a to b: how many, or -ENOMEM. */
+struct flame_mover;
+int report_where_layer_moves(const struct report_set *s, size_t a, size_t b, enum phase_id ph,
+			     struct flame_mover *out, size_t max);
+/* What moved where a phase's rate differs from the baseline's beyond noise (text). */
+int report_where_moves_text(FILE *out, const struct report_set *s);
+/* clyde-report's page: the flame graphs per phase and configuration, and the differences. */
+int report_flame_html(FILE *out, const struct report_set *s);
 
 /* The aligned text table (report_text.c): 0, or -errno (-EIO) when writing failed. */
 int report_text(FILE *out, const struct report_set *s);

@@ -566,6 +566,8 @@ int report_html(FILE *out, const struct report_set *s)
 		fputs("</div>\n", out);
 	}
 	r = series_section(out, s);
+	if (!r)
+		r = report_flame_html(out, s);
 	if (r)
 		return r;
 sweeps:

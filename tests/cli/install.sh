@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # What a packager relies on: `make install DESTDIR=D` puts every installed
 # program (bin_PROGRAMS, bin_SCRIPTS) under D$(bindir) and every man page
-# (dist_man_MANS) under D$(man1dir), nothing else and nothing outside
+# (dist_man_MANS) under D$(man1dir), every data file (dist_pkgdata_DATA:
+# the layer table) under D$(pkgdatadir), nothing else and nothing outside
 # D$(prefix); each program has its man page; the staged programs run from
 # where they were staged; and `make uninstall DESTDIR=D` removes exactly the
 # files install staged. Makefile.am passes the lists and directories
@@ -38,6 +39,9 @@ done
 for m in $INSTALL_MANS; do
 	echo "$INSTALL_MAN1DIR/$(basename "$m")" >>"$want"
 done
+for d in ${INSTALL_DATA_FILES:-}; do
+	echo "$INSTALL_PKGDATADIR/$(basename "$d")" >>"$want"
+done
 LC_ALL=C sort -o "$want" "$want"
 
 submake install DESTDIR="$D"
@@ -65,7 +69,7 @@ v=$("$D$INSTALL_BINDIR/clyde$INSTALL_EXEEXT" --version 2>&1)
 expect_match "clyde --version names the version" "$v" "^clyde $INSTALL_VERSION\$"
 expect_match "clyde --version names the engines" "$v" "^engines: psync"
 expect_match "clyde --version names the optional libraries" "$v" \
-	"^libraries: liburing (yes|no), libnuma (yes|no), hwloc (yes|no), mpi (yes|no)\$"
+	"^libraries: liburing (yes|no), libnuma (yes|no), hwloc (yes|no), mpi (yes|no), bpf (yes|no)\$"
 
 submake uninstall DESTDIR="$D"
 left=$(staged)

@@ -28,6 +28,7 @@
 #     8 s at the next meeting, rank 0 names rank 2 and its host, they
 #     remove their files, mpirun exits 3; only rank 2's directory is left,
 #     and --cleanup removes it.
+#  7. --flame DIR on 2 ranks, -x 2: each rank's and run's files, named apart.
 # Loop-mounted ext4 and a rank that fills its filesystem: tests/env/mpi_loop.sh.
 # Skipped where Open MPI's mpirun or the MPI build is missing.
 . "$TESTLIB"
@@ -83,7 +84,7 @@ def need(c, what):
         bad.append(what)
 def close(a, b, rel=1e-6):
     return abs(a - b) <= rel * max(abs(a), abs(b), 1e-12)
-need(doc["schema"] == "clyde-result/11", "schema")
+need(doc["schema"] == "clyde-result/12", "schema")
 run = doc["runs"][0]
 c = run["cluster"]
 need(c and c["ranks"] == 4 and len(c["rank_hosts"]) == 4 and len(c["clock_offsets_s"]) == 4,
@@ -195,7 +196,7 @@ def quartiles(v):
     return [v[0], q(0.25), q(0.5), q(0.75), v[-1]]
 def points(s):
     return [s[k] for k in ("min", "q1", "median", "q3", "max")]
-need(doc["schema"] == "clyde-result/11", "schema")
+need(doc["schema"] == "clyde-result/12", "schema")
 run = doc["runs"][0]
 hosts = run["cluster"]["rank_hosts"]
 ran = [n for n, p in run["phases"].items() if p["ran"]]
@@ -409,4 +410,12 @@ expect_empty_dir "timeout: nothing left after --cleanup" "$T"
 "$CLYDE" --mpi-timeout=-1 >/dev/null 2>"$W/err6b"
 expect_eq "--mpi-timeout=-1: usage error" "$?" 1
 expect_match "--mpi-timeout=-1: says why" "$(head -n 1 "$W/err6b")" "^clyde: --mpi-timeout: '-1' is not"
+
+# 7. --flame on 2 ranks and 2 runs into one DIR: every rank's file of every run, none twice
+mkdir "$W/flame7"
+mpi_run -np 2 "$CLYDE" -d "$T" -s 16 -n 0 -f -x 2 --flame "$W/flame7" >"$W/out7" 2>"$W/err7"
+expect_eq "--flame under mpirun: exit status" "$?" 0
+expect_eq "--flame under mpirun: each rank's and run's block write" \
+	"$(ls "$W/flame7" | grep '^put_block\.' | tr '\n' ' ')" \
+	"put_block.r0.x1.folded put_block.r0.x2.folded put_block.r1.x1.folded put_block.r1.x2.folded "
 done_testing
