@@ -20,7 +20,7 @@ struct flame_stack {
 /* A function whose share of the samples moved most between two sets. */
 struct flame_mover {
 	char name[128];
-	double share_a;		/* of set a's samples, stacks it is in (counted once a stack) */
+	double share_a;		/* of set a's samples, those it was sampled in (its self share) */
 	double share_b;
 };
 
@@ -44,14 +44,16 @@ int report_flame_svg(FILE *out, const char *title, const struct flame_stack *v, 
 int report_flame_diff_svg(FILE *out, const char *title, const struct flame_stack *a, size_t na,
 			  const struct flame_stack *b, size_t nb);
 
-/*
- * The functions (frames by name, wherever in a stack) whose share moved
- * most from a to b, largest move first, at most max: how many filled, or
- * -ENOMEM.
- */
 /* qsort's order of movers: the largest move first, then by name. */
 int report_flame_mover_cmp(const void *x, const void *y);
 
+/*
+ * The functions whose self share (the samples that hit the function
+ * itself, the last frame of their stack) moved most from a to b, largest
+ * move first, at most max: how many filled, or -ENOMEM. Self, not total:
+ * a total share moves most in the generic callers of whatever grew
+ * (a worker thread's frames), not in what grew.
+ */
 int report_flame_movers(const struct flame_stack *a, size_t na, const struct flame_stack *b,
 			size_t nb, struct flame_mover *out, size_t max);
 

@@ -54,7 +54,7 @@ static int difference(FILE *out, const struct report_set *s, size_t base, size_t
 	n = report_flame_movers(va, na, vb, nb, m, MOVERS_SHOWN);
 	if (n < 0)
 		return n;
-	movers_table(out, "function (share of the stacks it is in)", m, n);
+	movers_table(out, "function (self: share of the samples that hit it)", m, n);
 	n = report_where_layer_moves(s, base, k, ph, m, MOVERS_SHOWN);
 	if (n < 0)
 		return n;

@@ -345,7 +345,7 @@ out_free:
 	return ret;
 }
 
-/* A function's samples in one set: every stack it is in, once a stack. */
+/* A function's samples in one set: those of the stacks it ends (its self time). */
 struct seen {
 	const char *name;
 	size_t len;
@@ -364,32 +364,23 @@ static int seen_cmp(const void *x, const void *y)
 	return (a->len > b->len) - (a->len < b->len);
 }
 
-/* Every frame name of the stacks, once a stack, appended to *v. */
+/* Each stack's last frame, the function sampled, appended to *v. */
 static int seen_add(struct seen **v, size_t *n, size_t *cap, const struct flame_stack *s, size_t ns,
 		    bool in_b)
 {
 	for (size_t i = 0; i < ns; i++) {
-		size_t first = *n;
-		const char *p = s[i].folded;
+		const char *p = s[i].folded, *last;
 
-		if (!s[i].count || !p)
+		if (!s[i].count || !p || !*p)
 			continue;
-		while (*p) {
-			struct seen one = { .name = p, .len = strcspn(p, ";"), .count = s[i].count,
-					    .in_b = in_b };
-			bool again = false;
-
-			for (size_t j = first; j < *n && !again; j++)
-				again = !seen_cmp(&(*v)[j], &one);
-			if (one.len && !again) {
-				if (array_room(v, cap, *n, sizeof(**v), 256))
-					return -ENOMEM;
-				(*v)[(*n)++] = one;
-			}
-			p += one.len;
-			if (*p == ';')
-				p++;
-		}
+		last = strrchr(p, ';');
+		last = last ? last + 1 : p;
+		if (!*last)
+			continue;
+		if (array_room(v, cap, *n, sizeof(**v), 256))
+			return -ENOMEM;
+		(*v)[(*n)++] = (struct seen){ .name = last, .len = strlen(last), .count = s[i].count,
+					      .in_b = in_b };
 	}
 	return 0;
 }

@@ -62,9 +62,14 @@ def share_in(folded, fn):
     n = sum(folded.values())
     return 100.0 * sum(v for k, v in folded.items() if fn in k.split(";")) / n
 
+def self_in(folded, fn):
+    n = sum(folded.values())
+    return 100.0 * sum(v for k, v in folded.items() if k.split(";")[-1] == fn) / n
+
 def movers(a, b):
-    names = set(f for k in list(a) + list(b) for f in k.split(";"))
-    m = [(share_in(b, f) - share_in(a, f), f) for f in names]
+    # by self share: the samples whose last frame the function is
+    names = set(k.split(";")[-1] for k in list(a) + list(b))
+    m = [(self_in(b, f) - self_in(a, f), f) for f in names]
     return sorted(m, key=lambda x: (-abs(x[0]), x[1]))
 
 def layer_movers(a, b):
@@ -96,17 +101,16 @@ for name, folded in (("ext", FA), ("btr", FB)):
     for f in sorted(set(f for k in folded for f in k.split(";"))):
         n = 3 * sum(v for k, v in folded.items() if f in k.split(";"))
         frames.append("%s: %d samples, %.2f%%" % (f, n, 100.0 * n / (3 * sum(folded.values()))))
-for v, f in movers(FA, FB):
-    if any(f in k.split(";") for k in FB):
-        frames.append("%s: %.2f%% of the samples (was %.2f%%, %+.2f points)" % (
-            f, share_in(FB, f), share_in(FA, f), v))
+for f in sorted(set(f for k in FB for f in k.split(";"))):
+    frames.append("%s: %.2f%% of the samples (was %.2f%%, %+.2f points)" % (
+        f, share_in(FB, f), share_in(FA, f), share_in(FB, f) - share_in(FA, f)))
 open(out + "/want.titles", "w").write("\n".join(frames) + "\n")
 open(out + "/want.notdrawn", "w").write("%.2f%% of those before are in frames not drawn here\n"
                                         % only_in(FA, FB))
 top = movers(FA, FB)[0]
 open(out + "/want.mover", "w").write("<tr><td>%s</td><td>%.2f%%</td><td>%.2f%%</td>"
                                      "<td>%+.2f points</td></tr>\n"
-                                     % (top[1], share_in(FA, top[1]), share_in(FB, top[1]), top[0]))
+                                     % (top[1], self_in(FA, top[1]), self_in(FB, top[1]), top[0]))
 PY
 [ -s "$W/want.line" ] || { fail "the documents were not made"; done_testing; }
 
