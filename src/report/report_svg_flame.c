@@ -85,7 +85,8 @@ static int frame_cmp(const void *a, const void *b)
 
 static void frame_sort(struct frame *f)
 {
-	qsort(f->kids, f->nkids, sizeof(*f->kids), frame_cmp);
+	if (f->nkids)
+		qsort(f->kids, f->nkids, sizeof(*f->kids), frame_cmp);
 	for (size_t i = 0; i < f->nkids; i++)
 		frame_sort(f->kids[i]);
 }
@@ -418,7 +419,8 @@ int report_flame_movers(const struct flame_stack *a, size_t na, const struct fla
 		ret = seen_add(&v, &n, &cap, b, nb, true);
 	if (ret)
 		goto out_free;
-	qsort(v, n, sizeof(*v), seen_cmp);
+	if (n)
+		qsort(v, n, sizeof(*v), seen_cmp);
 	for (size_t i = 0; i < n;) {
 		struct flame_mover m = { .share_a = 0 };
 		size_t j = i;
@@ -436,7 +438,8 @@ int report_flame_movers(const struct flame_stack *a, size_t na, const struct fla
 		all[nall++] = m;
 		i = j;
 	}
-	qsort(all, nall, sizeof(*all), report_flame_mover_cmp);
+	if (nall)
+		qsort(all, nall, sizeof(*all), report_flame_mover_cmp);
 	if (nall > max)
 		nall = max;
 	if (nall)

@@ -204,7 +204,7 @@ int report_where_stacks(const struct report_set *s, size_t k, enum phase_id ph,
 	for (size_t i = 0; i < s->nruns; i++) {
 		const struct report_where *w = s->runs[i].where[ph];
 
-		if (!report_run_of(s, k, i) || !w)
+		if (!report_run_of(s, k, i) || !w || !w->nfolded)
 			continue;
 		memcpy(*v + at, w->folded, w->nfolded * sizeof(**v));
 		at += w->nfolded;

@@ -22,7 +22,9 @@ traced() {
 	mkdir "$W/d.$1.$2"
 	# -ff: a file per thread, so that no call is split by another thread's
 	mkdir "$W/st.$1.$2"
-	strace -ff -qq -e trace=pread64,pwrite64 -o "$W/st.$1.$2/t" "$CLYDE" -d "$W/d.$1.$2" \
+	# LeakSanitizer (the sanitizer build) cannot run under ptrace: off for the traced runs
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		strace -ff -qq -e trace=pread64,pwrite64 -o "$W/st.$1.$2/t" "$CLYDE" -d "$W/d.$1.$2" \
 		-s 4M:8k:$SEEKS:$1 -n 0 -f --exact -q -z 11 --seek-updates=$2 \
 		--cache=keep >"$W/out.$1.$2" 2>"$W/err.$1.$2"
 	rc=$?
