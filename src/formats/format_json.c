@@ -92,7 +92,14 @@
  * device times and clyde's operation time split into them. Every /11
  * field is unchanged.
  */
-#define JSON_SCHEMA "clyde-result/12"
+/*
+ * clyde-result/13: profile.stacks.other, the samples in other programs'
+ * tasks, counted apart as idle is: /12 counted them among the phase's
+ * samples, shares and folded stacks (as the layer "other-processes"), so
+ * that a neighbour's load moved a phase's shares. Every /12 field is
+ * unchanged in form.
+ */
+#define JSON_SCHEMA "clyde-result/13"
 
 /*
  * The document, the runs array, each run and its phases put one member on

@@ -173,6 +173,7 @@ static void json_profile_stacks(struct json_writer *w, const struct stack_summar
 	json_add_uint(w, "samples", s->samples);
 	json_add_double(w, "cpu_s", (double)s->samples * s->period_s);
 	json_add_uint(w, "idle", s->idle);
+	json_add_uint(w, "other", s->other);
 	json_add_uint(w, "lost", s->lost);
 	json_arr_begin(w, "layers");
 	for (unsigned k = 0; k < s->nlayers; k++) {

@@ -297,12 +297,12 @@ static void stacks_lines(FILE *out, const struct run_result *r)
 			continue;
 		if (!header)
 			fputs("Profile where the time went: shares of each phase's sampled CPU "
-			      "(idle and lost samples apart)\n", out);
+			      "(idle and lost samples and other programs' apart)\n", out);
 		header = true;
 		fprintf(out, "%-18s %.3f s in %" PRIu64 " samples of %.3f ms; idle %" PRIu64
-			"; lost %" PRIu64 "\n", phase_get((enum phase_id)i)->row_name,
-			(double)s->samples * s->period_s, s->samples, s->period_s * 1e3, s->idle,
-			s->lost);
+			"; other processes %" PRIu64 "; lost %" PRIu64 "\n",
+			phase_get((enum phase_id)i)->row_name, (double)s->samples * s->period_s,
+			s->samples, s->period_s * 1e3, s->idle, s->other, s->lost);
 		if (!s->samples)
 			continue;
 		/* by samples, the table's order among equals: a stable insertion */

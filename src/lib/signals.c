@@ -60,7 +60,8 @@ int clyde_stop_signal(void)
 /*
  * Tests stop here to send a signal, fill the disk or change the file
  * behind clyde's back at a known point. CLYDE_TEST_PAUSE names one phase
- * or several (or "remove", the remover inside a subdirectory), separated
+ * or several (or "remove", the remover inside a subdirectory; "before-NAME"
+ * and "after-NAME" around a phase's window), separated
  * by colons; each pause lasts until a stop signal or until the file
  * CLYDE_TEST_RESUME names exists, which clyde then removes so that the
  * next pause waits again.

@@ -195,6 +195,8 @@ void test_pause_point(enum phase_id id);
  * (CLYDE_TEST_PAUSE=before-<phase csv name>).
  */
 void test_pause_before(enum phase_id id);
+/* "after-NAME": the phase's window closed, before its stacks are read (tests) */
+void test_pause_after(enum phase_id id);
 
 /*
  * The timed part of a phase starts when every worker has prepared

@@ -281,3 +281,11 @@ void test_pause_before(enum phase_id id)
 	snprintf(name, sizeof(name), "before-%s", phase_csv_name(id));
 	test_pause_named(name);
 }
+
+void test_pause_after(enum phase_id id)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "after-%s", phase_csv_name(id));
+	test_pause_named(name);
+}

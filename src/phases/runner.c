@@ -717,6 +717,8 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 		prof_compute(b->profiler, &clock.prof0, &clock.prof1, &pr->profile);
 	if (b->profiler && pr->hist)
 		layers_above(&pr->profile.layers, pr->latency_count, hist_mean(pr->hist) / 1e9);
+	/* a profiler beside clyde (tests/env/stacks_btrfs.sh) stops here, as the rings did */
+	test_pause_after(d->id);
 	if (b->profiler && b->profiler->stacks)
 		collect_stacks(b->profiler, &pr->profile, d->name);
 	arc_stats_read(&arc1);

@@ -222,6 +222,15 @@ int stack_set_add(struct stack_set *set, struct stack_index *ix, const char *fol
 	size_t at;
 	int ret;
 
+	/*
+	 * Another program's samples are not the phase's work: counted apart,
+	 * as idle is, so that a neighbour's load (a build, a CPU hog) moves
+	 * no share of the phase's layers, functions or flame graph.
+	 */
+	if (group == PROF_OTHER) {
+		set->other += count;
+		return 0;
+	}
 	/* at most half full, so that a probe ends soon */
 	if ((set->n + 1) * 2 > ix->cap) {
 		ret = index_grow(ix, set);

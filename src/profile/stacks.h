@@ -35,8 +35,9 @@ struct stack_entry {
 struct stack_set {
 	struct stack_entry *v;
 	size_t n, cap;
-	uint64_t samples;	/* the sum of the counts: idle not included */
+	uint64_t samples;	/* the sum of the counts: idle and other not in it */
 	uint64_t idle;		/* samples in the idle task, counted apart */
+	uint64_t other;		/* samples in other processes' tasks (PROF_OTHER): apart too */
 	uint64_t lost;		/* samples the kernel dropped (ring full) */
 	double period_s;	/* CPU time one sample stands for */
 };

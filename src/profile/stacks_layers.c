@@ -526,6 +526,7 @@ int stacks_summarize(const struct stack_set *set, const struct layer_table *t,
 	uint64_t by_layer[STACK_MAX_LAYERS] = { 0 };
 	struct func_map funcs = { 0 };
 	struct stack_summary draft = { .period_s = set->period_s, .idle = set->idle,
+				       .other = set->other,
 				       .lost = set->lost };
 	struct stack_folded *folded = NULL;
 	/* a stack's layer walks its frames through every pattern: once a stack */

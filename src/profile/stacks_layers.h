@@ -74,6 +74,7 @@ struct stack_summary {
 	double period_s;
 	uint64_t samples;	/* the counts' sum: the layers' sum */
 	uint64_t idle;
+	uint64_t other;		/* other processes' samples, apart */
 	uint64_t lost;
 	unsigned nlayers;	/* only layers with samples, in the table's order */
 	struct stack_layer layer[STACK_MAX_LAYERS];

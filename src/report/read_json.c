@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * clyde-report's JSON reader: clyde's documents (clyde-result/1 to /12:
+ * clyde-report's JSON reader: clyde's documents (clyde-result/1 to /13:
  * /3's phases may carry a --profile, /4's runs a --tree and its five
  * phases, /6's failed runs are skipped, /8's phases a time series, /10's
  * runs their host and start, /11's the filesystem's own options, /12's
@@ -172,12 +172,15 @@ static const char *json_run_folded(struct report_where *w, const struct json_nod
 		return "could not be kept: out of memory";
 	}
 	for (e = arr->child; e; e = e->next) {
-		const struct json_node *stack = json_get(e, "stack");
+		const struct json_node *stack = json_get(e, "stack"), *layer = json_get(e, "layer");
 		double count;
 
 		if (e->type != JSON_OBJECT || !stack || stack->type != JSON_STRING ||
 		    json_get_number(e, "count", 0, 1e18, false, &count))
 			return "has a profile.stacks.folded entry without a stack and a count";
+		/* /12 kept other programs' stacks among the phase's: not its work */
+		if (layer && layer->type == JSON_STRING && !strcmp(layer->string, "other-processes"))
+			continue;
 		w->folded[w->nfolded].folded = strdup(stack->string);
 		if (!w->folded[w->nfolded].folded) {
 			*oom = true;
@@ -804,6 +807,7 @@ static bool known_schema(const char *schema)
 		"clyde-result/1", "clyde-result/2", "clyde-result/3", "clyde-result/4",
 		"clyde-result/5", "clyde-result/6", "clyde-result/7", "clyde-result/8",
 		"clyde-result/9", "clyde-result/10", "clyde-result/11", "clyde-result/12",
+		"clyde-result/13",
 	};
 
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)

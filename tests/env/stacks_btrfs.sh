@@ -6,10 +6,15 @@
 # (frames ZSTD_* or zstd_*) and to btrfs's own functions (btrfs_*) is
 # within 5 points of what `perf record -a -g` gives them over the same
 # window. perf is started while clyde waits at the block write's first
-# completion (CLYDE_TEST_PAUSE) and stopped at the pause before the
-# rewrite; the block write ends with fsync inside its timing, so that
-# the compression of its writeback is inside the window, not after it.
+# completion (CLYDE_TEST_PAUSE) and stopped at the pause after the block
+# write's window closed (after-put_block), before clyde reads its rings;
+# the block write ends with fsync inside its timing, so that the
+# compression of its writeback is inside the window, not after it.
 # perf's stacks are folded here, by this script alone, from `perf script`.
+# Both count the busy samples of the phase's work: another program's
+# (clyde counts them apart; here a task with a user-space frame in any
+# sample that is not clyde) are left out, so that a build or a CPU hog
+# beside the test moves neither share.
 . "$TESTLIB"
 need_loops mkfs.btrfs
 need_cmd perf "Debian's linux-perf"
@@ -27,7 +32,7 @@ mount -o compress=zstd "$LOOP" "$W/mnt" 2>"$W/mount.err" ||
 
 # perf's own samples are no part of the phase's work: both sides leave out
 # tasks named perf*, and the idle task
-CLYDE_TEST_PAUSE=put_block:before-rewrite CLYDE_TEST_RESUME=$W/go \
+CLYDE_TEST_PAUSE=put_block:after-put_block CLYDE_TEST_RESUME=$W/go \
 	"$CLYDE" -d "$W/mnt" -s 512 -n 0 -f --data=compressible:50 --stack-hz=499 \
 	--flame "$W/flame" >"$W/c.out" 2>"$W/c.err" &
 pid=$!
@@ -75,6 +80,7 @@ if kind == 'folded':
         stacks.append((text.split(';')[0], text, int(count)))
 else:
     # a sample: "comm tid" then one "ip sym" line a frame, innermost first
+    user_tids = set()
     for block in open(path, errors='replace').read().split('\n\n'):
         lines = [l for l in block.split('\n') if l.strip()]
         if not lines:
@@ -88,7 +94,16 @@ else:
             parts = l.split(None, 1)
             sym = parts[1] if len(parts) == 2 else '[unknown]'
             syms.append(re.sub(r'\+0x[0-9a-f]+$', '', sym.strip()))
-        stacks.append((comm, comm + ';' + ';'.join(syms), 1))
+            try:
+                if int(parts[0], 16) < 0xffff800000000000:
+                    user_tids.add(tid)
+            except ValueError:
+                pass
+        stacks.append((comm, comm + ';' + ';'.join(syms), 1, tid))
+    # a task with a frame in user space in any sample is a program, not a
+    # kernel thread: another program's samples are not the phase's work
+    # (clyde counts them apart), so they leave the count here too
+    stacks = [s[:3] for s in stacks if s[3] not in user_tids or s[0].startswith('clyde')]
 busy = z = b = 0
 for comm, text, n in stacks:
     if comm.startswith('perf') or comm.startswith('swapper'):

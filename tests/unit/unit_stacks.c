@@ -96,11 +96,15 @@ static void test_set(void)
 	CHECK(stack_set_add(s, &ix, "clyde;write_[k]", PROF_CLYDE, 1) == 0, "add");
 	CHECK(stack_set_add(s, &ix, "clyde;write_[k]", PROF_CLYDE, 2) == 0, "add again");
 	/* the same text in another group is another stack */
-	CHECK(stack_set_add(s, &ix, "clyde;write_[k]", PROF_OTHER, 5) == 0, "another group");
+	CHECK(stack_set_add(s, &ix, "clyde;write_[k]", PROF_FS, 5) == 0, "another group");
 	CHECK(s->n == 2 && s->samples == 8, "two stacks, 8 samples: %zu %llu", s->n,
 	      (unsigned long long)s->samples);
 	CHECK(count_of(s, "clyde;write_[k]", PROF_CLYDE) == 3, "summed");
-	CHECK(count_of(s, "clyde;write_[k]", PROF_OTHER) == 5, "kept apart");
+	CHECK(count_of(s, "clyde;write_[k]", PROF_FS) == 5, "kept apart");
+	/* another program's samples are not the phase's: counted apart, no stack */
+	CHECK(stack_set_add(s, &ix, "stress-ng;[stress-ng]", PROF_OTHER, 11) == 0, "other");
+	CHECK(s->n == 2 && s->samples == 8 && s->other == 11, "other apart: %zu %llu %llu", s->n,
+	      (unsigned long long)s->samples, (unsigned long long)s->other);
 	/* many distinct stacks: the index grows and finds each again */
 	for (int round = 0; round < 2; round++)
 		for (int i = 0; i < 5000; i++) {
