@@ -98,6 +98,13 @@
  * samples, shares and folded stacks (as the layer "other-processes"), so
  * that a neighbour's load moved a phase's shares. Every /12 field is
  * unchanged in form.
+ * Also in /13: per phase profile.layers.cost (--profile=layers only):
+ * the BPF programs' own time over the phase from the kernel's run-time
+ * statistics: measured, why (null when measured), cpu_s, events,
+ * ns_per_event, rate_share (cpu_s over the phase's wall time: how far a
+ * rate whose I/O path runs them inline falls below an unprofiled run's)
+ * and programs (bio_queue, rq_issue, rq_complete: their events and
+ * cpu_s). Every /12 field is unchanged.
  */
 #define JSON_SCHEMA "clyde-result/13"
 

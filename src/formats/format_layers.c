@@ -76,6 +76,28 @@ static void layers_row(FILE *out, const struct prof_layers *l)
 	fputc('\n', out);
 }
 
+/* The programs' own time over a phase, beside the table, or why it was not measured. */
+static void cost_line(FILE *out, const char *phase, const struct layers_cost *c)
+{
+	char share[32] = "unknown";
+
+	if (!c->measured) {
+		fprintf(out, "Profile layers: %s: programs' cost not measured (", phase);
+		format_put_field(out, c->why);
+		fputs(")\n", out);
+		return;
+	}
+	if (c->rate_share >= 0)
+		snprintf(share, sizeof(share), "about %.1f%%", c->rate_share * 100);
+	fprintf(out, "Profile layers: %s: profiled: BPF programs took %.3f ms in %" PRIu64
+		" events (", phase, c->cpu_s * 1e3, c->events);
+	if (c->ns_per_event >= 0)
+		fprintf(out, "%.0f ns each", c->ns_per_event);
+	else
+		fputs("none", out);
+	fprintf(out, "); rates %s below an unprofiled run\n", share);
+}
+
 void format_layers_table(FILE *out, const struct run_result *r)
 {
 	if (!any_layers(r))
@@ -103,6 +125,44 @@ void format_layers_table(FILE *out, const struct run_result *r)
 		fprintf(out, "Profile layers: %s: nothing left above: %s\n",
 			phase_get((enum phase_id)i)->row_name, l->above_why);
 	}
+	for (int i = 0; i < PH_COUNT; i++) {
+		const struct prof_layers *l = &r->phase[i].profile.layers;
+
+		/* unavailable: no program was loaded, nothing ran to cost anything */
+		if (!r->phase[i].ran || !r->phase[i].profile.valid || l->state == LAYERS_OFF ||
+		    l->state == LAYERS_UNAVAILABLE)
+			continue;
+		cost_line(out, phase_get((enum phase_id)i)->row_name, &l->cost);
+	}
+}
+
+static void count_or_null(struct json_writer *w, const char *key, bool known, uint64_t v)
+{
+	if (known)
+		json_add_uint(w, key, v);
+	else
+		json_add_null(w, key);
+}
+
+/* clyde-result/13: the programs' own time, from the kernel's run-time statistics. */
+static void json_layers_cost(struct json_writer *w, const struct layers_cost *c)
+{
+	json_obj_begin(w, "cost");
+	json_add_bool(w, "measured", c->measured);
+	json_add_text(w, "why", c->why);
+	json_known_or_null(w, "cpu_s", c->measured, c->cpu_s);
+	count_or_null(w, "events", c->measured, c->events);
+	json_known(w, "ns_per_event", c->ns_per_event);
+	json_known(w, "rate_share", c->rate_share);
+	json_obj_begin(w, "programs");
+	for (int i = 0; i < LAYERS_PROGS; i++) {
+		json_obj_begin(w, layers_prog_name(i));
+		count_or_null(w, "events", c->measured, c->prog_events[i]);
+		json_known_or_null(w, "cpu_s", c->measured, c->prog_cpu_s[i]);
+		json_obj_end(w);
+	}
+	json_obj_end(w);
+	json_obj_end(w);
 }
 
 void json_profile_layers(struct json_writer *w, const struct prof_layers *l)
@@ -139,5 +199,6 @@ void json_profile_layers(struct json_writer *w, const struct prof_layers *l)
 	json_add_text(w, "above_why", l->above_why);
 	json_obj_end(w);
 	json_add_str(w, "throttle", LAYERS_THROTTLE_NOTE);
+	json_layers_cost(w, &l->cost);
 	json_obj_end(w);
 }

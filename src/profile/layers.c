@@ -59,9 +59,63 @@ void layers_span_summarise(const uint64_t hist[LAYERS_BUCKETS], uint64_t sum_ns,
 	out->p99_s = span_quantile(hist, out->count, 0.99);
 }
 
+static void cost_unknown(struct layers_cost *out, const char *why)
+{
+	memset(out, 0, sizeof(*out));
+	str_copy(out->why, sizeof(out->why), why);
+	out->ns_per_event = out->rate_share = -1;
+}
+
+const char *layers_prog_name(enum layers_prog prog)
+{
+	static const char *const names[LAYERS_PROGS] = {
+		[LAYERS_PROG_BIO_QUEUE] = "bio_queue",
+		[LAYERS_PROG_RQ_ISSUE] = "rq_issue",
+		[LAYERS_PROG_RQ_COMPLETE] = "rq_complete",
+	};
+
+	return (unsigned int)prog < LAYERS_PROGS ? names[prog] : "?";
+}
+
+void layers_cost_compute(const struct layers_raw *raw, double window_s, struct layers_cost *out)
+{
+	uint64_t time_ns = 0;
+
+	if (!raw->valid) {
+		cost_unknown(out, "the kernel's counts could not be read");
+		return;
+	}
+	if (raw->stats_why[0]) {
+		cost_unknown(out, raw->stats_why);
+		return;
+	}
+	cost_unknown(out, "");
+	for (int i = 0; i < LAYERS_PROGS; i++) {
+		const struct layers_prog_stats *a = &raw->prog_begin[i], *b = &raw->prog_end[i];
+
+		/* 64-bit counters do not wrap in a run: going back means they were not the same */
+		if (b->run_cnt < a->run_cnt || b->run_time_ns < a->run_time_ns) {
+			snprintf(out->why, sizeof(out->why),
+				 "%s's run-time counters went backwards", layers_prog_name(i));
+			return;
+		}
+		out->prog_events[i] = b->run_cnt - a->run_cnt;
+		out->prog_cpu_s[i] = (double)(b->run_time_ns - a->run_time_ns) / 1e9;
+		out->events += out->prog_events[i];
+		time_ns += b->run_time_ns - a->run_time_ns;
+	}
+	out->measured = true;
+	out->cpu_s = (double)time_ns / 1e9;
+	if (out->events)
+		out->ns_per_event = (double)time_ns / (double)out->events;
+	if (window_s > 0)
+		out->rate_share = out->cpu_s / window_s;
+}
+
 void layers_unavailable(struct prof_layers *out, const char *why)
 {
 	memset(out, 0, sizeof(*out));
+	cost_unknown(&out->cost, why);
 	out->state = LAYERS_UNAVAILABLE;
 	str_copy(out->why, sizeof(out->why), why);
 	out->op_mean_s = -1;

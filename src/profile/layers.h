@@ -40,6 +40,36 @@ enum layers_state {
 	LAYERS_MEASURED,
 };
 
+/* The BPF programs, in the order of their run-time counters in struct layers_raw. */
+enum layers_prog {
+	LAYERS_PROG_BIO_QUEUE,
+	LAYERS_PROG_RQ_ISSUE,
+	LAYERS_PROG_RQ_COMPLETE,
+	LAYERS_PROGS,
+};
+
+/* One program's run-time counters as the kernel keeps them (BPF_ENABLE_STATS). */
+struct layers_prog_stats {
+	uint64_t run_cnt;
+	uint64_t run_time_ns;
+};
+
+/*
+ * What the programs cost over a phase, from the kernel's own run-time
+ * counters: their CPU time and runs, and the estimate of how far a rate
+ * whose I/O path runs them inline falls below an unprofiled run's.
+ */
+struct layers_cost {
+	bool measured;
+	char why[128];				/* not measured: why */
+	uint64_t events;			/* the programs' runs, summed */
+	double cpu_s;				/* their run time, summed */
+	double ns_per_event;			/* -1 with no event */
+	double rate_share;			/* cpu_s over the phase's wall time; -1 unknown */
+	uint64_t prog_events[LAYERS_PROGS];
+	double prog_cpu_s[LAYERS_PROGS];
+};
+
 /* The split of one phase, in struct prof_phase. */
 struct prof_layers {
 	enum layers_state state;
@@ -64,6 +94,7 @@ struct prof_layers {
 	double above_share;
 	double above_mean_s;			/* per operation; -1 as above */
 	char above_why[96];
+	struct layers_cost cost;		/* the programs' own time over the phase */
 };
 
 /* The raw counts one phase's window leaves in the kernel, copied out at its end. */
@@ -75,6 +106,13 @@ struct layers_raw {
 	uint64_t own_count[LAYERS_SPANS];
 	uint64_t own_sum_ns[LAYERS_SPANS];
 	uint64_t hist[LAYERS_SPANS][LAYERS_BUCKETS];
+	/*
+	 * The programs' run-time counters at the window's start and end;
+	 * stats_why empty when the kernel kept them (BPF_ENABLE_STATS held).
+	 */
+	char stats_why[96];
+	struct layers_prog_stats prog_begin[LAYERS_PROGS];
+	struct layers_prog_stats prog_end[LAYERS_PROGS];
 };
 
 /* Where a cgroup throttle's wait lands: the output and clyde(1) say the same. */
@@ -94,6 +132,16 @@ void layers_summarise(const struct layers_raw *raw, bool request_queue, const ch
 		      struct prof_layers *out);
 /* clyde's operations over the phase: ops and their mean latency; the shares follow. */
 void layers_above(struct prof_layers *l, uint64_t ops, double op_mean_s);
+
+/* The programs' names, as the JSON and the text give them. */
+const char *layers_prog_name(enum layers_prog prog);
+/*
+ * The programs' cost over a window of window_s seconds from raw's
+ * counters: not measured (why) when the counts are invalid, the kernel
+ * kept no run-time statistics or a counter went backwards; the rate
+ * share unknown when the window has no length.
+ */
+void layers_cost_compute(const struct layers_raw *raw, double window_s, struct layers_cost *out);
 
 /* --- the BPF part (layers_bpf_linux.c, or layers_none.c) --- */
 

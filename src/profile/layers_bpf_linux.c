@@ -15,8 +15,10 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "lib/strutil.h"
 #include "lib/timing.h"
 #include "profile/layers.h"
 #include "profile/layers.skel.h"
@@ -27,6 +29,10 @@ struct layers_probe {
 	struct layers_bpf *skel;
 	bool request_queue;
 	char devs[128];
+	/* BPF_ENABLE_STATS' descriptor: the kernel times every program while it is open */
+	int stats_fd;
+	char stats_why[96];
+	struct layers_prog_stats begin[LAYERS_PROGS];
 };
 
 /* The kernel's dev_t, as the tracepoints print it: 12 bits of major, 20 of minor. */
@@ -114,6 +120,52 @@ static void add_partition(struct layers_probe *lp, uint64_t fs_dev)
 		}
 }
 
+/*
+ * The kernel's run-time statistics on while the probe lives: BPF_ENABLE_STATS
+ * (Linux 5.8), or the sysctl already on; otherwise stats_why says why not.
+ */
+static void stats_open(struct layers_probe *lp)
+{
+	char on = '0';
+	FILE *f;
+
+	lp->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (lp->stats_fd >= 0)
+		return;
+	snprintf(lp->stats_why, sizeof(lp->stats_why), "BPF_ENABLE_STATS: %s",
+		 strerror(errno));
+	f = fopen("/proc/sys/kernel/bpf_stats_enabled", "r");
+	if (f) {
+		if (fread(&on, 1, 1, f) != 1)
+			on = '0';
+		fclose(f);
+	}
+	if (on == '1')
+		lp->stats_why[0] = '\0';
+}
+
+/* Each program's run-time counters now; zero where the kernel would not say. */
+static void stats_read(const struct layers_probe *lp, struct layers_prog_stats st[LAYERS_PROGS])
+{
+	const struct bpf_program *progs[LAYERS_PROGS] = {
+		[LAYERS_PROG_BIO_QUEUE] = lp->skel->progs.bio_queue,
+		[LAYERS_PROG_RQ_ISSUE] = lp->skel->progs.rq_issue,
+		[LAYERS_PROG_RQ_COMPLETE] = lp->skel->progs.rq_complete,
+	};
+
+	for (int i = 0; i < LAYERS_PROGS; i++) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		memset(&info, 0, sizeof(info));
+		memset(&st[i], 0, sizeof(st[i]));
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(progs[i]), &info, &len))
+			continue;
+		st[i].run_cnt = info.run_cnt;
+		st[i].run_time_ns = info.run_time_ns;
+	}
+}
+
 int layers_probe_open(struct layers_probe **out, const char *const *dev_names, unsigned ndev,
 		      uint64_t fs_dev, char *why, size_t whylen)
 {
@@ -131,6 +183,7 @@ int layers_probe_open(struct layers_probe **out, const char *const *dev_names, u
 		snprintf(why, whylen, "%s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
+	lp->stats_fd = -1;
 	lp->skel = layers_bpf__open();
 	if (!lp->skel) {
 		ret = -errno;
@@ -154,6 +207,7 @@ int layers_probe_open(struct layers_probe **out, const char *const *dev_names, u
 				 (unsigned)geteuid());
 		goto destroy_skel;
 	}
+	stats_open(lp);
 	*out = lp;
 	return 0;
 
@@ -168,6 +222,8 @@ void layers_probe_close(struct layers_probe *lp)
 {
 	if (!lp)
 		return;
+	if (lp->stats_fd >= 0)
+		close(lp->stats_fd);
 	layers_bpf__destroy(lp->skel);
 	free(lp);
 }
@@ -195,6 +251,7 @@ void layers_probe_begin(struct layers_probe *lp)
 	bss->bios = 0;
 	/* bpf_ktime_get_ns() is CLOCK_MONOTONIC, the clock of now_ns() */
 	bss->window_start_ns = now_ns();
+	stats_read(lp, lp->begin);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	bss->enabled = 1;
 }
@@ -205,6 +262,9 @@ void layers_probe_end(struct layers_probe *lp, struct layers_raw *raw)
 
 	bss->enabled = 0;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	stats_read(lp, raw->prog_end);
+	memcpy(raw->prog_begin, lp->begin, sizeof(raw->prog_begin));
+	str_copy(raw->stats_why, sizeof(raw->stats_why), lp->stats_why);
 	raw->bios = bss->bios;
 	memcpy(raw->sum_ns, bss->sum_ns, sizeof(raw->sum_ns));
 	memcpy(raw->own_count, bss->own_count, sizeof(raw->own_count));

@@ -397,7 +397,7 @@ static void task_deltas(const struct prof_sampler *p, const struct prof_snapshot
 
 /* --profile=layers: the split of the window's requests, or why there is none. */
 static void prof_layers_compute(const struct prof_sampler *p, const struct prof_snapshot *b,
-				struct prof_layers *out)
+				double window_s, struct prof_layers *out)
 {
 	if (!p->layers || !b->layers) {
 		layers_unavailable(out, p->layers ? "the kernel's counts could not be read"
@@ -405,6 +405,7 @@ static void prof_layers_compute(const struct prof_sampler *p, const struct prof_
 		return;
 	}
 	layers_summarise(b->layers, p->layers_queue, p->layers_devs, out);
+	layers_cost_compute(b->layers, window_s, &out->cost);
 }
 
 /* The devices' io_ticks over the window: their busy share, averaged over them. */
@@ -461,7 +462,7 @@ void prof_compute(const struct prof_sampler *p, const struct prof_snapshot *a,
 	}
 	out->cpu_backwards |= back;
 	if (p->layers_asked) {
-		prof_layers_compute(p, b, &out->layers);
+		prof_layers_compute(p, b, out->window_s, &out->layers);
 		out->layers.busy_share = busy_share(out);
 	}
 }

@@ -824,7 +824,7 @@ int read_json_result(struct reader *rd, const struct json_node *doc, unsigned li
 	int ret = 0;
 
 	if (!schema || schema->type != JSON_STRING || !known_schema(schema->string)) {
-		reader_malformed(rd, line, "a JSON document whose schema is not clyde-result/1 to /12");
+		reader_malformed(rd, line, "a JSON document whose schema is not clyde-result/1 to /13");
 		return 0;
 	}
 	if (!runs || runs->type != JSON_ARRAY) {

@@ -5,13 +5,25 @@
  * it; p50, p99 and the mean of known spans; clyde's operation time split
  * into the queue, the device and the rest above, and no rest where the
  * requests took longer than the operations; a bio-based device's split
- * says "no request queue"; the options' word sets the flag.
+ * says "no request queue"; the options' word sets the flag; the programs'
+ * cost from their run-time counters (not measured where the kernel kept
+ * none or a counter went back, no rate share over a window of no length),
+ * in the text's line and the JSON's cost, and neither where no program
+ * was loaded.
  */
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "clyde/options.h"
+#include "core/phase.h"
+#include "formats/format.h"
+#include "formats/format_json.h"
+#include "lib/json_reader.h"
+#include "lib/json_writer.h"
 #include "lib/histogram.h"
 #include "profile/layers.h"
 #include "unit.h"
@@ -170,6 +182,171 @@ static void test_option(void)
 	CHECK(strstr(err, "'latency'") != NULL, "the word named: %s", err);
 }
 
+static void stamp(struct layers_prog_stats *st, uint64_t cnt, uint64_t ns)
+{
+	st->run_cnt = cnt;
+	st->run_time_ns = ns;
+}
+
+/* Counters moved by 1000 runs each: 1.2 + 2.0 + 1.0 ms, 4.2 ms in 3000 events, 1400 ns each. */
+static void cost_raw(struct layers_raw *raw)
+{
+	memset(raw, 0, sizeof(*raw));
+	raw->valid = true;
+	stamp(&raw->prog_begin[LAYERS_PROG_BIO_QUEUE], 100, 50000);
+	stamp(&raw->prog_end[LAYERS_PROG_BIO_QUEUE], 1100, 1250000);
+	stamp(&raw->prog_begin[LAYERS_PROG_RQ_ISSUE], 200, 80000);
+	stamp(&raw->prog_end[LAYERS_PROG_RQ_ISSUE], 1200, 2080000);
+	stamp(&raw->prog_begin[LAYERS_PROG_RQ_COMPLETE], 0, 0);
+	stamp(&raw->prog_end[LAYERS_PROG_RQ_COMPLETE], 1000, 1000000);
+}
+
+static void test_cost(void)
+{
+	static struct layers_raw raw;
+	struct layers_cost c;
+
+	cost_raw(&raw);
+	layers_cost_compute(&raw, 0.42, &c);
+	CHECK(c.measured && !c.why[0], "measured: '%s'", c.why);
+	CHECK(c.events == 3000 && c.prog_events[LAYERS_PROG_RQ_ISSUE] == 1000,
+	      "events %llu (the deltas, not the counters)", (unsigned long long)c.events);
+	CHECK(rel(c.cpu_s, 4.2e-3) < 1e-9, "cpu %g s", c.cpu_s);
+	CHECK(rel(c.prog_cpu_s[LAYERS_PROG_RQ_ISSUE], 2.0e-3) < 1e-9, "rq_issue %g s",
+	      c.prog_cpu_s[LAYERS_PROG_RQ_ISSUE]);
+	CHECK(rel(c.ns_per_event, 1400) < 1e-9, "%g ns each", c.ns_per_event);
+	CHECK(rel(c.rate_share, 0.01) < 1e-9, "rate share %g", c.rate_share);
+
+	/* a phase of no length: the figures, but no share */
+	layers_cost_compute(&raw, 0, &c);
+	CHECK(c.measured && c.rate_share == -1, "zero window: share %g", c.rate_share);
+	layers_cost_compute(&raw, -0.5, &c);
+	CHECK(c.rate_share == -1, "negative window: share %g", c.rate_share);
+
+	/* no event: nothing per event, a share of 0 */
+	memcpy(raw.prog_end, raw.prog_begin, sizeof(raw.prog_end));
+	layers_cost_compute(&raw, 1, &c);
+	CHECK(c.measured && !c.events && c.ns_per_event == -1 && c.rate_share == 0,
+	      "no event: %llu, %g ns, share %g", (unsigned long long)c.events, c.ns_per_event,
+	      c.rate_share);
+
+	/* a counter that went back (a wrap, another program) is no measurement */
+	cost_raw(&raw);
+	stamp(&raw.prog_end[LAYERS_PROG_RQ_COMPLETE], 1000, 0);
+	stamp(&raw.prog_begin[LAYERS_PROG_RQ_COMPLETE], 5, 7);
+	layers_cost_compute(&raw, 1, &c);
+	CHECK(!c.measured && c.rate_share == -1 && strstr(c.why, "rq_complete"),
+	      "backwards: measured %d, '%s'", c.measured, c.why);
+	cost_raw(&raw);
+	stamp(&raw.prog_begin[LAYERS_PROG_BIO_QUEUE], UINT64_MAX - 10, 50000);
+	layers_cost_compute(&raw, 1, &c);
+	CHECK(!c.measured && !c.events && strstr(c.why, "bio_queue"),
+	      "wrapped count: measured %d, %llu events, '%s'", c.measured,
+	      (unsigned long long)c.events, c.why);
+
+	/* the kernel kept no statistics: counters of zero are not a cost of zero */
+	cost_raw(&raw);
+	memset(raw.prog_end, 0, sizeof(raw.prog_end));
+	memset(raw.prog_begin, 0, sizeof(raw.prog_begin));
+	snprintf(raw.stats_why, sizeof(raw.stats_why), "BPF_ENABLE_STATS: Operation not permitted");
+	layers_cost_compute(&raw, 1, &c);
+	CHECK(!c.measured && c.ns_per_event == -1 && c.rate_share == -1, "absent stats: measured");
+	CHECK_STR(c.why, "BPF_ENABLE_STATS: Operation not permitted");
+	raw.stats_why[0] = '\0';
+	raw.valid = false;
+	layers_cost_compute(&raw, 1, &c);
+	CHECK(!c.measured && c.why[0], "unread counts: measured %d", c.measured);
+}
+
+static char *layers_text(const struct run_result *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return NULL;
+	format_layers_table(m, r);
+	fclose(m);
+	return buf;
+}
+
+/* The phase's profile.layers as the JSON writes it, parsed back into *doc. */
+static struct json_node *layers_json(const struct prof_layers *l, char **buf)
+{
+	struct json_parser jp = { 0 };
+	struct json_writer w;
+	size_t len = 0;
+	FILE *m = open_memstream(buf, &len);
+
+	if (!m)
+		return NULL;
+	json_writer_init(&w, m, 0);
+	json_obj_begin(&w, NULL);
+	json_profile_layers(&w, l);
+	json_obj_end(&w);
+	fclose(m);
+	return json_parse(&jp, *buf, len, 1);
+}
+
+static bool number_is(const struct json_node *obj, const char *key, double want)
+{
+	const struct json_node *n = json_get(obj, key);
+
+	return n && n->type == JSON_NUMBER && rel(n->number, want) < 1e-6;
+}
+
+static void test_cost_outputs(void)
+{
+	static struct run_result r;
+	static struct layers_raw raw;
+	struct prof_layers *l = &r.phase[PH_PUT_BLOCK].profile.layers;
+	const struct json_node *cost;
+	struct json_node *doc;
+	char *text, *buf = NULL;
+
+	r.phase[PH_PUT_BLOCK].ran = true;
+	r.phase[PH_PUT_BLOCK].profile.valid = true;
+	cost_raw(&raw);
+	layers_summarise(&raw, true, "loop0", l);
+	layers_cost_compute(&raw, 0.42, &l->cost);
+	text = layers_text(&r);
+	CHECK(text && strstr(text, ": profiled: BPF programs took 4.200 ms in 3000 events (1400 ns "
+			     "each); rates about 1.0% below an unprofiled run\n"),
+	      "the cost line: %s", text ? text : "(none)");
+	free(text);
+	doc = layers_json(l, &buf);
+	cost = json_get(json_get(doc, "layers"), "cost");
+	CHECK(json_get_bool(cost, "measured", false), "cost.measured true");
+	CHECK(number_is(cost, "events", 3000), "cost.events 3000");
+	CHECK(number_is(cost, "cpu_s", 4.2e-3), "cost.cpu_s");
+	CHECK(number_is(cost, "ns_per_event", 1400), "cost.ns_per_event");
+	CHECK(number_is(cost, "rate_share", 0.01), "cost.rate_share 0.01");
+	CHECK(number_is(json_get(json_get(cost, "programs"), "rq_complete"), "events", 1000),
+	      "cost.programs.rq_complete.events 1000");
+	json_free(doc);
+	free(buf);
+	buf = NULL;
+
+	/* no program loaded (layers_none.c): no line; the JSON says why */
+	layers_unavailable(l, "not built: libbpf (libbpf-dev)");
+	text = layers_text(&r);
+	CHECK(text && !strstr(text, "BPF programs took") && !strstr(text, "programs' cost"),
+	      "no cost line without programs: %s", text ? text : "(none)");
+	free(text);
+	doc = layers_json(l, &buf);
+	cost = json_get(json_get(doc, "layers"), "cost");
+	CHECK(cost && !json_get_bool(cost, "measured", true), "unavailable: cost.measured false");
+	CHECK(json_get(cost, "events") && json_get(cost, "events")->type == JSON_NULL,
+	      "unavailable: cost.events null");
+	CHECK(json_get(cost, "why") && json_get(cost, "why")->type == JSON_STRING,
+	      "unavailable: cost.why said");
+	if (json_get(cost, "why") && json_get(cost, "why")->type == JSON_STRING)
+		CHECK_STR(json_get(cost, "why")->string, "not built: libbpf (libbpf-dev)");
+	json_free(doc);
+	free(buf);
+}
+
 int main(void)
 {
 	test_buckets();
@@ -177,5 +354,7 @@ int main(void)
 	test_states();
 	test_hist_mean();
 	test_option();
+	test_cost();
+	test_cost_outputs();
 	return unit_verdict("unit_layers");
 }
