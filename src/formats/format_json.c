@@ -92,7 +92,16 @@
  * device times and clyde's operation time split into them. Every /11
  * field is unchanged.
  */
-#define JSON_SCHEMA "clyde-result/12"
+/*
+ * clyde-result/13: per phase profile.stacks.unattributed (--profile=stacks
+ * only): the samples and CPU seconds of tasks clyde's snapshots did not
+ * count (they exited or came and went during the phase: the CPU that
+ * profile.groups.unattributed_s cannot give to a task), and the largest
+ * of them ("tasks": name, a kworker's by its workqueue; function, the one
+ * most of its samples were in; layer; samples; cpu_s). Every /12 field is
+ * unchanged.
+ */
+#define JSON_SCHEMA "clyde-result/13"
 
 /*
  * The document, the runs array, each run and its phases put one member on

@@ -200,7 +200,7 @@ static int index_grow(struct stack_index *ix, const struct stack_set *set)
 }
 
 static int set_push(struct stack_set *set, const char *folded, enum prof_group group,
-		    uint64_t count)
+		    bool unseen, uint64_t count)
 {
 	char *copy;
 
@@ -212,12 +212,19 @@ static int set_push(struct stack_set *set, const char *folded, enum prof_group g
 	set->v[set->n].folded = copy;
 	set->v[set->n].count = count;
 	set->v[set->n].group = group;
+	set->v[set->n].unseen = unseen;
 	set->n++;
 	return 0;
 }
 
 int stack_set_add(struct stack_set *set, struct stack_index *ix, const char *folded,
 		  enum prof_group group, uint64_t count)
+{
+	return stack_set_add_task(set, ix, folded, group, false, count);
+}
+
+int stack_set_add_task(struct stack_set *set, struct stack_index *ix, const char *folded,
+		       enum prof_group group, bool unseen, uint64_t count)
 {
 	size_t at;
 	int ret;
@@ -233,14 +240,14 @@ int stack_set_add(struct stack_set *set, struct stack_index *ix, const char *fol
 		struct stack_entry *e = &set->v[ix->slot[at] - 1];
 
 		/* the same text in another group is another stack: two tasks of one name */
-		if (e->group == group && !strcmp(e->folded, folded)) {
+		if (e->group == group && e->unseen == unseen && !strcmp(e->folded, folded)) {
 			e->count += count;
 			set->samples += count;
 			return 0;
 		}
 		at = (at + 1) & (ix->cap - 1);
 	}
-	ret = set_push(set, folded, group, count);
+	ret = set_push(set, folded, group, unseen, count);
 	if (ret)
 		return ret;
 	ix->slot[at] = (uint32_t)set->n;
