@@ -105,6 +105,13 @@
  * rate whose I/O path runs them inline falls below an unprofiled run's)
  * and programs (bio_queue, rq_issue, rq_complete: their events and
  * cpu_s). Every /12 field is unchanged.
+ * Also in /13: per phase profile.stacks.unattributed (--profile=stacks
+ * only): the samples and CPU seconds of tasks clyde's snapshots did not
+ * count (they exited or came and went during the phase: the CPU that
+ * profile.groups.unattributed_s cannot give to a task), and the largest
+ * of them ("tasks": name, a kworker's by its workqueue; function, the one
+ * most of its samples were in; layer; samples; cpu_s). Every /12 field is
+ * unchanged.
  */
 #define JSON_SCHEMA "clyde-result/13"
 

@@ -187,6 +187,22 @@ static void json_profile_stacks(struct json_writer *w, const struct stack_summar
 	json_arr_end(w);
 	json_stack_funcs(w, "top_self", s->top_self, s->nself, s->samples);
 	json_stack_funcs(w, "top_total", s->top_total, s->ntotal, s->samples);
+	/* clyde-result/13: the CPU of tasks no snapshot counted, named */
+	json_obj_begin(w, "unattributed");
+	json_add_uint(w, "samples", s->unseen_samples);
+	json_add_double(w, "cpu_s", (double)s->unseen_samples * s->period_s);
+	json_arr_begin(w, "tasks");
+	for (unsigned k = 0; k < s->nunseen; k++) {
+		json_obj_begin(w, NULL);
+		json_add_str(w, "name", s->unseen[k].task);
+		json_add_str(w, "function", s->unseen[k].func);
+		json_add_str(w, "layer", s->unseen[k].layer);
+		json_add_uint(w, "samples", s->unseen[k].samples);
+		json_add_double(w, "cpu_s", s->unseen[k].cpu_s);
+		json_obj_end(w);
+	}
+	json_arr_end(w);
+	json_obj_end(w);
 	json_add_uint(w, "folded_merged", s->folded_merged);
 	json_arr_begin(w, "folded");
 	for (size_t k = 0; k < s->nfolded; k++) {

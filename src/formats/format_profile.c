@@ -357,12 +357,40 @@ static void background_notes(FILE *out, const struct run_result *r)
 	}
 }
 
+/*
+ * --profile=stacks: what the samples say of a phase's unattributed time:
+ * the CPU they found in tasks no snapshot counted, the largest named with
+ * the function most of their samples were in and its layer, or that they
+ * found none there (the rest is the counters' rounding, not a task).
+ */
+static void unseen_named(FILE *out, const struct prof_phase *pp)
+{
+	const struct stack_summary *s = pp->stacks;
+
+	if (!s)
+		return;
+	if (!s->nunseen) {
+		fputs("; the stack samples found no CPU in tasks that came and went: it is "
+		      "the counters' rounding and no task", out);
+		if (s->lost)
+			fprintf(out, " (or in the %llu samples lost)", (unsigned long long)s->lost);
+		return;
+	}
+	/* no comma: bonnie++'s tools would read the line as CSV */
+	fprintf(out, "; the stack samples name it (%.3f s in tasks no snapshot counted):",
+		(double)s->unseen_samples * s->period_s);
+	for (unsigned k = 0; k < s->nunseen; k++)
+		fprintf(out, "%s %s %.3f s (%s in %s)", k ? ";" : "", s->unseen[k].task,
+			s->unseen[k].cpu_s, s->unseen[k].func, s->unseen[k].layer);
+}
+
 /* What the figures cannot show, said once per run. */
 static void notes(FILE *out, const struct run_result *r, const struct prof_phase *any)
 {
 	double cost = 0, worst_cost = -1, other_worst = 0, lost = 0, lost_worst = 0;
 	unsigned unnamed = 0, exited = 0, snapshots = 0, shorts = 0;
 	const char *other_phase = NULL, *back = NULL, *lost_phase = NULL;
+	const struct prof_phase *lost_pp = NULL;
 
 	FOR_PROFILED(r, i, p) {
 		const struct prof_phase *pp = &p->profile;
@@ -374,8 +402,10 @@ static void notes(FILE *out, const struct run_result *r, const struct prof_phase
 			worst_cost = pp->sampler_cpu_s / pp->window_s;
 		unnamed += pp->kworkers_unnamed;
 		exited += pp->tasks_exited;
-		if (pp->groups_valid && pp->machine_valid && pp->unattributed_s > lost)
+		if (pp->groups_valid && pp->machine_valid && pp->unattributed_s > lost) {
 			lost = pp->unattributed_s;
+			lost_pp = pp;
+		}
 		/* the same half second and ten ticks as for other processes */
 		if (pp->groups_valid && pp->machine_valid && pp->window_s >= 0.5 &&
 		    pp->unattributed_s >= 0.1 && pp->unattributed_s / pp->window_s > lost_worst) {
@@ -407,12 +437,16 @@ static void notes(FILE *out, const struct run_result *r, const struct prof_phase
 		format_put_field(out, any->groups_why);
 		fputc('\n', out);
 	}
-	if (any->groups_valid)
+	if (any->groups_valid) {
 		fprintf(out, "Profile note: kworkers are grouped by the workqueue their name shows "
 			"at a phase's end or start (the last work they ran); %u busy ones showed "
 			"none; %u tasks exited during phases; unattributed time (tasks that exited "
-			"or came and went unseen and tick rounding) was %.3f s at most\n",
+			"or came and went unseen and tick rounding) was %.3f s at most",
 			unnamed, exited, lost > 0 ? lost : 0.0);
+		if (lost_pp)
+			unseen_named(out, lost_pp);
+		fputc('\n', out);
+	}
 	if (other_phase && other_worst > 0.05)
 		fprintf(out, "Profile WARNING: other processes used %.0f%% of a CPU during %s: "
 			"the machine was not idle\n", other_worst * 100, other_phase);

@@ -200,7 +200,7 @@ static int index_grow(struct stack_index *ix, const struct stack_set *set)
 }
 
 static int set_push(struct stack_set *set, const char *folded, enum prof_group group,
-		    uint64_t count)
+		    bool unseen, uint64_t count)
 {
 	char *copy;
 
@@ -212,6 +212,7 @@ static int set_push(struct stack_set *set, const char *folded, enum prof_group g
 	set->v[set->n].folded = copy;
 	set->v[set->n].count = count;
 	set->v[set->n].group = group;
+	set->v[set->n].unseen = unseen;
 	set->n++;
 	return 0;
 }
@@ -219,18 +220,23 @@ static int set_push(struct stack_set *set, const char *folded, enum prof_group g
 int stack_set_add(struct stack_set *set, struct stack_index *ix, const char *folded,
 		  enum prof_group group, uint64_t count)
 {
+	return stack_set_add_task(set, ix, folded, group, false, count);
+}
+
+int stack_set_add_task(struct stack_set *set, struct stack_index *ix, const char *folded,
+		       enum prof_group group, bool unseen, uint64_t count)
+{
 	size_t at;
 	int ret;
 
 	/*
 	 * Another program's samples are not the phase's work: counted apart,
 	 * as idle is, so that a neighbour's load (a build, a CPU hog) moves
-	 * no share of the phase's layers, functions or flame graph.
+	 * no share of the phase's layers, functions or flame graph; their
+	 * stacks stay, for what names the CPU no snapshot counted.
 	 */
-	if (group == PROF_OTHER) {
-		set->other += count;
-		return 0;
-	}
+	uint64_t *sum = group == PROF_OTHER ? &set->other : &set->samples;
+
 	/* at most half full, so that a probe ends soon */
 	if ((set->n + 1) * 2 > ix->cap) {
 		ret = index_grow(ix, set);
@@ -242,18 +248,18 @@ int stack_set_add(struct stack_set *set, struct stack_index *ix, const char *fol
 		struct stack_entry *e = &set->v[ix->slot[at] - 1];
 
 		/* the same text in another group is another stack: two tasks of one name */
-		if (e->group == group && !strcmp(e->folded, folded)) {
+		if (e->group == group && e->unseen == unseen && !strcmp(e->folded, folded)) {
 			e->count += count;
-			set->samples += count;
+			*sum += count;
 			return 0;
 		}
 		at = (at + 1) & (ix->cap - 1);
 	}
-	ret = set_push(set, folded, group, count);
+	ret = set_push(set, folded, group, unseen, count);
 	if (ret)
 		return ret;
 	ix->slot[at] = (uint32_t)set->n;
-	set->samples += count;
+	*sum += count;
 	return 0;
 }
 
@@ -266,7 +272,8 @@ void stack_index_free(struct stack_index *ix)
 int stack_set_write_folded(FILE *out, const struct stack_set *set)
 {
 	for (size_t i = 0; i < set->n; i++)
-		if (fprintf(out, "%s %" PRIu64 "\n", set->v[i].folded, set->v[i].count) < 0)
+		if (set->v[i].group != PROF_OTHER &&
+		    fprintf(out, "%s %" PRIu64 "\n", set->v[i].folded, set->v[i].count) < 0)
 			return -EIO;
 	return 0;
 }

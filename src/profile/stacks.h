@@ -2,6 +2,7 @@
 #ifndef CLYDE_PROFILE_STACKS_H
 #define CLYDE_PROFILE_STACKS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +31,15 @@ struct stack_entry {
 	char *folded;
 	uint64_t count;
 	enum prof_group group;	/* whose task the samples were in (profile.h) */
+	/*
+	 * Its process was gone when the phase's samples were read: it exited
+	 * during the phase or came and went inside it, so clyde's snapshots,
+	 * which count a process from its two readings, could not count this
+	 * CPU (profile.groups.unattributed_s holds it). A thread that ended in
+	 * a process still there is no such task: its process's counters keep
+	 * its time.
+	 */
+	bool unseen;
 };
 
 struct stack_set {
@@ -37,7 +47,7 @@ struct stack_set {
 	size_t n, cap;
 	uint64_t samples;	/* the sum of the counts: idle and other not in it */
 	uint64_t idle;		/* samples in the idle task, counted apart */
-	uint64_t other;		/* samples in other processes' tasks (PROF_OTHER): apart too */
+	uint64_t other;		/* samples in other programs' tasks (PROF_OTHER): apart too */
 	uint64_t lost;		/* samples the kernel dropped (ring full) */
 	double period_s;	/* CPU time one sample stands for */
 };
@@ -100,6 +110,9 @@ struct stack_index {
 /* count samples of the folded stack in group; 0 or -ENOMEM (the set unchanged). */
 int stack_set_add(struct stack_set *set, struct stack_index *ix, const char *folded,
 		  enum prof_group group, uint64_t count);
+/* The same, of a task the snapshots saw or not (stack_entry.unseen): two entries where both. */
+int stack_set_add_task(struct stack_set *set, struct stack_index *ix, const char *folded,
+		       enum prof_group group, bool unseen, uint64_t count);
 void stack_index_free(struct stack_index *ix);
 
 /* The folded format: "frame;frame;... count" a line, in the set's order. */

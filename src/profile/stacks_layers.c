@@ -450,23 +450,26 @@ static struct stack_folded *order_folded(const struct stack_set *set, const stru
 					 const unsigned *layer, size_t *kept, uint64_t *merged)
 {
 	struct stack_folded *v = calloc(set->n ? set->n : 1, sizeof(*v));
+	size_t n = 0;
 
 	if (!v)
 		return NULL;
 	for (size_t k = 0; k < set->n; k++) {
-		v[k].folded = set->v[k].folded;
-		v[k].count = set->v[k].count;
-		str_copy(v[k].layer, LAYER_NAME_LEN, t->name[layer[k]]);
+		if (set->v[k].group == PROF_OTHER)
+			continue;	/* not the phase's work: in no flame graph */
+		v[n].folded = set->v[k].folded;
+		v[n].count = set->v[k].count;
+		str_copy(v[n++].layer, LAYER_NAME_LEN, t->name[layer[k]]);
 	}
-	qsort(v, set->n, sizeof(*v), folded_order);
-	*kept = set->n;
+	qsort(v, n, sizeof(*v), folded_order);
+	*kept = n;
 	*merged = 0;
-	if (set->n > STACK_FOLDED_MAX) {
+	if (n > STACK_FOLDED_MAX) {
 		struct stack_folded *rest = &v[STACK_FOLDED_MAX - 1];
 
 		*kept = STACK_FOLDED_MAX;
-		*merged = set->n - (STACK_FOLDED_MAX - 1);
-		for (size_t k = STACK_FOLDED_MAX; k < set->n; k++)
+		*merged = n - (STACK_FOLDED_MAX - 1);
+		for (size_t k = STACK_FOLDED_MAX; k < n; k++)
 			rest->count += v[k].count;
 		rest->folded = (char *)STACK_REMAINDER;
 		rest->layer[0] = '\0';		/* of many layers: none */
@@ -520,6 +523,133 @@ static struct stack_summary *pack(const struct stack_summary *draft,
 	return s;
 }
 
+/* --- the CPU no snapshot counted, named --- */
+
+/* One unseen stack: its task's name, its sampled function, layer and count. */
+struct unseen_row {
+	char task[PROF_COMM_LEN];
+	const char *func;	/* the last frame, into the set's text */
+	size_t func_len;
+	unsigned layer;
+	uint64_t count;
+};
+
+/* A task's name without what changes from one of its kind to the next: a kworker's number. */
+static void unseen_task_name(const char *folded, char *buf, size_t len)
+{
+	size_t n = strcspn(folded, ";");
+	const char *q;
+
+	if (n > 8 && !strncmp(folded, "kworker/", 8)) {
+		q = memchr(folded, '-', n);
+		if (q)
+			snprintf(buf, len, "kworker %.*s", (int)(folded + n - q - 1), q + 1);
+		else
+			snprintf(buf, len, "kworker");
+		return;
+	}
+	snprintf(buf, len, "%.*s", (int)n, folded);
+}
+
+static int unseen_order(const void *pa, const void *pb)
+{
+	const struct unseen_row *a = pa, *b = pb;
+	size_t n = a->func_len < b->func_len ? a->func_len : b->func_len;
+	int c = strcmp(a->task, b->task);
+
+	if (c)
+		return c;
+	c = memcmp(a->func, b->func, n);
+	if (c)
+		return c;
+	if (a->func_len != b->func_len)
+		return a->func_len < b->func_len ? -1 : 1;
+	return a->count == b->count ? 0 : a->count > b->count ? -1 : 1;
+}
+
+static bool unseen_before(const struct stack_unseen *a, const struct stack_unseen *b)
+{
+	return a->samples != b->samples ? a->samples > b->samples : strcmp(a->task, b->task) < 0;
+}
+
+/* Task n's total (rows [i, end) sorted by function), its top function, into the largest kept. */
+static void unseen_keep(struct stack_summary *d, const struct layer_table *t,
+			const struct unseen_row *r, size_t i, size_t end)
+{
+	struct stack_unseen u = { 0 };
+	uint64_t best = 0;
+
+	str_copy(u.task, sizeof(u.task), r[i].task);
+	while (i < end) {
+		size_t j = i;
+		uint64_t sum = 0;
+
+		/* one function's rows: the largest first, whose layer it is named with */
+		while (j < end && r[j].func_len == r[i].func_len &&
+		       !memcmp(r[j].func, r[i].func, r[i].func_len))
+			sum += r[j++].count;
+		u.samples += sum;
+		if (sum > best || (sum == best && strncmp(u.func, r[i].func, r[i].func_len) > 0)) {
+			best = sum;
+			snprintf(u.func, sizeof(u.func), "%.*s", (int)r[i].func_len, r[i].func);
+			str_copy(u.layer, sizeof(u.layer), t->name[r[i].layer]);
+		}
+		i = j;
+	}
+	u.cpu_s = (double)u.samples * d->period_s;
+	d->unseen_samples += u.samples;
+	for (unsigned k = 0; k < STACK_UNSEEN_MAX; k++) {
+		if (k < d->nunseen && !unseen_before(&u, &d->unseen[k]))
+			continue;
+		if (d->nunseen < STACK_UNSEEN_MAX)
+			d->nunseen++;
+		memmove(&d->unseen[k + 1], &d->unseen[k],
+			(d->nunseen - 1 - k) * sizeof(d->unseen[0]));
+		d->unseen[k] = u;
+		return;
+	}
+}
+
+/*
+ * The samples of tasks no snapshot counted (stack_entry.unseen), by task
+ * and the function most of its samples were in: what the profile's
+ * unattributed CPU was, where it was in such tasks. 0 or -ENOMEM.
+ */
+static int name_unseen(const struct stack_set *set, const struct layer_table *t,
+		       const unsigned *layer, struct stack_summary *d)
+{
+	struct unseen_row *r;
+	size_t n = 0;
+
+	for (size_t k = 0; k < set->n; k++)
+		n += set->v[k].unseen;
+	if (!n)
+		return 0;
+	r = calloc(n, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	n = 0;
+	for (size_t k = 0; k < set->n; k++) {
+		const char *f = set->v[k].folded, *leaf = strrchr(f, ';');
+
+		if (!set->v[k].unseen)
+			continue;
+		unseen_task_name(f, r[n].task, sizeof(r[n].task));
+		r[n].func = leaf ? leaf + 1 : "[no frames]";
+		r[n].func_len = strlen(r[n].func);
+		r[n].layer = layer[k];
+		r[n++].count = set->v[k].count;
+	}
+	qsort(r, n, sizeof(*r), unseen_order);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i; j < n && !strcmp(r[j].task, r[i].task); j++)
+			;
+		unseen_keep(d, t, r, i, j);
+	}
+	free(r);
+	return 0;
+}
+
 int stacks_summarize(const struct stack_set *set, const struct layer_table *t,
 		     struct stack_summary **out)
 {
@@ -538,6 +668,9 @@ int stacks_summarize(const struct stack_set *set, const struct layer_table *t,
 		return -ENOMEM;
 	for (size_t k = 0; k < set->n; k++) {
 		layer[k] = layer_of_stack(t, set->v[k].folded, set->v[k].group);
+		/* another program's: apart (set->other), only to name the unseen */
+		if (set->v[k].group == PROF_OTHER)
+			continue;
 		by_layer[layer[k]] += set->v[k].count;
 		draft.samples += set->v[k].count;
 		ret = count_frames(&funcs, &set->v[k], k);
@@ -557,6 +690,9 @@ int stacks_summarize(const struct stack_set *set, const struct layer_table *t,
 	}
 	top_funcs(&funcs, true, draft.top_self, &draft.nself);
 	top_funcs(&funcs, false, draft.top_total, &draft.ntotal);
+	ret = name_unseen(set, t, layer, &draft);
+	if (ret)
+		goto free_funcs;
 	ret = -ENOMEM;
 	folded = order_folded(set, t, layer, &draft.nfolded, &draft.folded_merged);
 	if (!folded)

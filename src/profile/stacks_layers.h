@@ -60,6 +60,24 @@ struct stack_func {
 	uint64_t total;		/* samples it was on the stack of, once a stack */
 };
 
+/* The tasks stack_summary names of the CPU no snapshot counted. */
+#define STACK_UNSEEN_MAX	5
+#define STACK_FUNC_LEN		96
+
+/*
+ * CPU in tasks clyde's snapshots did not count (stack_entry.unseen: they
+ * exited, or came and went, during the phase), by task: its name (a
+ * kworker's without its number, by the workqueue it names where it does)
+ * and the function most of its samples were in, with that stack's layer.
+ */
+struct stack_unseen {
+	char task[PROF_COMM_LEN];
+	char func[STACK_FUNC_LEN];	/* as folded ("btrfs_work_helper_[k]") */
+	char layer[LAYER_NAME_LEN];
+	uint64_t samples;
+	double cpu_s;
+};
+
 struct stack_folded {
 	char *folded;
 	uint64_t count;
@@ -84,6 +102,10 @@ struct stack_summary {
 	size_t nfolded;		/* by count, then text; a remainder last where capped */
 	struct stack_folded *folded;
 	uint64_t folded_merged;	/* distinct stacks merged into the remainder */
+	/* tasks no snapshot counted: all their samples, the largest tasks named */
+	uint64_t unseen_samples;
+	unsigned nunseen;
+	struct stack_unseen unseen[STACK_UNSEEN_MAX];
 };
 
 /*

@@ -53,6 +53,7 @@ struct task_seen {
 	uint32_t tid;		/* 0: an empty slot (the idle task is counted apart) */
 	bool known;		/* read from /proc, or found gone */
 	bool exited;
+	bool gone;		/* its process too: no snapshot counted it (stack_entry.unseen) */
 	enum prof_group group;
 	char comm[PROF_COMM_LEN];
 };
@@ -480,6 +481,9 @@ static void task_learn(struct task_seen *t, uint32_t pid, uint32_t tid, int self
 		t->exited = true;
 		if (!t->comm[0])
 			snprintf(t->comm, sizeof(t->comm), "[exited]");
+		/* a thread of a process still there: the process's counters keep its time */
+		snprintf(path, sizeof(path), "/proc/%" PRIu32 "/stat", pid);
+		t->gone = (int)pid != self_pid && access(path, F_OK);
 	} else {
 		size_t len = (size_t)(close_p - open_p - 1);
 
@@ -666,11 +670,21 @@ struct comm_head {
 	char comm[];
 };
 
+/* Whether a sample's chain has user frames: a kernel thread's never has. */
+static bool user_chain(const uint64_t *ip, uint64_t nr)
+{
+	for (uint64_t i = 0; i < nr; i++)
+		if (ip[i] == (uint64_t)PERF_CONTEXT_USER)
+			return true;
+	return false;
+}
+
 static int take_sample(struct stack_sampler *s, const unsigned char *rec, size_t size,
 		       struct stack_set *out, struct stack_index *ix)
 {
 	const struct sample_head *sh = (const void *)rec;
 	const struct task_seen *t;
+	enum prof_group group;
 
 	if (size < sizeof(*sh) || sh->nr > (size - sizeof(*sh)) / sizeof(uint64_t))
 		return 0;
@@ -682,7 +696,15 @@ static int take_sample(struct stack_sampler *s, const unsigned char *rec, size_t
 	fold_sample(s, t, sh->pid, sh->ip, sh->nr);
 	if (s->line.err)
 		return s->line.err;
-	return stack_set_add(out, ix, s->line.s, t->group, 1);
+	/*
+	 * A task gone before the rings were read showed no flags: a sample
+	 * without user frames was in a kernel thread (a kworker that came and
+	 * went), which is no other process.
+	 */
+	group = t->group;
+	if (t->exited && (int)sh->pid != s->self_pid)
+		group = prof_classify(t->comm, !user_chain(sh->ip, sh->nr));
+	return stack_set_add_task(out, ix, s->line.s, group, t->gone, 1);
 }
 
 static int drain_ring(struct stack_sampler *s, struct cpu_ring *r, struct stack_set *out,

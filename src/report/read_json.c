@@ -152,6 +152,95 @@ static const char *json_run_stacks(struct report_where *w, const struct json_nod
 }
 
 /*
+ * clyde-result/13: a phase's profile.stacks.unattributed, the CPU of tasks
+ * no snapshot counted, named; absent before /13 (has_unseen false).
+ */
+static const char *json_run_unseen(struct report_where *w, const struct json_node *st)
+{
+	const struct json_node *u = json_get(st, "unattributed"), *tasks;
+
+	if (!u || u->type == JSON_NULL)
+		return NULL;
+	tasks = json_get(u, "tasks");
+	if (u->type != JSON_OBJECT || json_get_number(u, "cpu_s", 0, 1e12, false, &w->unseen_s) ||
+	    !tasks || tasks->type != JSON_ARRAY)
+		return "has a profile.stacks.unattributed without its seconds and tasks";
+	for (const struct json_node *e = tasks->child; e && w->nunseen < REPORT_UNSEEN_MAX;
+	     e = e->next) {
+		const struct json_node *name = json_get(e, "name"), *fn = json_get(e, "function");
+		const struct json_node *layer = json_get(e, "layer");
+		struct report_unseen *x = &w->unseen[w->nunseen];
+
+		if (!name || name->type != JSON_STRING || !fn || fn->type != JSON_STRING ||
+		    !layer || layer->type != JSON_STRING ||
+		    json_get_number(e, "cpu_s", 0, 1e12, false, &x->s))
+			return "has a profile.stacks.unattributed task without a name, function, "
+			       "layer and seconds";
+		str_copy(x->name, sizeof(x->name), name->string);
+		str_copy(x->func, sizeof(x->func), fn->string);
+		str_copy(x->layer, sizeof(x->layer), layer->string);
+		w->nunseen++;
+	}
+	w->has_unseen = true;
+	return NULL;
+}
+
+/*
+ * clyde-result/3: a phase's CPU split, as clyde's "Profile CPU seconds"
+ * table: NAN where the document has no such figure or says null.
+ */
+static const char *json_run_split(struct report_run *r, enum phase_id ph,
+				  const struct json_node *p)
+{
+	static const char *const group_keys[] = {
+		[SPLIT_FS] = "filesystem_s", [SPLIT_WBACK] = "writeback_s",
+		[SPLIT_BLOCK] = "block_s", [SPLIT_KWORK] = "kworker_s",
+		[SPLIT_KSWAPD] = "kswapd_s", [SPLIT_KOTHER] = "kernel_other_s",
+		[SPLIT_OTHERS] = "other_processes_s",
+	};
+	const struct json_node *pr = json_get(p, "process"), *m = json_get(p, "machine");
+	const struct json_node *g = json_get(p, "groups");
+	struct report_split *sp = &r->split[ph];
+	double user = NAN, sys = NAN, a = NAN, b = NAN, cpus = NAN;
+	bool bad = false;
+
+	for (int c = 0; c < SPLIT_COLS; c++)
+		sp->v[c] = NAN;
+	m = m && m->type == JSON_OBJECT ? m : NULL;
+	g = g && g->type == JSON_OBJECT ? g : NULL;
+	if (!m && !g)
+		return NULL;
+	bad |= json_get_known(p, "window_s", 0, 1e12, &sp->v[SPLIT_WALL]) != 0;
+	if (pr && pr->type == JSON_OBJECT) {
+		bad |= json_get_known(pr, "user_s", 0, 1e12, &user) != 0;
+		bad |= json_get_known(pr, "sys_s", 0, 1e12, &sys) != 0;
+		bad |= json_get_known(pr, "io_uring_s", 0, 1e12, &sp->v[SPLIT_URING]) != 0;
+		sp->v[SPLIT_CLYDE] = user + sys;
+	}
+	for (int c = SPLIT_FS; g && c <= SPLIT_OTHERS; c++)
+		bad |= json_get_known(g, group_keys[c], 0, 1e12, &sp->v[c]) != 0;
+	/* below 0 where the machine's ticks round under the tasks' */
+	if (g)
+		bad |= json_get_known(g, "unattributed_s", -1e12, 1e12, &sp->v[SPLIT_UNATTR]) != 0;
+	if (m) {
+		bad |= json_get_known(m, "irq_s", 0, 1e12, &a) || json_get_known(m, "softirq_s", 0,
+										1e12, &b);
+		sp->v[SPLIT_IRQ] = a + (isnan(b) ? 0 : b);
+		bad |= json_get_known(m, "steal_s", 0, 1e12, &sp->v[SPLIT_STEAL]) != 0;
+		bad |= json_get_known(m, "idle_s", 0, 1e12, &a) || json_get_known(m, "iowait_s", 0,
+										 1e12, &b);
+		sp->v[SPLIT_IDLE] = a + (isnan(b) ? 0 : b);
+		bad |= json_get_known(m, "cpus", 1, 1e6, &cpus) != 0;
+		sp->cpus = isnan(cpus) ? 0 : (unsigned)cpus;
+	}
+	if (bad)
+		return "has a profile split (process, machine, groups) with a figure that is not "
+		       "a number of seconds";
+	sp->has = true;
+	return NULL;
+}
+
+/*
  * clyde-result/12: the folded stacks of a phase, for its flame graphs;
  * a stack without a count is refused, the whole list or nothing kept.
  */
@@ -210,7 +299,8 @@ static const char *json_run_where(struct report_run *r, enum phase_id ph,
 	    json_named(json_get(groups, "top"), "name", "group", "s", 1e12, w.task,
 		       REPORT_WHERE_TASKS, &w.ntasks))
 		return "has a profile.groups.top that is not a list of tasks and seconds";
-	if (st && st->type != JSON_NULL && (why = json_run_stacks(&w, st)))
+	if (st && st->type != JSON_NULL && ((why = json_run_stacks(&w, st)) ||
+					     (why = json_run_unseen(&w, st))))
 		return why;
 	if (st && st->type != JSON_NULL && (why = json_run_folded(&w, st, oom)))
 		goto free_folded;
@@ -545,6 +635,7 @@ static const char *json_run_phase(struct report_run *r, enum phase_id ph, const 
 		return why;
 	prof = json_get(p, "profile");
 	if (prof && prof->type != JSON_NULL && ((why = json_run_profile(r, ph, prof)) ||
+						(why = json_run_split(r, ph, prof)) ||
 						(why = json_run_where(r, ph, prof, oom))))
 		return why;
 	/* clyde-result/8; null: the phase was not recorded (--interval=off) */

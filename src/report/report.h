@@ -36,6 +36,36 @@ enum report_measure {
  * "profile" object). NAN where the document says null or leaves the
  * figure out: not known, which must never read as 0.
  */
+/*
+ * clyde --profile's split of a phase's CPU seconds over the machine's
+ * CPUs (clyde-result/3's profile.window_s, process, machine and groups),
+ * as clyde prints it: its columns in its order, each NAN where the
+ * document says null or has no such figure.
+ */
+enum report_split_col {
+	SPLIT_WALL,	/* window_s: the phase's wall time */
+	SPLIT_CLYDE,	/* process.user_s + sys_s */
+	SPLIT_URING,	/* process.io_uring_s, a part of clyde's */
+	SPLIT_FS,	/* groups.filesystem_s */
+	SPLIT_WBACK,	/* groups.writeback_s */
+	SPLIT_BLOCK,	/* groups.block_s */
+	SPLIT_KWORK,	/* groups.kworker_s */
+	SPLIT_KSWAPD,	/* groups.kswapd_s */
+	SPLIT_KOTHER,	/* groups.kernel_other_s */
+	SPLIT_OTHERS,	/* groups.other_processes_s */
+	SPLIT_IRQ,	/* machine.irq_s + softirq_s */
+	SPLIT_STEAL,	/* machine.steal_s */
+	SPLIT_IDLE,	/* machine.idle_s + iowait_s */
+	SPLIT_UNATTR,	/* groups.unattributed_s: may be below 0 (tick rounding) */
+	SPLIT_COLS,
+};
+
+struct report_split {
+	bool has;		/* the phase's profile has a groups or machine object */
+	unsigned cpus;		/* machine.cpus; 0 unknown */
+	double v[SPLIT_COLS];
+};
+
 struct report_profile {
 	bool has;		/* the phase carried a profile */
 	char unit[16];		/* per_unit.unit: "GiB", "1000 seeks", "1000 files"; "" when absent */
@@ -68,7 +98,22 @@ struct report_named {
 	double v;		/* seconds of a task; a share (0 to 1) of a layer or function */
 };
 
+/* clyde-result/13: a task no snapshot counted, as the stack samples name it. */
+#define REPORT_UNSEEN_MAX	5
+
+struct report_unseen {
+	char name[REPORT_WHERE_NAME];	/* the task ("[exited]", "kworker btrfs-endio") */
+	char func[96];			/* the function most of its samples were in */
+	char layer[32];
+	double s;			/* its sampled CPU seconds */
+};
+
 struct report_where {
+	/* clyde-result/13's profile.stacks.unattributed: has_unseen false before /13 */
+	bool has_unseen;
+	double unseen_s;		/* all such tasks' sampled CPU */
+	unsigned nunseen;
+	struct report_unseen unseen[REPORT_UNSEEN_MAX];
 	/* clyde-result/12's folded stacks (flame graphs); owned here, freed with the run */
 	struct flame_stack *folded;
 	size_t nfolded;
@@ -206,6 +251,8 @@ struct report_run {
 	/* clyde-result/8: each phase's time series; NULL where it has none. Owned by the run. */
 	struct report_series *series[PH_COUNT];
 	bool has_series;	/* any phase has one */
+	/* --profile's CPU split of each phase (report_split.c); has false where none */
+	struct report_split split[PH_COUNT];
 	/* --profile's where (report_where): NULL where a phase has none. Owned by the run. */
 	struct report_where *where[PH_COUNT];
 };
@@ -537,6 +584,24 @@ void report_series_tenths(const struct report_series *se, double rate[3]);
  */
 void report_series_each(const struct report_set *s, size_t k,
 			void (*fn)(void *arg, size_t i, unsigned j, enum phase_id ph), void *arg);
+/*
+ * clyde --profile's CPU split per configuration and phase (report_split.c):
+ * the means over the runs whose profile of the phase has the split, each
+ * column over the runs that know it (NAN where none does); the runs
+ * counted in *runs, 0 where none (false: no row).
+ */
+bool report_split_means(const struct report_set *s, size_t k, enum phase_id ph,
+			struct report_split *mean, unsigned *runs);
+/* Its text (after the CPU cost) and its page's section: nothing where no run has one. */
+int report_split_text(FILE *out, const struct report_set *s);
+int report_split_html(FILE *out, const struct report_set *s);
+/*
+ * Where row (report_where.c's rows, clyde-result/13): the CPU the stack
+ * samples found in tasks no snapshot counted, means over the runs that
+ * name it, the largest tasks with their function and layer.
+ */
+void report_unseen_text(FILE *out, const struct report_set *s, size_t k, enum phase_id ph);
+
 /* Frees what run r owns: every series and every where. */
 void report_run_free_series(struct report_run *r);
 /* The folded stacks a where holds (read_json.c keeps them), freed. */

@@ -552,6 +552,8 @@ int report_html(FILE *out, const struct report_set *s)
 	if (!tables)
 		fputs("<p>No phase has a throughput value.</p>\n", out);
 	r = cost_table(out, s);
+	if (!r)
+		r = report_split_html(out, s);
 	if (r)
 		return r;
 

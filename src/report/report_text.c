@@ -891,6 +891,8 @@ int report_text(FILE *out, const struct report_set *s)
 	print_series(out, s);
 	ret = print_costs(out, s);
 	if (!ret)
+		ret = report_split_text(out, s);
+	if (!ret)
 		ret = report_where_text(out, s);
 	if (!ret)
 		ret = report_where_moves_text(out, s);

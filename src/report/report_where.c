@@ -175,6 +175,7 @@ int report_where_text(FILE *out, const struct report_set *s)
 				fprintf(out, "\n[%zu] %s\n", k + 1, s->configs[k].key);
 			block = true;
 			where_rows(out, m, (enum phase_id)ph);
+			report_unseen_text(out, s, k, (enum phase_id)ph);
 			cut |= m->task.cut || m->layer.cut || m->self.cut || m->total.cut;
 		}
 	}

@@ -189,13 +189,13 @@ fi
 P=$G/clyde-p3.json
 # cost BLOCK PHASE FILE: the cells of that phase's row in block [BLOCK] of the CPU cost table
 cost() {
-	sed -n '/^CPU cost (--profile)/,/^Where the time went/p' "$3" | sed -n "/^\[$1\] /,/^\$/p" | grep "^  $2  " |
+	sed -n '/^CPU cost (--profile)/,/^\(CPU split\|Where the time went\)/p' "$3" | sed -n "/^\[$1\] /,/^\$/p" | grep "^  $2  " |
 		sed "s|^  $2 *||; s|  *| |g"
 }
 # cell BLOCK PHASE COLUMN FILE: one right-aligned cell of that row, found under the end
 # of its column's head, so that an empty cell reads as empty and not as its neighbour
 cell() {
-	sed -n '/^CPU cost (--profile)/,/^Where the time went/p' "$4" | sed -n "/^\[$1\] /,/^\$/p" |
+	sed -n '/^CPU cost (--profile)/,/^\(CPU split\|Where the time went\)/p' "$4" | sed -n "/^\[$1\] /,/^\$/p" |
 	awk -v phase="$2" -v col="$3" '
 		/^  Phase / { end = index($0, col) + length(col) - 1; next }
 		index($0, "  " phase "  ") == 1 {
@@ -209,9 +209,9 @@ expect_eq "profile: exit status" "$?" 0
 expect_eq "profile: nothing on stderr" "$(cat "$W/prof.err")" ""
 expect_eq "profile: head" "$(head -n 1 "$W/prof")" "clyde-report: 5 runs in 2 configurations"
 expect_eq "profile: the table follows the blocks" "$(grep -n '^CPU cost (--profile): ' "$W/prof" | cut -d: -f1)" 22
-expect_eq "profile: its blocks" "$(sed -n '/^CPU cost/,/^Where the time went/p' "$W/prof" | grep '^\[' | tr '\n' '|')" \
+expect_eq "profile: its blocks" "$(sed -n '/^CPU cost/,/^\(CPU split\|Where the time went\)/p' "$W/prof" | grep '^\[' | tr '\n' '|')" \
 	"[1] ext4p -s 1G::8000:5 -n 16: 3 of 4 runs profiled|[2] tmpfsp -s 1G::8000:5 -n 16: 1 of 1 run profiled|"
-expect_eq "profile: header row" "$(sed -n '/^CPU cost/,/^Where the time went/p' "$W/prof" | sed -n '/^\[1\]/{n;p;}')" \
+expect_eq "profile: header row" "$(sed -n '/^CPU cost/,/^\(CPU split\|Where the time went\)/p' "$W/prof" | sed -n '/^\[1\]/{n;p;}')" \
 	"  Phase         Clyde s  Caused s  per         Outside%  Write amp  Read amp  n"
 # cells: clyde s, caused s, per (unit), outside %, write amp, [read amp,] n: medians of clyde-p3.json's
 # per_unit.clyde_s, per_unit.caused_s, outside_fraction and device amplification (README)
@@ -231,7 +231,7 @@ for c in "1|Block write|Outside%|26.7" "1|Block write|Read amp|" "1|Block write|
 	col=${r%%|*} want=${r#*|}
 	expect_eq "profile: [$b] $ph, $col" "$(cell "$b" "$ph" "$col" "$W/prof")" "$want"
 done
-expect_eq "profile: the per column starts at one place in every row" "$(sed -n '/^CPU cost/,/^Where the time went/p' "$W/prof" |
+expect_eq "profile: the per column starts at one place in every row" "$(sed -n '/^CPU cost/,/^\(CPU split\|Where the time went\)/p' "$W/prof" |
 	grep -E '^  [A-Z]' | awk '{ i = index($0, " per "); print i ? i + 1 : index($0, "GiB") + index($0, "1000 ") }' |
 	sort | uniq -c | sed 's/^ *//')" "9 36"
 expect_eq "profile: golden" "$(diff "$G/profile.txt" "$W/prof")" ""
@@ -248,7 +248,7 @@ expect_eq "profile: a bad run skipped" "$?" 0
 expect_eq "profile: says which" "$(cat "$W/bad.err")" \
 "$W/bad.json:14: phase put_block has a profile.device amplification that is not a ratio: skipped
 clyde-report: 1 malformed line skipped"
-expect_eq "profile: the others read" "$(sed -n '/^CPU cost/,/^Where the time went/p' "$W/bad" | grep '^\[1\]')" \
+expect_eq "profile: the others read" "$(sed -n '/^CPU cost/,/^\(CPU split\|Where the time went\)/p' "$W/bad" | grep '^\[1\]')" \
 	"[1] ext4p -s 1G::8000:5 -n 16: 2 of 3 runs profiled"
 # the page: the same medians, one row per configuration and phase
 "$REPORT" --html "$W/prof.html" "$P" >/dev/null 2>"$W/err"

@@ -40,6 +40,9 @@ static const struct {
 };
 #define SAMPLES 100
 
+/* test_unseen: bash's process was gone when the rings were read (stack_entry.unseen) */
+static bool bash_unseen;
+
 static void build(struct run_result *r, struct layer_table *t)
 {
 	struct stack_set set = { .period_s = 0.004, .idle = 250, .lost = 2 };
@@ -51,7 +54,8 @@ static void build(struct run_result *r, struct layer_table *t)
 	CHECK(layer_table_parse(t, table_text, "t", err, sizeof(err)) == 0, "%s", err);
 	/* through the sampler's own way in: other programs' samples go apart there */
 	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++)
-		CHECK(stack_set_add(&set, &ix, rows[k].folded, rows[k].group, rows[k].count) == 0,
+		CHECK(stack_set_add_task(&set, &ix, rows[k].folded, rows[k].group,
+					 bash_unseen && rows[k].group == PROF_OTHER, rows[k].count) == 0,
 		      "add %s", rows[k].folded);
 	stack_index_free(&ix);
 	p->ran = true;
@@ -230,9 +234,68 @@ out:
 	layer_table_free(&t);
 }
 
+/*
+ * The unattributed CPU named (clyde-result/13): the run's note says what
+ * the samples found in tasks no snapshot counted, or that they found none
+ * there; the JSON's profile.stacks.unattributed holds the same.
+ */
+static void test_unseen(void)
+{
+	struct run_result r;
+	struct layer_table t;
+	struct prof_phase *pp;
+	char *text, *buf = NULL;
+	struct json_node *doc;
+	const struct json_node *u, *task;
+
+	for (int pass = 0; pass < 2; pass++) {
+		bash_unseen = pass == 0;
+		build(&r, &t);
+		pp = &r.phase[PH_PUT_BLOCK].profile;
+		pp->groups_valid = pp->machine_valid = true;
+		pp->ncpu = 2;
+		pp->hz = 100;
+		pp->unattributed_s = 0.25;
+		text = text_of(&r);
+		if (pass == 0)
+			CHECK(text && strstr(text, "was 0.250 s at most; the stack samples name it "
+					     "(0.012 s in tasks no snapshot counted): bash 0.012 s "
+					     "(vfs_read_[k] in other-processes)\n"), "the note:\n%s",
+			      text ? text : "");
+		else
+			CHECK(text && strstr(text, "was 0.250 s at most; the stack samples found no "
+					     "CPU in tasks that came and went: it is the counters' "
+					     "rounding and no task (or in the 2 samples lost)\n"),
+			      "the note without unseen tasks:\n%s", text ? text : "");
+		CHECK(text && !strchr(text, ','), "a comma in:\n%s", text ? text : "");
+		free(text);
+		doc = json_of(&r, &buf);
+		u = json_get(json_get(phase_profile(doc, "put_block"), "stacks"), "unattributed");
+		CHECK(u && u->type == JSON_OBJECT, "profile.stacks.unattributed");
+		task = element(json_get(u, "tasks"), 0);
+		if (pass == 0) {
+			CHECK(num(u, "samples") == 3 && fabs(num(u, "cpu_s") - 0.012) < 1e-12,
+			      "three samples");
+			CHECK_STR(str(task, "name"), "bash");
+			CHECK_STR(str(task, "function"), "vfs_read_[k]");
+			CHECK_STR(str(task, "layer"), "other-processes");
+			CHECK(num(task, "samples") == 3, "bash's samples");
+		} else {
+			CHECK(num(u, "samples") == 0 && !task, "none");
+		}
+		json_free(doc);
+		free(buf);
+		buf = NULL;
+		free(pp->stacks);
+		layer_table_free(&t);
+	}
+	bash_unseen = false;
+}
+
 int main(void)
 {
 	test_text();
 	test_json();
+	test_unseen();
 	return unit_verdict("unit_format_stacks");
 }
