@@ -27,6 +27,18 @@
  * _copy_to_iter_[k]". A user frame is a function name where it is
  * known, else the program or library it lies in ("[libc.so.6]").
  */
+/*
+ * A frame that names a function: a kernel function or a named user one.
+ * A user frame that is only its library or "[unknown]" ("[libc.so.6]"),
+ * or a kernel frame without its symbol ("[unknown]_[k]"), names a place
+ * and no function: it sits at the bottom of nearly every stack, and a
+ * ranking by total time would put it first and say nothing.
+ */
+static inline bool stack_frame_named(const char *frame)
+{
+	return frame[0] != '[';
+}
+
 struct stack_entry {
 	char *folded;
 	uint64_t count;

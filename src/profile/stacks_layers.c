@@ -404,7 +404,12 @@ static bool ranks_before(uint64_t a, const char *an, uint64_t b, const char *bn)
 	return a != b ? a > b : strcmp(an, bn) < 0;
 }
 
-/* The top functions by self or total; names borrowed from the map. */
+/*
+ * The top functions by self or total; names borrowed from the map. The
+ * total ranks the named functions only (stack_frame_named): "[libc.so.6]"
+ * is on nearly every stack and tells nothing; self keeps every frame, as
+ * the folded stacks do.
+ */
 static void top_funcs(const struct func_map *m, bool by_self, struct stack_func *top,
 		      unsigned *ntop)
 {
@@ -414,7 +419,7 @@ static void top_funcs(const struct func_map *m, bool by_self, struct stack_func 
 		uint64_t c = by_self ? f->self : f->total;
 		unsigned at;
 
-		if (!f->name || !c)
+		if (!f->name || !c || (!by_self && !stack_frame_named(f->name)))
 			continue;
 		at = *ntop;
 		while (at > 0 && ranks_before(c, f->name, by_self ? top[at - 1].self

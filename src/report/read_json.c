@@ -4,7 +4,8 @@
  * /3's phases may carry a --profile, /4's runs a --tree and its five
  * phases, /6's failed runs are skipped, /8's phases a time series, /10's
  * runs their host and start, /11's the filesystem's own options, /12's
- * phases their stacks' layers and top functions; the
+ * phases their stacks' layers and top functions and their block layer's
+ * queue and device times (--profile=layers); the
  * engine, depth, -D and data pattern of every schema go into the key;
  * /5's cluster, /7's plan and /9's
  * ranks_summary are not read), parsed by lib/json_reader in
@@ -132,6 +133,21 @@ static int json_named(const struct json_node *arr, const char *name_key, const c
 	return 0;
 }
 
+/*
+ * The top by total, the named functions only: a clyde before this ranked
+ * the frames that name only a place ("[libc.so.6]", "[unknown]") too,
+ * which sit under nearly every stack and came first.
+ */
+static void drop_unnamed(struct report_named *v, unsigned *n)
+{
+	unsigned kept = 0;
+
+	for (unsigned k = 0; k < *n; k++)
+		if (flame_frame_named(v[k].name))
+			v[kept++] = v[k];
+	*n = kept;
+}
+
 /* clyde-result/12: a phase's profile.stacks, its layers and top functions. */
 static const char *json_run_stacks(struct report_where *w, const struct json_node *st)
 {
@@ -147,6 +163,7 @@ static const char *json_run_stacks(struct report_where *w, const struct json_nod
 	    json_named(json_get(st, "top_total"), "function", NULL, "total_share", 1, w->total,
 		       REPORT_WHERE_FUNCS, &w->ntotal))
 		return "has a profile.stacks top function that is not a name and a share";
+	drop_unnamed(w->total, &w->ntotal);
 	w->has_stacks = true;
 	return NULL;
 }
@@ -319,11 +336,49 @@ free_folded:
 	return why;
 }
 
+/*
+ * A phase's profile.layers (clyde-result/12, --profile=layers): each
+ * span's requests and their summed time, where its state is measured; a
+ * span without a completed request is not known.
+ */
+static const char *json_run_layers(struct report_profile *pr, const struct json_node *l)
+{
+	static const char *const span_keys[REPORT_SPANS] = {
+		[REPORT_SPAN_QUEUE] = "queue", [REPORT_SPAN_DEVICE] = "device",
+	};
+	const struct json_node *state;
+
+	for (int k = 0; k < REPORT_SPANS; k++)
+		pr->span_requests[k] = pr->span_sum_s[k] = NAN;
+	if (!l || l->type == JSON_NULL)
+		return NULL;
+	state = json_get(l, "state");
+	if (l->type != JSON_OBJECT || !state || state->type != JSON_STRING)
+		return "has a profile.layers without a state";
+	if (strcmp(state->string, "measured"))
+		return NULL;
+	for (int k = 0; k < REPORT_SPANS; k++) {
+		const struct json_node *sp = json_get(l, span_keys[k]);
+		double n, sum;
+
+		if (!sp || sp->type != JSON_OBJECT ||
+		    json_get_number(sp, "requests", 0, 1e18, true, &n) ||
+		    json_get_known(sp, "sum_s", 0, 1e12, &sum))
+			return "has a profile.layers queue or device without its requests and sum_s";
+		if (n > 0 && !isnan(sum)) {
+			pr->span_requests[k] = n;
+			pr->span_sum_s[k] = sum;
+		}
+	}
+	return NULL;
+}
+
 static const char *json_run_profile(struct report_run *r, enum phase_id ph, const struct json_node *p)
 {
 	const struct json_node *per = json_get(p, "per_unit"), *dev = json_get(p, "device");
 	struct report_profile *pr = &r->prof[ph];
 	const struct json_node *unit, *state;
+	const char *why;
 
 	if (p->type != JSON_OBJECT)
 		return "has a profile that is not an object";
@@ -355,6 +410,9 @@ static const char *json_run_profile(struct report_run *r, enum phase_id ph, cons
 			return "has a profile.device.state that is not measured, no block device or unknown";
 		}
 	}
+	why = json_run_layers(pr, json_get(p, "layers"));
+	if (why)
+		return why;
 	pr->has = true;
 	r->has_profile = true;
 	return NULL;

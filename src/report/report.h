@@ -31,6 +31,13 @@ enum report_measure {
 	RM_ALL,
 };
 
+/* The block layer's spans of --profile=layers: bio queued to issued, issued to completed. */
+enum report_span {
+	REPORT_SPAN_QUEUE,
+	REPORT_SPAN_DEVICE,
+	REPORT_SPANS,
+};
+
 /*
  * What clyde --profile measured of one phase (clyde-result/3, its
  * "profile" object). NAN where the document says null or leaves the
@@ -76,6 +83,13 @@ struct report_profile {
 	double read_amp;	/* device bytes read over the bytes clyde read */
 	double outside_s;	/* CPU seconds caused outside clyde's process */
 	bool tasks_known;	/* profile.groups was not null: its top (in where) is all there was */
+	/*
+	 * --profile=layers (profile.layers, its state measured): each span's
+	 * requests and their time summed, the block layer's queue and the
+	 * device; NAN where not measured or no request completed.
+	 */
+	double span_requests[REPORT_SPANS];
+	double span_sum_s[REPORT_SPANS];
 };
 
 /*
@@ -623,6 +637,23 @@ int report_where_stacks(const struct report_set *s, size_t k, enum phase_id ph,
 struct flame_mover;
 int report_where_layer_moves(const struct report_set *s, size_t a, size_t b, enum phase_id ph,
 			     struct flame_mover *out, size_t max);
+/*
+ * What moved besides the stacks, from configuration a (the baseline) to
+ * b in phase ph, each as means over the runs that measured it; NAN where
+ * a side did not. report_where_diff fills it, the text and the page
+ * print it.
+ */
+struct report_where_diff {
+	double amp_a[2], amp_b[2];	/* device bytes per byte clyde moved: [0] read, [1] written */
+	/* --profile=layers: seconds per request queued in the block layer, at the device */
+	double per_request_a[REPORT_SPANS], per_request_b[REPORT_SPANS];
+	/* the task outside clyde whose CPU grew most (profile.groups.top); "" none grew */
+	char task[REPORT_WHERE_NAME];
+	char task_group[24];
+	double task_a_s, task_b_s;	/* its mean seconds, 0 where a's top did not name it */
+};
+int report_where_diff(const struct report_set *s, size_t a, size_t b, enum phase_id ph,
+		      struct report_where_diff *d);
 /* What moved where a phase's rate differs from the baseline's beyond noise (text). */
 int report_where_moves_text(FILE *out, const struct report_set *s);
 /* clyde-report's page: the flame graphs per phase and configuration, and the differences. */

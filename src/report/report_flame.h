@@ -7,6 +7,7 @@
  * and the difference between two runs' of the same phase. Pure functions
  * of the stacks given: the same stacks in any order draw the same bytes.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,6 +17,16 @@ struct flame_stack {
 	const char *folded;
 	uint64_t count;
 };
+
+/*
+ * A frame that names a function (a kernel one, or a user one with its
+ * symbol): not one that names only its library or "[unknown]"
+ * ("[libc.so.6]", "[unknown]_[k]"). clyde's stack_frame_named, the same rule.
+ */
+static inline bool flame_frame_named(const char *frame)
+{
+	return frame[0] != '[';
+}
 
 /* A function whose share of the samples moved most between two sets. */
 struct flame_mover {
@@ -52,7 +63,8 @@ int report_flame_mover_cmp(const void *x, const void *y);
  * itself, the last frame of their stack) moved most from a to b, largest
  * move first, at most max: how many filled, or -ENOMEM. Self, not total:
  * a total share moves most in the generic callers of whatever grew
- * (a worker thread's frames), not in what grew.
+ * (a worker thread's frames), not in what grew. A stack of the task
+ * alone (no frame read) counts in the shares and names no function.
  */
 int report_flame_movers(const struct flame_stack *a, size_t na, const struct flame_stack *b,
 			size_t nb, struct flame_mover *out, size_t max);

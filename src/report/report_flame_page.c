@@ -9,6 +9,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -36,11 +38,59 @@ static void movers_table(FILE *out, const char *what, const struct flame_mover *
 	fputs("</table>\n", out);
 }
 
+static bool known(double a, double b)
+{
+	return !isnan(a) && !isnan(b) && a > 0;
+}
+
+/* One row of the figures table: both sides and b over a, where both are known. */
+static void figure_row(FILE *out, const char *what, double a, double b, double scale,
+		       const char *unit)
+{
+	if (!known(a, b))
+		return;
+	fprintf(out, "<tr><td>%s</td><td>%.3g%s</td><td>%.3g%s</td><td>%.2fx</td></tr>\n", what,
+		a * scale, unit, b * scale, unit, b / a);
+}
+
+/* What moved besides the stacks: the device's bytes and time per request, the task that grew. */
+static void figures_table(FILE *out, const struct report_where_diff *d)
+{
+	bool any = d->task[0];
+
+	for (int k = 0; k < 2; k++)
+		any |= known(d->amp_a[k], d->amp_b[k]) ||
+		       known(d->per_request_a[k], d->per_request_b[k]);
+	if (!any)
+		return;
+	fputs("<table class=\"movers\">\n<tr><th>figure (means over the runs)</th>"
+	      "<th>baseline</th><th>this</th><th>ratio</th></tr>\n", out);
+	figure_row(out, "device bytes written per byte clyde wrote", d->amp_a[1], d->amp_b[1], 1,
+		   "");
+	figure_row(out, "device bytes read per byte clyde read", d->amp_a[0], d->amp_b[0], 1, "");
+	figure_row(out, "device time per request (--profile=layers)",
+		   d->per_request_a[REPORT_SPAN_DEVICE], d->per_request_b[REPORT_SPAN_DEVICE], 1e3,
+		   " ms");
+	figure_row(out, "block-layer queue time per request (--profile=layers)",
+		   d->per_request_a[REPORT_SPAN_QUEUE], d->per_request_b[REPORT_SPAN_QUEUE], 1e3,
+		   " ms");
+	if (d->task[0]) {
+		fputs("<tr><td>grew most outside clyde: ", out);
+		report_xml_text(out, d->task);
+		fputs(" (", out);
+		report_xml_text(out, d->task_group);
+		fprintf(out, ")</td><td>%.3f s</td><td>%.3f s</td><td>%+.3f s</td></tr>\n",
+			d->task_a_s, d->task_b_s, d->task_b_s - d->task_a_s);
+	}
+	fputs("</table>\n", out);
+}
+
 static int difference(FILE *out, const struct report_set *s, size_t base, size_t k,
 		      enum phase_id ph, const struct flame_stack *va, size_t na,
 		      const struct flame_stack *vb, size_t nb)
 {
 	struct flame_mover m[MOVERS_SHOWN];
+	struct report_where_diff d;
 	char title[2 * sizeof(((struct report_config *)0)->key) + 160];
 	int n, ret;
 
@@ -60,6 +110,10 @@ static int difference(FILE *out, const struct report_set *s, size_t base, size_t
 		return n;
 	if (n)
 		movers_table(out, "layer (share of the sampled CPU)", m, n);
+	ret = report_where_diff(s, base, k, ph, &d);
+	if (ret)
+		return ret;
+	figures_table(out, &d);
 	return 0;
 }
 

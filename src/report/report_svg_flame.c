@@ -375,9 +375,10 @@ static int seen_add(struct seen **v, size_t *n, size_t *cap, const struct flame_
 		if (!s[i].count || !p || !*p)
 			continue;
 		last = strrchr(p, ';');
-		last = last ? last + 1 : p;
-		if (!*last)
+		/* the task alone ("[exited]", "[other stacks]"): no function was sampled */
+		if (!last || !last[1])
 			continue;
+		last++;
 		if (array_room(v, cap, *n, sizeof(**v), 256))
 			return -ENOMEM;
 		(*v)[(*n)++] = (struct seen){ .name = last, .len = strlen(last), .count = s[i].count,

@@ -273,6 +273,83 @@ static double config_mean(const struct report_set *s, size_t k, enum phase_id ph
 	return n ? sum / n : NAN;
 }
 
+/*
+ * Seconds per request of span sp over configuration k's runs that
+ * measured it (--profile=layers): their time summed over their requests
+ * summed, so that a run with more requests weighs more; NAN where none did.
+ */
+static double config_per_request(const struct report_set *s, size_t k, enum phase_id ph,
+				 enum report_span sp)
+{
+	double sum = 0, n = 0;
+
+	for (size_t i = 0; i < s->nruns; i++) {
+		const struct report_profile *p = &s->runs[i].prof[ph];
+
+		if (!report_run_of(s, k, i) || !p->has || !(p->span_requests[sp] > 0) ||
+		    isnan(p->span_sum_s[sp]))
+			continue;
+		sum += p->span_sum_s[sp];
+		n += p->span_requests[sp];
+	}
+	return n > 0 ? sum / n : NAN;
+}
+
+/* The task outside clyde whose mean CPU grew most from ma to mb; d->task "" where none grew. */
+static void task_grew(const struct where_means *ma, const struct where_means *mb,
+		      struct report_where_diff *d)
+{
+	double most = 0;
+
+	d->task[0] = d->task_group[0] = '\0';
+	d->task_a_s = d->task_b_s = NAN;
+	if (!ma->tasked || !mb->tasked)
+		return;
+	for (unsigned i = 0; i < mb->task.n; i++) {
+		const struct report_named *t = &mb->task.v[i];
+		double was = 0;
+
+		for (unsigned j = 0; j < ma->task.n; j++)
+			if (!strcmp(ma->task.v[j].name, t->name) &&
+			    !strcmp(ma->task.v[j].group, t->group))
+				was = ma->task.v[j].v;
+		if (t->v - was <= most)
+			continue;
+		most = t->v - was;
+		snprintf(d->task, sizeof(d->task), "%s", t->name);
+		snprintf(d->task_group, sizeof(d->task_group), "%s", t->group);
+		d->task_a_s = was;
+		d->task_b_s = t->v;
+	}
+}
+
+int report_where_diff(const struct report_set *s, size_t a, size_t b, enum phase_id ph,
+		      struct report_where_diff *d)
+{
+	struct where_means *ma = malloc(sizeof(*ma)), *mb = malloc(sizeof(*mb));
+	int ret = -ENOMEM;
+
+	if (!ma || !mb)
+		goto out_free;
+	for (int w = 0; w < 2; w++) {
+		d->amp_a[w] = config_mean(s, a, ph, w);
+		d->amp_b[w] = config_mean(s, b, ph, w);
+	}
+	for (int sp = 0; sp < REPORT_SPANS; sp++) {
+		d->per_request_a[sp] = config_per_request(s, a, ph, (enum report_span)sp);
+		d->per_request_b[sp] = config_per_request(s, b, ph, (enum report_span)sp);
+	}
+	d->task[0] = d->task_group[0] = '\0';
+	d->task_a_s = d->task_b_s = NAN;
+	if (where_means(s, a, ph, ma) && where_means(s, b, ph, mb))
+		task_grew(ma, mb, d);
+	ret = 0;
+out_free:
+	free(ma);
+	free(mb);
+	return ret;
+}
+
 static void moves_list(FILE *out, const char *what, const struct flame_mover *m, int n)
 {
 	fprintf(out, "; %s", what);
@@ -280,13 +357,78 @@ static void moves_list(FILE *out, const char *what, const struct flame_mover *m,
 		fprintf(out, "%s %s %+.1f", i ? "," : "", m[i].name, m[i].share_b - m[i].share_a);
 }
 
+/* b over a, where both are known and a is above 0. */
+static void ratio(FILE *out, const char *what, double a, double b)
+{
+	if (!isnan(a) && !isnan(b) && a > 0)
+		fprintf(out, "; %s %.2fx", what, b / a);
+}
+
+static void diff_text(FILE *out, const struct report_where_diff *d)
+{
+	ratio(out, "device writes per byte", d->amp_a[1], d->amp_b[1]);
+	ratio(out, "device reads per byte", d->amp_a[0], d->amp_b[0]);
+	ratio(out, "device time per request", d->per_request_a[REPORT_SPAN_DEVICE],
+	      d->per_request_b[REPORT_SPAN_DEVICE]);
+	ratio(out, "queue time per request", d->per_request_a[REPORT_SPAN_QUEUE],
+	      d->per_request_b[REPORT_SPAN_QUEUE]);
+	if (d->task[0])
+		fprintf(out, "; outside clyde %s (%s) %+.3f s", d->task, d->task_group,
+			d->task_b_s - d->task_a_s);
+}
+
 #define MOVES_TEXT	3
+
+/* Configuration k's phase ph against the baseline's: its line, where the stacks have one. */
+static int moves_line(FILE *out, const struct report_set *s, size_t base, size_t k,
+		      enum phase_id ph, bool *header)
+{
+	const struct report_config *c = &s->configs[k];
+	struct flame_mover layers[MOVES_TEXT], funcs[MOVES_TEXT];
+	struct flame_stack *va = NULL, *vb = NULL;
+	struct report_where_diff d;
+	size_t na, nb;
+	int nl, nf, ret;
+
+	nl = report_where_layer_moves(s, base, k, ph, layers, MOVES_TEXT);
+	if (nl <= 0)
+		return nl;
+	ret = report_where_stacks(s, base, ph, &va, &na);
+	if (!ret)
+		ret = report_where_stacks(s, k, ph, &vb, &nb);
+	if (ret)
+		goto out_free;
+	nf = report_flame_movers(va, na, vb, nb, funcs, MOVES_TEXT);
+	ret = nf < 0 ? nf : report_where_diff(s, base, k, ph, &d);
+	if (ret)
+		goto out_free;
+	if (!*header)
+		fputs("\nWhat moved (--profile=stacks): where a phase's rate differs from the "
+		      "baseline's beyond\nnoise (?: too few runs to tell), the layers and functions "
+		      "whose share of its\nsampled CPU moved most, in points; the device's bytes per "
+		      "byte clyde moved and,\nwith --profile=layers, the time per request at the "
+		      "device and queued in the\nblock layer, as ratios; and the task outside clyde "
+		      "whose CPU grew most.\n", out);
+	*header = true;
+	fprintf(out, "  [%zu] %-18s %.2fx%s", k + 1, phase_get(ph)->row_name,
+		c->ratio[ph][RM_RATE], c->untestable[ph][RM_RATE] ? "?" : "");
+	moves_list(out, "layers", layers, nl);
+	moves_list(out, "functions", funcs, nf);
+	diff_text(out, &d);
+	fputc('\n', out);
+out_free:
+	free(va);
+	free(vb);
+	return ret;
+}
 
 /*
  * Per configuration and phase where the rate differs from the baseline's
- * beyond noise and both sampled their stacks: what moved, from the data:
- * the layers and functions whose share of the sampled CPU moved most, in
- * points, and the device's bytes per byte clyde moved, as a ratio.
+ * beyond noise (or too few runs tell whether it does) and both sampled
+ * their stacks: what moved, from the data: the layers and functions whose
+ * share of the sampled CPU moved most, in points, the device's bytes per
+ * byte clyde moved and its time per request, as ratios, and the task
+ * outside clyde that grew.
  */
 int report_where_moves_text(FILE *out, const struct report_set *s)
 {
@@ -297,51 +439,15 @@ int report_where_moves_text(FILE *out, const struct report_set *s)
 		return 0;
 	for (size_t k = 0; k < s->nconfigs; k++) {
 		for (int p = 0; p < PH_COUNT && k != base; p++) {
-			enum phase_id ph = (enum phase_id)p;
 			const struct report_config *c = &s->configs[k];
-			struct flame_mover layers[MOVES_TEXT], funcs[MOVES_TEXT];
-			struct flame_stack *va, *vb;
-			size_t na, nb;
-			int nl, nf, ret;
-			double wa, wb;
+			int ret;
 
-			if (!c->has_ratio[ph][RM_RATE] || c->within_noise[ph][RM_RATE])
+			if (!c->has_ratio[p][RM_RATE] ||
+			    (c->within_noise[p][RM_RATE] && !c->untestable[p][RM_RATE]))
 				continue;
-			nl = report_where_layer_moves(s, base, k, ph, layers, MOVES_TEXT);
-			if (nl < 0)
-				return nl;
-			if (!nl)
-				continue;
-			ret = report_where_stacks(s, base, ph, &va, &na);
-			if (!ret)
-				ret = report_where_stacks(s, k, ph, &vb, &nb);
-			if (ret) {
-				free(va);
+			ret = moves_line(out, s, base, k, (enum phase_id)p, &header);
+			if (ret < 0)
 				return ret;
-			}
-			nf = report_flame_movers(va, na, vb, nb, funcs, MOVES_TEXT);
-			free(va);
-			free(vb);
-			if (nf < 0)
-				return nf;
-			if (!header)
-				fputs("\nWhat moved (--profile=stacks): where a phase's rate differs from "
-				      "the baseline's beyond\nnoise, the layers and functions whose share "
-				      "of its sampled CPU moved most, in\npoints, and the device's bytes "
-				      "per byte clyde moved, as a ratio.\n", out);
-			header = true;
-			fprintf(out, "  [%zu] %-18s %.2fx", k + 1, phase_get(ph)->row_name,
-				c->ratio[ph][RM_RATE]);
-			moves_list(out, "layers", layers, nl);
-			moves_list(out, "functions", funcs, nf);
-			for (int w = 1; w >= 0; w--) {
-				wa = config_mean(s, base, ph, w);
-				wb = config_mean(s, k, ph, w);
-				if (!isnan(wa) && !isnan(wb) && wa > 0)
-					fprintf(out, "; device %s per byte %.2fx", w ? "writes" : "reads",
-						wb / wa);
-			}
-			fputc('\n', out);
 		}
 	}
 	return 0;

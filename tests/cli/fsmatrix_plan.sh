@@ -253,6 +253,25 @@ for t in Ports ports: :0.1 ports:0.1:2 ports:x 'ports:1;x'; do
 	usage_err "--tree takes SHAPE[:SCALE] (e.g. ports or ports:0.1), not '$t'" --tree "$t" ext4
 done
 usage_err "CLYDE-ARGS may not hold --tree=source with --tree: give the tree once" --tree ports ext4 -- --tree=source
+# --flame: each run its own directory under OUT/flame, made before the run and given to clyde
+FLAME_ERR="every run would write the same directory; give clyde-fsmatrix --flame (each run's stacks in OUT/flame/NN-ENTRY/rRUN/)"
+usage_err "CLYDE-ARGS may not hold --flame: $FLAME_ERR" ext4 -- --flame /tmp/f
+usage_err "CLYDE-ARGS may not hold --flame=/tmp/f: $FLAME_ERR" ext4 -- --flame=/tmp/f
+usage_err "--flame takes no argument" --flame=x ext4
+fsm --dry-run --os linux --work "$WORK" --out "$OUT" --runs 2 --flame btrfs zstd=btrfs:compress=zstd \
+	-- -s 256m --profile=stacks >"$W/flame.plan" 2>&1
+expect_eq "--flame: exit status" "$?" 0
+expect_eq "--flame: a directory per run, made before it and given to it" \
+	"$(grep -e '^mkdir -p .*/flame/' -e '^clyde ' "$W/flame.plan" | sed -e "s|$OUT|@OUT@|g" \
+		-e "s|$WORK/clydefm\.[0-9]*|@W@|g")" \
+	"mkdir -p @OUT@/flame/01-btrfs/r1
+clyde -d @W@/mnt01 -m btrfs --json @OUT@/json/01-btrfs.r1.json --flame @OUT@/flame/01-btrfs/r1 -s 256m --profile=stacks
+mkdir -p @OUT@/flame/01-btrfs/r2
+clyde -d @W@/mnt01 -m btrfs --json @OUT@/json/01-btrfs.r2.json --flame @OUT@/flame/01-btrfs/r2 -s 256m --profile=stacks
+mkdir -p @OUT@/flame/02-zstd/r1
+clyde -d @W@/mnt02 -m zstd --json @OUT@/json/02-zstd.r1.json --flame @OUT@/flame/02-zstd/r1 -s 256m --profile=stacks
+mkdir -p @OUT@/flame/02-zstd/r2
+clyde -d @W@/mnt02 -m zstd --json @OUT@/json/02-zstd.r2.json --flame @OUT@/flame/02-zstd/r2 -s 256m --profile=stacks"
 if [ "$(uname -s)" = Linux ]; then
 	out=$(fsm --os freebsd ufs 2>&1)
 	expect_eq "--os without --dry-run: exit status" "$?" 1

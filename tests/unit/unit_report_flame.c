@@ -250,6 +250,26 @@ static void test_movers(void)
 	CHECK(report_flame_movers(a, 2, b, 4, m, 2) == 2, "at most max");
 }
 
+/*
+ * A stack of the task alone (a task that exited before its frames were
+ * read, the remainder past the cap) names no function: it is no mover,
+ * though its samples count in the shares of the rest.
+ */
+static void test_movers_task_alone(void)
+{
+	const struct flame_stack a[] = { { "w;f", 50 }, { "[exited]", 50 } };
+	const struct flame_stack b[] = { { "w;f", 50 }, { "cc1", 150 }, { "[other stacks]", 0 } };
+	struct flame_mover m[8];
+	int n = report_flame_movers(a, 2, b, 3, m, 8);
+
+	CHECK(n == 1, "one function sampled: %d", n);
+	if (n < 1)
+		return;
+	CHECK_STR(m[0].name, "f");
+	CHECK(fabs(m[0].share_a - 50) < 1e-9 && fabs(m[0].share_b - 25) < 1e-9, "f %.2f -> %.2f",
+	      m[0].share_a, m[0].share_b);
+}
+
 int main(void)
 {
 	test_widths();
@@ -257,5 +277,6 @@ int main(void)
 	test_empty_and_narrow();
 	test_diff();
 	test_movers();
+	test_movers_task_alone();
 	return unit_verdict("unit_report_flame");
 }

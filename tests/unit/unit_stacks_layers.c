@@ -314,6 +314,48 @@ static void test_summary(void)
 	set_free(&set);
 }
 
+/*
+ * The frames that name no function ("[unknown]" at the root, a library's
+ * "[libc.so.6]", a kernel frame without its symbol) are on nearly every
+ * stack: by total they would come first and say nothing (perf report
+ * --children tops its list with the entry points). Total ranks the named
+ * functions only; self and the folded stacks keep every frame.
+ */
+static void test_pseudo_frames(void)
+{
+	struct stack_set set = { .period_s = 0.001 };
+	struct stack_summary *s;
+
+	add(&set, "clyde;[unknown];[libc.so.6];write_block;entry_SYSCALL_64_[k];vfs_write_[k]", 60,
+	    PROF_CLYDE);
+	add(&set, "clyde;[unknown];[libc.so.6];write_block;pattern_fill", 30, PROF_CLYDE);
+	add(&set, "clyde;[unknown];[libc.so.6]", 8, PROF_CLYDE);
+	add(&set, "kworker;[unknown]_[k]", 2, PROF_KWORKER);
+	CHECK(stacks_summarize(&set, &table, &s) == 0, "summarize");
+	if (!s)
+		return;
+	CHECK(s->ntotal == 4, "%u by total: the named functions", s->ntotal);
+	CHECK_STR(s->top_total[0].name, "write_block");
+	CHECK(s->top_total[0].total == 90, "write_block total %" PRIu64, s->top_total[0].total);
+	CHECK_STR(s->top_total[1].name, "entry_SYSCALL_64_[k]");
+	CHECK_STR(s->top_total[2].name, "vfs_write_[k]");
+	CHECK_STR(s->top_total[3].name, "pattern_fill");
+	for (unsigned k = 0; k < s->ntotal; k++)
+		CHECK(s->top_total[k].name[0] != '[', "by total: %s names no function",
+		      s->top_total[k].name);
+	/* self keeps them: 8 samples hit the library itself, 2 an unknown kernel function */
+	CHECK(find_func(s->top_self, s->nself, "[libc.so.6]") &&
+	      find_func(s->top_self, s->nself, "[libc.so.6]")->self == 8, "self keeps [libc.so.6]");
+	CHECK(find_func(s->top_self, s->nself, "[unknown]_[k]") != NULL, "self keeps [unknown]_[k]");
+	CHECK(s->nfolded == 4 && strstr(s->folded[0].folded, "[unknown];[libc.so.6]"),
+	      "the folded stacks keep every frame");
+	CHECK(stack_frame_named("vfs_write_[k]") && stack_frame_named("main") &&
+	      !stack_frame_named("[clyde]") && !stack_frame_named("[unknown]_[k]"),
+	      "stack_frame_named");
+	free(s);
+	set_free(&set);
+}
+
 static void test_empty(void)
 {
 	struct stack_set set = { .period_s = 0.01, .idle = 7 };
@@ -465,6 +507,7 @@ int main(void)
 	test_glob();
 	test_one_layer();
 	test_summary();
+	test_pseudo_frames();
 	test_empty();
 	test_skewed();
 	test_cap();
