@@ -92,7 +92,13 @@
  * device times and clyde's operation time split into them. Every /11
  * field is unchanged.
  */
-#define JSON_SCHEMA "clyde-result/12"
+/*
+ * clyde-result/13: per phase profile.stacks.drain_cpu_s and drain_wakeups
+ * (--profile=stacks only): the CPU seconds the thread that reads the
+ * rings during the phase spent folding them, a part of the phase's
+ * process CPU, and how often it woke. Every /12 field is unchanged.
+ */
+#define JSON_SCHEMA "clyde-result/13"
 
 /*
  * The document, the runs array, each run and its phases put one member on

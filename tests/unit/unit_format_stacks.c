@@ -42,7 +42,8 @@ static const struct {
 
 static void build(struct run_result *r, struct layer_table *t)
 {
-	struct stack_set set = { .period_s = 0.004, .idle = 250, .lost = 2 };
+	struct stack_set set = { .period_s = 0.004, .idle = 250, .lost = 2, .drain_cpu_s = 0.025,
+				 .drain_wakeups = 7 };
 	char err[200] = "";
 	struct phase_result *p = &r->phase[PH_PUT_BLOCK];
 
@@ -102,6 +103,9 @@ static void test_text(void)
 		     "memcpy_[k] 20.0%\n"), "self:\n%s", text);
 	CHECK(strstr(text, "\n  total     vfs_write_[k] 90.0%  ext4_da_write_begin_[k] 40.0%  "
 		     "ext4_copy_[k] 20.0%\n"), "total:\n%s", text);
+	/* the drainer's CPU after the sampler's: 25 ms of the 2 s window */
+	CHECK(strstr(text, "\nProfile stacks' drainer: 25.0 ms of CPU in 7 wakeups (in clyde's "
+		     "CPU); at most 1.25% of a phase of 1 s or more\n"), "the drainer:\n%s", text);
 	/* bonnie++'s tools read a comma's line as CSV: the C++ name's comma goes */
 	CHECK(!strchr(text, ','), "a comma in:\n%s", text);
 	free(text);
@@ -175,12 +179,14 @@ static void test_json(void)
 	CHECK(doc != NULL, "the document parses:\n%s", buf);
 	if (!doc)
 		goto out;
-	CHECK_STR(str(doc, "schema"), "clyde-result/12");
+	CHECK_STR(str(doc, "schema"), "clyde-result/13");
 	st = json_get(phase_profile(doc, "put_block"), "stacks");
 	CHECK(st && st->type == JSON_OBJECT, "profile.stacks:\n%s", buf);
 	CHECK(num(st, "samples") == SAMPLES && num(st, "idle") == 250 && num(st, "lost") == 2,
 	      "counts");
 	CHECK(fabs(num(st, "period_s") - 0.004) < 1e-12, "period");
+	CHECK(fabs(num(st, "drain_cpu_s") - 0.025) < 1e-12 && num(st, "drain_wakeups") == 7,
+	      "the drainer's CPU and wakeups");
 	CHECK(fabs(num(st, "cpu_s") - SAMPLES * 0.004) < 1e-12, "cpu_s %g", num(st, "cpu_s"));
 	layers = json_get(st, "layers");
 	/* the table's order: fs, vfs, clyde, then clyde's own other-processes */
