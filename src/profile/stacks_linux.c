@@ -21,6 +21,7 @@
 #include <linux/perf_event.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -807,6 +808,13 @@ static void *drainer_main(void *arg)
 	struct stack_sampler *s = arg;
 	struct pollfd *stop = &s->pfd[s->nring];
 
+	/*
+	 * A file table of its own (a copy: the rings' fds and stop_fd are in
+	 * it): while a thread shares the workers' table, Linux counts a
+	 * reference on the file at each of their system calls (stacks.h).
+	 * Refused, the drainer works as it is, at that price.
+	 */
+	unshare(CLONE_FILES);
 	for (;;) {
 		double cpu0;
 		int ret;
