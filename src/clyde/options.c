@@ -676,7 +676,7 @@ static const struct opt_row rows[] = {
 		  "                share, and the rest of clyde's operation time, above them\n"
 		  "                (a cgroup's blk-throttle wait lands there)\n"
 		  "  --profile=stacks  also sample every CPU's kernel and user call stacks during\n"
-		  "                each phase (Linux perf_event_open, as root; not with -u)\n" },
+		  "                each phase (Linux perf_event_open, opened as root before -u)\n" },
 	{ .synopsis = "[--stack-hz=N]", .syn_at = OPT_SYN(10, 1),
 	  .name = "stack-hz", .arg = required_argument, .parse = parse_stack_hz,
 	  .help = "  --stack-hz=N  --profile=stacks' samples per second on each CPU (default 99,\n"
@@ -841,9 +841,6 @@ static int check_combination(const struct clyde_options *o, char *err, size_t er
 		return options_fail(err, errlen, "--steady's SECONDS (%g) must hold at least two "
 				    "--interval=%lld intervals", o->steady.window_s,
 				    (long long)o->interval_ms);
-	if (o->profile_stacks && o->user)
-		return options_fail(err, errlen, "--profile=stacks samples every CPU through "
-				    "perf events, which -u's user may not open: run it without -u");
 	if ((o->cleanup_user || o->cleanup_any_ns) && !o->cleanup_dir)
 		return options_fail(err, errlen, "%s needs --cleanup DIR",
 				    o->cleanup_user ? "--cleanup-user" : "--cleanup-any-ns");

@@ -123,6 +123,9 @@ int prepare(struct session *s, char *err, size_t errlen)
 		snprintf(err, errlen, "-D: O_DIRECT is not available on this platform");
 		return CLYDE_EXIT_USAGE;
 	}
+	/* perf events are opened by whoever started clyde: -u's user could not open them */
+	if (o->profile_stacks && prof_stacks_open(&s->prof, o->stack_hz, err, errlen))
+		return CLYDE_EXIT_USAGE;
 	if (privs_drop(o->user, o->group, err, errlen))
 		return CLYDE_EXIT_USAGE;
 	if (gethostname(s->hostname, sizeof(s->hostname) - 1) || !s->hostname[0])
@@ -167,8 +170,6 @@ int prepare(struct session *s, char *err, size_t errlen)
 					s->prof.layers_why);
 		}
 	}
-	if (o->profile_stacks && prof_stacks_open(&s->prof, o->stack_hz, err, errlen))
-		return CLYDE_EXIT_USAGE;
 	if (o->profile_stacks && prof_stack_layers_open(&s->prof, err, errlen))
 		return CLYDE_EXIT_USAGE;
 	ret = flame_open(s, err, errlen);

@@ -112,6 +112,10 @@
  * of them ("tasks": name, a kworker's by its workqueue; function, the one
  * most of its samples were in; layer; samples; cpu_s). Every /12 field is
  * unchanged.
+ * Also in /13: per phase profile.stacks.drain_cpu_s and drain_wakeups
+ * (--profile=stacks only): the CPU seconds the thread that reads the
+ * rings during the phase spent folding them, a part of the phase's
+ * process CPU, and how often it woke. Every /12 field is unchanged.
  */
 #define JSON_SCHEMA "clyde-result/13"
 

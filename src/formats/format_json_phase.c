@@ -175,6 +175,8 @@ static void json_profile_stacks(struct json_writer *w, const struct stack_summar
 	json_add_uint(w, "idle", s->idle);
 	json_add_uint(w, "other", s->other);
 	json_add_uint(w, "lost", s->lost);
+	json_add_double(w, "drain_cpu_s", s->drain_cpu_s);
+	json_add_uint(w, "drain_wakeups", s->drain_wakeups);
 	json_arr_begin(w, "layers");
 	for (unsigned k = 0; k < s->nlayers; k++) {
 		json_obj_begin(w, NULL);

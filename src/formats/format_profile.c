@@ -384,6 +384,37 @@ static void unseen_named(FILE *out, const struct prof_phase *pp)
 			s->unseen[k].cpu_s, s->unseen[k].func, s->unseen[k].layer);
 }
 
+/*
+ * --profile=stacks: the thread that read the rings during the phases, whose
+ * CPU is clyde's process's and so in each phase's %CPU (stacks.h).
+ */
+static void drainer_note(FILE *out, const struct run_result *r)
+{
+	double cpu = 0, worst = -1;
+	uint64_t wakeups = 0;
+	bool any = false;
+
+	FOR_PROFILED(r, i, p) {
+		const struct stack_summary *s = p->profile.stacks;
+
+		if (!s)
+			continue;
+		any = true;
+		cpu += s->drain_cpu_s;
+		wakeups += s->drain_wakeups;
+		if (p->profile.window_s >= 1.0 && s->drain_cpu_s / p->profile.window_s > worst)
+			worst = s->drain_cpu_s / p->profile.window_s;
+	}
+	if (!any)
+		return;
+	fprintf(out, "Profile stacks' drainer: %.1f ms of CPU in %" PRIu64 " wakeups (in "
+		"clyde's CPU)", cpu * 1e3, wakeups);
+	if (worst >= 0)
+		fprintf(out, "; at most %.2f%% of a phase of 1 s or more\n", worst * 100);
+	else
+		fputs("; no phase lasted 1 s\n", out);
+}
+
 /* What the figures cannot show, said once per run. */
 static void notes(FILE *out, const struct run_result *r, const struct prof_phase *any)
 {
@@ -427,6 +458,7 @@ static void notes(FILE *out, const struct run_result *r, const struct prof_phase
 		fprintf(out, "; at most %.2f%% of a phase of 1 s or more\n", worst_cost * 100);
 	else
 		fputs("; no phase lasted 1 s\n", out);
+	drainer_note(out, r);
 	if (!any->machine_valid) {
 		fputs("Profile machine: unknown: ", out);
 		format_put_field(out, any->machine_why);

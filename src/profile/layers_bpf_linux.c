@@ -203,7 +203,7 @@ int layers_probe_open(struct layers_probe **out, const char *const *dev_names, u
 			 "%s", strerror(-ret));
 		if (geteuid())
 			snprintf(why + strlen(why), whylen - strlen(why),
-				 " (they need root; clyde runs as uid %u here, -u drops root first)",
+				 " (they need root; uid %u here: run as root without -u)",
 				 (unsigned)geteuid());
 		goto destroy_skel;
 	}

@@ -61,7 +61,11 @@ static int take_dev_list(struct prof_sampler *p, const char *list, char *err, si
 int prof_sampler_init(struct prof_sampler *p, const char *dir, const struct fsinfo *fs,
 		  const char *dev_list, char *err, size_t errlen)
 {
+	struct stack_sampler *stacks = p->stacks;
+
+	/* --profile=stacks' events, opened before -u dropped root (prof_stacks_open) */
 	memset(p, 0, sizeof(*p));
+	p->stacks = stacks;
 	for (int i = 0; i < PERF_COUNTERS; i++)
 		p->perf_fd[i] = -1;
 	p->self_pid = (int)getpid();

@@ -44,6 +44,13 @@ int stack_ksyms_add(struct stack_ksyms *k, uint64_t addr, const char *name, size
 	return 0;
 }
 
+static const char *skip_blanks(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
 int stack_ksyms_parse(struct stack_ksyms *k, const char *text)
 {
 	const char *line = text;
@@ -52,14 +59,18 @@ int stack_ksyms_parse(struct stack_ksyms *k, const char *text)
 	while (*line) {
 		const char *eol = strchr(line, '\n');
 		const char *next = eol ? eol + 1 : line + strlen(line);
+		const char *type, *name;
 		unsigned long long addr;
-		char type;
-		int used = 0;
+		char *end;
 
-		/* "ffffffff81000000 T _stext" or "... t zstd_compress [zstd]" */
-		if (sscanf(line, "%llx %c %n", &addr, &type, &used) == 2 && used &&
-		    ksym_is_text(type)) {
-			const char *name = line + used;
+		/*
+		 * "ffffffff81000000 T _stext" or "... t zstd_compress [zstd]"; not
+		 * sscanf, which measures the whole rest of the text at each call
+		 */
+		addr = strtoull(line, &end, 16);
+		type = skip_blanks(end);
+		name = type[0] ? skip_blanks(type + 1) : type;
+		if (end > line && type > end && ksym_is_text(type[0]) && name > type + 1) {
 			size_t len = strcspn(name, " \t\n");
 
 			if (len) {

@@ -62,17 +62,31 @@ struct stack_set {
 	uint64_t other;		/* samples in other programs' tasks (PROF_OTHER): apart too */
 	uint64_t lost;		/* samples the kernel dropped (ring full) */
 	double period_s;	/* CPU time one sample stands for */
+	/* the drainer's folds in the phase: a part of clyde's process CPU (getrusage) */
+	double drain_cpu_s;
+	uint64_t drain_wakeups;
 };
 
 /*
  * The sampler (stacks_linux.c; stacks_bsd.c refuses): one perf event per
  * online CPU, each with its ring, opened once per invocation by
- * prof_stacks_open (profile.h). The rings are read at a phase's end,
- * outside its timed part, by the thread that stops the clock: no thread
- * or process of clyde's own runs beside the workers, so the phase's system
- * calls cost what they cost without the sampler. Each ring is sized to
- * hold a long phase at the chosen rate; a sample that finds it full is
- * counted in lost, never guessed.
+ * prof_stacks_open (profile.h), before -u drops root. A ring holds a
+ * minute or so at 99 Hz (a sample with both stacks is up to ~2 KiB), a
+ * phase can last far longer: a thread of clyde's, the drainer, sleeps in
+ * poll() on the rings and wakes when one is half full (the events'
+ * wakeup watermark), a few times a minute at 99 Hz, to fold what it holds
+ * into the phase's set; what is left is read at the phase's end, outside
+ * its timed part. A sample that still finds a ring full is counted in
+ * lost, never guessed. The drainer's CPU in the phase is measured
+ * (CLOCK_THREAD_CPUTIME_ID around its folds) and reported with the
+ * stacks: it is a part of clyde's process CPU, the phase's %CPU, which is
+ * getrusage(RUSAGE_SELF). The price of a thread (series_sampler.h): while
+ * a second thread shares the file table, Linux counts a reference on the
+ * file at each system call, so the drainer unshares its table at once;
+ * glibc's cancellable calls (read, pread, write) take their slower path
+ * from the first thread on, which nothing undoes: about 40 ns a call,
+ * some 18% of a 1-byte pread on a tmpfs here (15% of the per-char read's
+ * rate), on the per-char phases of a --profile=stacks run alone.
  */
 struct stack_sampler;
 

@@ -662,7 +662,8 @@ int stacks_summarize(const struct stack_set *set, const struct layer_table *t,
 	struct func_map funcs = { 0 };
 	struct stack_summary draft = { .period_s = set->period_s, .idle = set->idle,
 				       .other = set->other,
-				       .lost = set->lost };
+				       .lost = set->lost, .drain_cpu_s = set->drain_cpu_s,
+				       .drain_wakeups = set->drain_wakeups };
 	struct stack_folded *folded = NULL;
 	/* a stack's layer walks its frames through every pattern: once a stack */
 	unsigned *layer = calloc(set->n ? set->n : 1, sizeof(*layer));

@@ -3,10 +3,13 @@
  * --profile=stacks on Linux: perf_event_open's software cpu-clock on every
  * online CPU, each sample the task's ids and its call chain, kernel and
  * user frames, into a ring per CPU mapped once. The rings are enabled at a
- * phase's timed start, disabled at its end and read then (stacks.h says
- * why then); kernel frames are named from /proc/kallsyms, read once, user
- * frames by the program or library they lie in (/proc/PID/maps, read once
- * a phase for each process), and each sample's task by its name and
+ * phase's timed start and disabled at its end; a thread of its own, the
+ * drainer, sleeps in poll() until a ring is half full and folds what it
+ * holds into the phase's set, and the rest is read at the phase's end
+ * (stacks.h says why a thread and what it costs). Kernel frames are named
+ * from /proc/kallsyms, read once, user frames by the program or library
+ * they lie in (/proc/PID/maps, read once a phase for each process, when
+ * its first sample is folded), and each sample's task by its name and
  * whether it is a kernel thread, as --profile groups them.
  */
 #include "config.h"
@@ -16,9 +19,14 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <linux/perf_event.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -27,6 +35,7 @@
 
 #include "lib/grow.h"
 #include "lib/strutil.h"
+#include "lib/timing.h"
 #include "profile/profile.h"
 #include "profile/stacks.h"
 
@@ -37,6 +46,8 @@
 #define KALLSYMS_MAX	(256u << 20)
 #define TASK_SLOTS	8192u	/* distinct threads a phase names; more are [unknown] */
 #define PF_KTHREAD_FLAG	0x00200000u	/* task_struct's PF_KTHREAD, /proc/PID/stat field 9 */
+/* Tests only: each CPU's ring this many bytes (a power of 2 of pages), for a ring that fills. */
+#define RING_BYTES_ENV	"CLYDE_TEST_STACK_RING_BYTES"
 
 struct cpu_ring {
 	int fd;
@@ -92,6 +103,22 @@ struct stack_sampler {
 	size_t nmaps, maps_cap;
 	unsigned char wrap[65536];	/* a record that runs past the ring's end, whole */
 	struct stack_line line;
+	/*
+	 * The drainer: lock guards the rings' tails, the phase's set and the
+	 * caches above; the drainer holds it while it folds, the phase's ends
+	 * while they reset the rings and take the set.
+	 */
+	pthread_mutex_t lock;
+	pthread_t drainer;
+	bool drainer_on;
+	int stop_fd;		/* an eventfd: the drainer's word to end */
+	struct pollfd *pfd;	/* the rings' fds, then stop_fd */
+	bool in_phase;		/* the rings hold the phase's samples: fold them */
+	struct stack_set set;	/* the phase's samples so far */
+	struct stack_index ix;
+	int fold_err;		/* the drainer's first failure this phase */
+	double drain_cpu_s;	/* the drainer's CPU in its folds this phase */
+	uint64_t drain_wakeups;
 };
 
 static int perf_open(struct perf_event_attr *attr, int cpu)
@@ -99,7 +126,8 @@ static int perf_open(struct perf_event_attr *attr, int cpu)
 	return (int)syscall(SYS_perf_event_open, attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
-static void sampling_attr(struct perf_event_attr *attr, unsigned hz, bool lost_format)
+static void sampling_attr(struct perf_event_attr *attr, unsigned hz, bool lost_format,
+			  size_t ring)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
@@ -111,12 +139,25 @@ static void sampling_attr(struct perf_event_attr *attr, unsigned hz, bool lost_f
 	attr->read_format = lost_format ? PERF_FORMAT_LOST : 0;
 	attr->disabled = 1;
 	attr->comm = 1;
+	/* the drainer's poll() wakes when half the ring is written, not at each sample */
+	attr->watermark = 1;
+	attr->wakeup_watermark = (uint32_t)(ring / 2);
 }
 
 static size_t ring_bytes(unsigned ncpu)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), want = RING_BUDGET / (ncpu ? ncpu : 1);
+	const char *env = getenv(RING_BYTES_ENV);
 	size_t bytes = RING_MIN;
+
+	if (env && *env) {
+		unsigned long long asked = strtoull(env, NULL, 0);
+
+		/* the kernel maps a power of 2 of pages: the largest not above what was asked */
+		for (bytes = page; bytes * 2 <= asked && bytes * 2 <= RING_MAX; bytes *= 2)
+			;
+		return bytes;
+	}
 
 	while (bytes * 2 <= want && bytes * 2 <= RING_MAX)
 		bytes *= 2;
@@ -246,12 +287,12 @@ static int open_rings(struct stack_sampler *s, unsigned hz, char *err, size_t er
 	for (unsigned cpu = 0; cpu < ncpu; cpu++) {
 		struct cpu_ring *r = &s->ring[s->nring];
 
-		sampling_attr(&attr, hz, s->lost_format);
+		sampling_attr(&attr, hz, s->lost_format, bytes);
 		r->fd = perf_open(&attr, (int)cpu);
 		if (r->fd < 0 && errno == EINVAL && s->lost_format && !s->nring) {
 			/* before 6.0: no lost count per event; the rings' records say it */
 			s->lost_format = false;
-			sampling_attr(&attr, hz, false);
+			sampling_attr(&attr, hz, false, bytes);
 			r->fd = perf_open(&attr, (int)cpu);
 		}
 		if (r->fd < 0 && errno == ENODEV && cpu_offline((int)cpu)) {
@@ -369,6 +410,8 @@ static void load_own_symbols(struct stack_sampler *s)
 	munmap(img, (size_t)st.st_size);
 }
 
+static int drainer_start(struct stack_sampler *s);
+
 int prof_stacks_open(struct prof_sampler *p, unsigned hz, char *err, size_t errlen)
 {
 	struct stack_sampler *s = calloc(1, sizeof(*s));
@@ -394,12 +437,20 @@ int prof_stacks_open(struct prof_sampler *p, unsigned hz, char *err, size_t errl
 		fprintf(stderr, "clyde: note: --profile=stacks: %u CPU(s) offline, not sampled\n",
 			s->skipped);
 	load_own_symbols(s);
+	ret = drainer_start(s);
+	if (ret) {
+		snprintf(err, errlen, "--profile=stacks: cannot start the thread that reads the "
+			 "rings: %s", strerror(-ret));
+		goto free_syms;
+	}
 	p->stacks = s;
 	return 0;
 close_rings:
 	snprintf(err, errlen, "--profile=stacks: out of memory for the kernel's symbols");
+free_syms:
 	close_rings(s);
 	stack_ksyms_free(&s->ksyms);
+	stack_ksyms_free(&s->own);
 free_s:
 	free(s->ring);
 	free(s);
@@ -417,7 +468,10 @@ void prof_stacks_start(struct prof_sampler *p)
 {
 	struct stack_sampler *s = p ? p->stacks : NULL;
 
-	for (unsigned i = 0; s && i < s->nring; i++) {
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->lock);
+	for (unsigned i = 0; i < s->nring; i++) {
 		struct cpu_ring *r = &s->ring[i];
 
 		/* what an earlier phase left unread is not this phase's */
@@ -425,8 +479,11 @@ void prof_stacks_start(struct prof_sampler *p)
 				 __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE),
 				 __ATOMIC_RELEASE);
 		r->lost0 = s->lost_format ? ring_lost_count(r) : 0;
-		ioctl(r->fd, PERF_EVENT_IOC_ENABLE, 0);
 	}
+	s->in_phase = true;
+	pthread_mutex_unlock(&s->lock);
+	for (unsigned i = 0; i < s->nring; i++)
+		ioctl(s->ring[i].fd, PERF_EVENT_IOC_ENABLE, 0);
 }
 
 void prof_stacks_stop(struct prof_sampler *p)
@@ -751,20 +808,141 @@ static int drain_ring(struct stack_sampler *s, struct cpu_ring *r, struct stack_
 	return ret;
 }
 
+/*
+ * Every ring's records, while the phase's samples are wanted; lock held.
+ * 0 or the first -ENOMEM (then the set lacks a stack: its samples stay counted nowhere).
+ */
+static int drain_all(struct stack_sampler *s)
+{
+	int ret = 0;
+
+	for (unsigned i = 0; i < s->nring && s->in_phase; i++) {
+		int one = drain_ring(s, &s->ring[i], &s->set, &s->ix);
+
+		ret = ret ? ret : one;
+	}
+	return ret;
+}
+
+/* The drainer: asleep in poll() until a ring is half full or it is told to end. */
+static void *drainer_main(void *arg)
+{
+	struct stack_sampler *s = arg;
+	struct pollfd *stop = &s->pfd[s->nring];
+
+	/*
+	 * A file table of its own (a copy: the rings' fds and stop_fd are in
+	 * it): while a thread shares the workers' table, Linux counts a
+	 * reference on the file at each of their system calls (stacks.h).
+	 * Refused, the drainer works as it is, at that price.
+	 */
+	unshare(CLONE_FILES);
+	for (;;) {
+		double cpu0;
+		int ret;
+
+		if (poll(s->pfd, s->nring + 1, -1) < 0 && errno != EINTR)
+			break;
+		if (stop->revents)
+			break;
+		for (unsigned i = 0; i < s->nring; i++)
+			if (s->pfd[i].revents & (POLLERR | POLLHUP | POLLNVAL))
+				s->pfd[i].fd = -1;	/* a ring that can only fail: never again */
+		pthread_mutex_lock(&s->lock);
+		if (s->in_phase) {
+			cpu0 = thread_cpu_seconds();
+			ret = drain_all(s);
+			s->fold_err = s->fold_err ? s->fold_err : ret;
+			s->drain_wakeups++;
+			s->drain_cpu_s += thread_cpu_seconds() - cpu0;
+		}
+		pthread_mutex_unlock(&s->lock);
+	}
+	return NULL;
+}
+
+/* Its signals are the main thread's: the thread starts with every one blocked. */
+static int drainer_start(struct stack_sampler *s)
+{
+	sigset_t all, old;
+	int ret;
+
+	ret = -pthread_mutex_init(&s->lock, NULL);
+	if (ret)
+		return ret;
+	s->pfd = calloc(s->nring + 1, sizeof(*s->pfd));
+	if (!s->pfd) {
+		ret = -ENOMEM;
+		goto destroy_lock;
+	}
+	for (unsigned i = 0; i < s->nring; i++)
+		s->pfd[i] = (struct pollfd){ .fd = s->ring[i].fd, .events = POLLIN };
+	s->stop_fd = eventfd(0, EFD_CLOEXEC);
+	if (s->stop_fd < 0) {
+		ret = -errno;
+		goto free_pfd;
+	}
+	s->pfd[s->nring] = (struct pollfd){ .fd = s->stop_fd, .events = POLLIN };
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	ret = -pthread_create(&s->drainer, NULL, drainer_main, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret)
+		goto close_stop;
+	/* its samples carry this name: the drainer's own stacks are told apart */
+	pthread_setname_np(s->drainer, "clyde-stacks");
+	s->drainer_on = true;
+	return 0;
+close_stop:
+	close(s->stop_fd);
+free_pfd:
+	free(s->pfd);
+	s->pfd = NULL;
+destroy_lock:
+	pthread_mutex_destroy(&s->lock);
+	return ret;
+}
+
+static void drainer_stop(struct stack_sampler *s)
+{
+	uint64_t one = 1;
+
+	if (!s->drainer_on)
+		return;
+	/* an eventfd whose count is 0 takes the write: only a signal delays it */
+	while (write(s->stop_fd, &one, sizeof(one)) < 0 && errno == EINTR)
+		;
+	pthread_join(s->drainer, NULL);
+	s->drainer_on = false;
+	close(s->stop_fd);
+	free(s->pfd);
+	s->pfd = NULL;
+	pthread_mutex_destroy(&s->lock);
+}
+
 int prof_stacks_collect(struct prof_sampler *p, struct stack_set *out)
 {
 	struct stack_sampler *s = p->stacks;
-	struct stack_index ix = { 0 };
-	int ret = 0;
+	int ret;
 
+	pthread_mutex_lock(&s->lock);
+	/* what the drainer left: less than half a ring each */
+	ret = drain_all(s);
+	ret = s->fold_err ? s->fold_err : ret;
+	for (unsigned i = 0; i < s->nring && s->lost_format; i++)
+		s->set.lost += ring_lost_count(&s->ring[i]) - s->ring[i].lost0;
+	s->in_phase = false;
+	*out = s->set;
 	out->period_s = s->period_s;
-	for (unsigned i = 0; i < s->nring && !ret; i++) {
-		ret = drain_ring(s, &s->ring[i], out, &ix);
-		if (s->lost_format)
-			out->lost += ring_lost_count(&s->ring[i]) - s->ring[i].lost0;
-	}
-	stack_index_free(&ix);
+	out->drain_cpu_s = s->drain_cpu_s;
+	out->drain_wakeups = s->drain_wakeups;
+	memset(&s->set, 0, sizeof(s->set));
+	stack_index_free(&s->ix);
+	s->fold_err = 0;
+	s->drain_cpu_s = 0;
+	s->drain_wakeups = 0;
 	forget_phase(s);
+	pthread_mutex_unlock(&s->lock);
 	return ret;
 }
 
@@ -774,6 +952,11 @@ void prof_stacks_close(struct prof_sampler *p)
 
 	if (!s)
 		return;
+	drainer_stop(s);
+	for (size_t i = 0; i < s->set.n; i++)
+		free(s->set.v[i].folded);
+	free(s->set.v);
+	stack_index_free(&s->ix);
 	close_rings(s);
 	forget_phase(s);
 	free(s->maps);
