@@ -385,8 +385,8 @@ static void unseen_named(FILE *out, const struct prof_phase *pp)
 }
 
 /*
- * --profile=stacks: the thread that read the rings during the phases, whose
- * CPU is clyde's process's and so in each phase's %CPU (stacks.h).
+ * --profile=stacks: the workers' folds of the rings during the phases,
+ * whose CPU is clyde's process's and so in each phase's %CPU (stacks.h).
  */
 static void drainer_note(FILE *out, const struct run_result *r)
 {
@@ -407,7 +407,7 @@ static void drainer_note(FILE *out, const struct run_result *r)
 	}
 	if (!any)
 		return;
-	fprintf(out, "Profile stacks' drainer: %.1f ms of CPU in %" PRIu64 " wakeups (in "
+	fprintf(out, "Profile stacks read during phases: %.1f ms of CPU in %" PRIu64 " folds (in "
 		"clyde's CPU)", cpu * 1e3, wakeups);
 	if (worst >= 0)
 		fprintf(out, "; at most %.2f%% of a phase of 1 s or more\n", worst * 100);

@@ -106,6 +106,9 @@ struct phase_sample {
 	bool series_lost;
 	struct series_live *live;	/* --live: the worker's running totals; NULL without */
 	struct series_sampler *sampler;	/* the phase's machine readings; NULL without */
+	/* --profile=stacks: the rings, glanced at every STACKS_POLL_NS; NULL without */
+	struct prof_sampler *stacks;
+	uint64_t stacks_next_ns;
 	int err;		/* 0 or -errno */
 	char msg[768];
 	/* Where it failed: the file or name, and the offset in it (-1: none). */
@@ -142,6 +145,13 @@ void sample_merge(struct phase_sample *total, const struct phase_sample *s);
 /* Fold a tree phase's own figures into total's (allocated on first use). */
 void tree_sample_merge(struct phase_sample *total, const struct tree_sample *t);
 
+/*
+ * How often a worker glances at --profile=stacks' rings: a ring holds a
+ * half minute or more of samples at the default rate, the tests' small
+ * ones (CLYDE_TEST_STACK_RING_BYTES) a fraction of a second.
+ */
+#define STACKS_POLL_NS	(50 * 1000 * 1000ull)
+
 /* A worker's operation completed at now_ns in a new interval: read the machine if due. */
 void series_sampler_tick(struct series_sampler *ss, uint64_t now_ns);
 
@@ -163,6 +173,10 @@ static inline void sample_latency(struct phase_sample *s, uint64_t t0, uint64_t 
 	}
 	if (s->live)
 		series_live_record(s->live, t1 - t0, work);
+	if (s->stacks && t1 >= s->stacks_next_ns) {
+		s->stacks_next_ns = t1 + STACKS_POLL_NS;
+		prof_stacks_poll(s->stacks);
+	}
 	progress_tick();
 }
 

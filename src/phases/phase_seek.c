@@ -223,6 +223,8 @@ static void *seeker_main(void *arg)
 	sk->sample.start_ns = now_ns();
 	sample_series_begin(&sk->sample, b->plan, sk->pool->t0);
 	sk->sample.sampler = b->clock->sampler;
+	sk->sample.stacks = b->clock->profiler && b->clock->profiler->stacks ? b->clock->profiler
+									     : NULL;
 	sk->cursor = steady_join(sk->pool->steady);
 	sk->sample.cpu_first = seeker_cpu(sk);
 	cpu0 = thread_cpu_seconds();

@@ -84,6 +84,7 @@ void sample_start(struct worker *w, struct phase_sample *s)
 		pthread_cond_wait(&c->go, &c->lock);
 	s->start_ns = c->t0;
 	s->sampler = c->sampler;
+	s->stacks = c->profiler && c->profiler->stacks ? c->profiler : NULL;
 	pthread_mutex_unlock(&c->lock);
 	if (s->series)
 		series_start(s->series, s->start_ns);

@@ -266,6 +266,12 @@ int prof_stacks_open(struct prof_sampler *p, unsigned hz, char *err, size_t errl
 /* At a phase's timed start and end; nothing without stacks. */
 void prof_stacks_start(struct prof_sampler *p);
 void prof_stacks_stop(struct prof_sampler *p);
+/*
+ * A worker between operations, a few times a second: a ring past half
+ * full is read into the phase's set now, in the worker (its CPU counted),
+ * so that a phase longer than a ring holds loses nothing; never waits.
+ */
+void prof_stacks_poll(struct prof_sampler *p);
 /* The phase's samples into out (empty, the caller's); 0 or -ENOMEM (out partial). */
 int prof_stacks_collect(struct prof_sampler *p, struct stack_set *out);
 void prof_stacks_close(struct prof_sampler *p);

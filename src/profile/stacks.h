@@ -62,7 +62,7 @@ struct stack_set {
 	uint64_t other;		/* samples in other programs' tasks (PROF_OTHER): apart too */
 	uint64_t lost;		/* samples the kernel dropped (ring full) */
 	double period_s;	/* CPU time one sample stands for */
-	/* the drainer's folds in the phase: a part of clyde's process CPU (getrusage) */
+	/* the workers' folds in the phase: a part of clyde's process CPU (getrusage) */
 	double drain_cpu_s;
 	uint64_t drain_wakeups;
 };
@@ -72,21 +72,20 @@ struct stack_set {
  * online CPU, each with its ring, opened once per invocation by
  * prof_stacks_open (profile.h), before -u drops root. A ring holds a
  * minute or so at 99 Hz (a sample with both stacks is up to ~2 KiB), a
- * phase can last far longer: a thread of clyde's, the drainer, sleeps in
- * poll() on the rings and wakes when one is half full (the events'
- * wakeup watermark), a few times a minute at 99 Hz, to fold what it holds
- * into the phase's set; what is left is read at the phase's end, outside
- * its timed part. A sample that still finds a ring full is counted in
- * lost, never guessed. The drainer's CPU in the phase is measured
- * (CLOCK_THREAD_CPUTIME_ID around its folds) and reported with the
- * stacks: it is a part of clyde's process CPU, the phase's %CPU, which is
- * getrusage(RUSAGE_SELF). The price of a thread (series_sampler.h): while
- * a second thread shares the file table, Linux counts a reference on the
- * file at each system call, so the drainer unshares its table at once;
- * glibc's cancellable calls (read, pread, write) take their slower path
- * from the first thread on, which nothing undoes: about 40 ns a call,
- * some 18% of a 1-byte pread on a tmpfs here (15% of the per-char read's
- * rate), on the per-char phases of a --profile=stacks run alone.
+ * phase can last far longer: the workers glance at the rings' heads
+ * every STACKS_POLL_NS between operations (phases/bench.h,
+ * prof_stacks_poll), a few loads, and the one that finds a ring past half
+ * full folds the rings into the phase's set then and there, a few times
+ * a minute at 99 Hz; what is left is read at the phase's end, outside its
+ * timed part. A sample that still finds a ring full (no operation ended
+ * for half a ring's time, as in one long fsync) is counted in lost, never
+ * guessed. The folds' CPU in the phase is measured
+ * (CLOCK_THREAD_CPUTIME_ID around them) and reported with the stacks: it
+ * is a part of clyde's process CPU, the phase's %CPU. Not a thread of its
+ * own: a single worker's phase runs without one (series_sampler.h), and a
+ * thread beside it made the per-char read 15% slower (glibc's cancellable
+ * calls take their slower path once a thread exists, and Linux counts a
+ * reference on the file at each call while a table is shared).
  */
 struct stack_sampler;
 

@@ -94,7 +94,7 @@ struct stack_summary {
 	uint64_t idle;
 	uint64_t other;		/* other processes' samples, apart */
 	uint64_t lost;
-	double drain_cpu_s;	/* the drainer's, in clyde's CPU (stacks.h) */
+	double drain_cpu_s;	/* the folds during the phase, in clyde's CPU (stacks.h) */
 	uint64_t drain_wakeups;
 	unsigned nlayers;	/* only layers with samples, in the table's order */
 	struct stack_layer layer[STACK_MAX_LAYERS];

@@ -3,10 +3,11 @@
  * --profile=stacks on Linux: perf_event_open's software cpu-clock on every
  * online CPU, each sample the task's ids and its call chain, kernel and
  * user frames, into a ring per CPU mapped once. The rings are enabled at a
- * phase's timed start and disabled at its end; a thread of its own, the
- * drainer, sleeps in poll() until a ring is half full and folds what it
- * holds into the phase's set, and the rest is read at the phase's end
- * (stacks.h says why a thread and what it costs). Kernel frames are named
+ * phase's timed start and disabled at its end; a worker that completes
+ * an operation glances at the rings' heads a few times a second
+ * (prof_stacks_poll) and folds a ring past half full into the phase's
+ * set then and there, and the rest is read at the phase's end (stacks.h
+ * says why in the worker and not in a thread). Kernel frames are named
  * from /proc/kallsyms, read once, user frames by the program or library
  * they lie in (/proc/PID/maps, read once a phase for each process, when
  * its first sample is folded), and each sample's task by its name and
@@ -19,14 +20,10 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <linux/perf_event.h>
-#include <poll.h>
 #include <pthread.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -104,21 +101,18 @@ struct stack_sampler {
 	unsigned char wrap[65536];	/* a record that runs past the ring's end, whole */
 	struct stack_line line;
 	/*
-	 * The drainer: lock guards the rings' tails, the phase's set and the
-	 * caches above; the drainer holds it while it folds, the phase's ends
-	 * while they reset the rings and take the set.
+	 * lock guards the rings' tails, the phase's set and the caches above:
+	 * a worker holds it while it folds (it never waits for it: another
+	 * worker folding is enough), the phase's ends while they reset the
+	 * rings and take the set.
 	 */
 	pthread_mutex_t lock;
-	pthread_t drainer;
-	bool drainer_on;
-	int stop_fd;		/* an eventfd: the drainer's word to end */
-	struct pollfd *pfd;	/* the rings' fds, then stop_fd */
 	bool in_phase;		/* the rings hold the phase's samples: fold them */
 	struct stack_set set;	/* the phase's samples so far */
 	struct stack_index ix;
-	int fold_err;		/* the drainer's first failure this phase */
-	double drain_cpu_s;	/* the drainer's CPU in its folds this phase */
-	uint64_t drain_wakeups;
+	int fold_err;		/* the first failure to fold this phase */
+	double drain_cpu_s;	/* the workers' CPU in their folds this phase */
+	uint64_t drain_wakeups;	/* folds during the phase */
 };
 
 static int perf_open(struct perf_event_attr *attr, int cpu)
@@ -139,9 +133,7 @@ static void sampling_attr(struct perf_event_attr *attr, unsigned hz, bool lost_f
 	attr->read_format = lost_format ? PERF_FORMAT_LOST : 0;
 	attr->disabled = 1;
 	attr->comm = 1;
-	/* the drainer's poll() wakes when half the ring is written, not at each sample */
-	attr->watermark = 1;
-	attr->wakeup_watermark = (uint32_t)(ring / 2);
+	(void)ring;
 }
 
 static size_t ring_bytes(unsigned ncpu)
@@ -410,8 +402,6 @@ static void load_own_symbols(struct stack_sampler *s)
 	munmap(img, (size_t)st.st_size);
 }
 
-static int drainer_start(struct stack_sampler *s);
-
 int prof_stacks_open(struct prof_sampler *p, unsigned hz, char *err, size_t errlen)
 {
 	struct stack_sampler *s = calloc(1, sizeof(*s));
@@ -437,10 +427,9 @@ int prof_stacks_open(struct prof_sampler *p, unsigned hz, char *err, size_t errl
 		fprintf(stderr, "clyde: note: --profile=stacks: %u CPU(s) offline, not sampled\n",
 			s->skipped);
 	load_own_symbols(s);
-	ret = drainer_start(s);
+	ret = -pthread_mutex_init(&s->lock, NULL);
 	if (ret) {
-		snprintf(err, errlen, "--profile=stacks: cannot start the thread that reads the "
-			 "rings: %s", strerror(-ret));
+		snprintf(err, errlen, "--profile=stacks: %s", strerror(-ret));
 		goto free_syms;
 	}
 	p->stacks = s;
@@ -480,7 +469,7 @@ void prof_stacks_start(struct prof_sampler *p)
 				 __ATOMIC_RELEASE);
 		r->lost0 = s->lost_format ? ring_lost_count(r) : 0;
 	}
-	s->in_phase = true;
+	__atomic_store_n(&s->in_phase, true, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&s->lock);
 	for (unsigned i = 0; i < s->nring; i++)
 		ioctl(s->ring[i].fd, PERF_EVENT_IOC_ENABLE, 0);
@@ -824,100 +813,39 @@ static int drain_all(struct stack_sampler *s)
 	return ret;
 }
 
-/* The drainer: asleep in poll() until a ring is half full or it is told to end. */
-static void *drainer_main(void *arg)
+/*
+ * A worker's glance, a few times a second (bench.h, sample_latency):
+ * a ring past half full is folded now, in the worker, so that a phase
+ * longer than a ring holds loses no sample; the fold's CPU is the
+ * phase's and is counted (drain_cpu_s). A worker never waits here:
+ * when another holds the lock, the rings are being read.
+ */
+void prof_stacks_poll(struct prof_sampler *p)
 {
-	struct stack_sampler *s = arg;
-	struct pollfd *stop = &s->pfd[s->nring];
-
-	/*
-	 * A file table of its own (a copy: the rings' fds and stop_fd are in
-	 * it): while a thread shares the workers' table, Linux counts a
-	 * reference on the file at each of their system calls (stacks.h).
-	 * Refused, the drainer works as it is, at that price.
-	 */
-	unshare(CLONE_FILES);
-	for (;;) {
-		double cpu0;
-		int ret;
-
-		if (poll(s->pfd, s->nring + 1, -1) < 0 && errno != EINTR)
-			break;
-		if (stop->revents)
-			break;
-		for (unsigned i = 0; i < s->nring; i++)
-			if (s->pfd[i].revents & (POLLERR | POLLHUP | POLLNVAL))
-				s->pfd[i].fd = -1;	/* a ring that can only fail: never again */
-		pthread_mutex_lock(&s->lock);
-		if (s->in_phase) {
-			cpu0 = thread_cpu_seconds();
-			ret = drain_all(s);
-			s->fold_err = s->fold_err ? s->fold_err : ret;
-			s->drain_wakeups++;
-			s->drain_cpu_s += thread_cpu_seconds() - cpu0;
-		}
-		pthread_mutex_unlock(&s->lock);
-	}
-	return NULL;
-}
-
-/* Its signals are the main thread's: the thread starts with every one blocked. */
-static int drainer_start(struct stack_sampler *s)
-{
-	sigset_t all, old;
+	struct stack_sampler *s = p ? p->stacks : NULL;
+	bool due = false;
+	double cpu0;
 	int ret;
 
-	ret = -pthread_mutex_init(&s->lock, NULL);
-	if (ret)
-		return ret;
-	s->pfd = calloc(s->nring + 1, sizeof(*s->pfd));
-	if (!s->pfd) {
-		ret = -ENOMEM;
-		goto destroy_lock;
-	}
-	for (unsigned i = 0; i < s->nring; i++)
-		s->pfd[i] = (struct pollfd){ .fd = s->ring[i].fd, .events = POLLIN };
-	s->stop_fd = eventfd(0, EFD_CLOEXEC);
-	if (s->stop_fd < 0) {
-		ret = -errno;
-		goto free_pfd;
-	}
-	s->pfd[s->nring] = (struct pollfd){ .fd = s->stop_fd, .events = POLLIN };
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	ret = -pthread_create(&s->drainer, NULL, drainer_main, s);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (ret)
-		goto close_stop;
-	/* its samples carry this name: the drainer's own stacks are told apart */
-	pthread_setname_np(s->drainer, "clyde-stacks");
-	s->drainer_on = true;
-	return 0;
-close_stop:
-	close(s->stop_fd);
-free_pfd:
-	free(s->pfd);
-	s->pfd = NULL;
-destroy_lock:
-	pthread_mutex_destroy(&s->lock);
-	return ret;
-}
-
-static void drainer_stop(struct stack_sampler *s)
-{
-	uint64_t one = 1;
-
-	if (!s->drainer_on)
+	if (!s || !__atomic_load_n(&s->in_phase, __ATOMIC_ACQUIRE))
 		return;
-	/* an eventfd whose count is 0 takes the write: only a signal delays it */
-	while (write(s->stop_fd, &one, sizeof(one)) < 0 && errno == EINTR)
-		;
-	pthread_join(s->drainer, NULL);
-	s->drainer_on = false;
-	close(s->stop_fd);
-	free(s->pfd);
-	s->pfd = NULL;
-	pthread_mutex_destroy(&s->lock);
+	for (unsigned i = 0; i < s->nring && !due; i++) {
+		const struct cpu_ring *r = &s->ring[i];
+		uint64_t head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
+
+		due = head - __atomic_load_n(&r->meta->data_tail, __ATOMIC_RELAXED) >=
+		      r->data_size / 2;
+	}
+	if (!due || pthread_mutex_trylock(&s->lock))
+		return;
+	if (s->in_phase) {
+		cpu0 = thread_cpu_seconds();
+		ret = drain_all(s);
+		s->fold_err = s->fold_err ? s->fold_err : ret;
+		s->drain_wakeups++;
+		s->drain_cpu_s += thread_cpu_seconds() - cpu0;
+	}
+	pthread_mutex_unlock(&s->lock);
 }
 
 int prof_stacks_collect(struct prof_sampler *p, struct stack_set *out)
@@ -926,12 +854,12 @@ int prof_stacks_collect(struct prof_sampler *p, struct stack_set *out)
 	int ret;
 
 	pthread_mutex_lock(&s->lock);
-	/* what the drainer left: less than half a ring each */
+	/* what the workers left: less than half a ring each, or all with no glance */
 	ret = drain_all(s);
 	ret = s->fold_err ? s->fold_err : ret;
 	for (unsigned i = 0; i < s->nring && s->lost_format; i++)
 		s->set.lost += ring_lost_count(&s->ring[i]) - s->ring[i].lost0;
-	s->in_phase = false;
+	__atomic_store_n(&s->in_phase, false, __ATOMIC_RELEASE);
 	*out = s->set;
 	out->period_s = s->period_s;
 	out->drain_cpu_s = s->drain_cpu_s;
@@ -952,7 +880,7 @@ void prof_stacks_close(struct prof_sampler *p)
 
 	if (!s)
 		return;
-	drainer_stop(s);
+	pthread_mutex_destroy(&s->lock);
 	for (size_t i = 0; i < s->set.n; i++)
 		free(s->set.v[i].folded);
 	free(s->set.v);

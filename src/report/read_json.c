@@ -7,7 +7,7 @@
  * phases their stacks' layers and top functions and their block layer's
  * queue and device times (--profile=layers); the
  * engine, depth, -D and data pattern of every schema go into the key;
- * /5's cluster, /7's plan, /13's stacks drainer and /9's
+ * /5's cluster, /7's plan, /13's stacks folds and /9's
  * ranks_summary are not read), parsed by lib/json_reader in
  * read_input.c, which hands this file every document whose schema is not
  * another reader's, into report_run, one per run. Only what the report

@@ -108,9 +108,10 @@ static void test_text(void)
 		     "memcpy_[k] 20.0%\n"), "self:\n%s", text);
 	CHECK(strstr(text, "\n  total     vfs_write_[k] 90.0%  ext4_da_write_begin_[k] 40.0%  "
 		     "ext4_copy_[k] 20.0%\n"), "total:\n%s", text);
-	/* the drainer's CPU after the sampler's: 25 ms of the 2 s window */
-	CHECK(strstr(text, "\nProfile stacks' drainer: 25.0 ms of CPU in 7 wakeups (in clyde's "
-		     "CPU); at most 1.25% of a phase of 1 s or more\n"), "the drainer:\n%s", text);
+	/* the folds' CPU after the sampler's: 25 ms of the 2 s window */
+	CHECK(strstr(text, "\nProfile stacks read during phases: 25.0 ms of CPU in 7 folds (in "
+		     "clyde's CPU); at most 1.25% of a phase of 1 s or more\n"), "the folds:\n%s",
+	      text);
 	/* bonnie++'s tools read a comma's line as CSV: the C++ name's comma goes */
 	CHECK(!strchr(text, ','), "a comma in:\n%s", text);
 	free(text);
@@ -192,7 +193,7 @@ static void test_json(void)
 	      "counts");
 	CHECK(fabs(num(st, "period_s") - 0.004) < 1e-12, "period");
 	CHECK(fabs(num(st, "drain_cpu_s") - 0.025) < 1e-12 && num(st, "drain_wakeups") == 7,
-	      "the drainer's CPU and wakeups");
+	      "the folds' CPU and count");
 	CHECK(fabs(num(st, "cpu_s") - SAMPLES * 0.004) < 1e-12, "cpu_s %g", num(st, "cpu_s"));
 	layers = json_get(st, "layers");
 	/* the table's order: fs, vfs, clyde; other programs in none */
