@@ -101,8 +101,8 @@
  * Also in /13: per phase profile.layers.cost (--profile=layers only):
  * the BPF programs' own time over the phase from the kernel's run-time
  * statistics: measured, why (null when measured), cpu_s, events,
- * ns_per_event, rate_share (cpu_s over the phase's wall time: how far a
- * rate whose I/O path runs them inline falls below an unprofiled run's)
+ * ns_per_event, rate_share (cpu_s over the phase's wall time: the
+ * programs' own part of a rate's loss where its I/O path runs them)
  * and programs (bio_queue, rq_issue, rq_complete: their events and
  * cpu_s). Every /12 field is unchanged.
  * Also in /13: per phase profile.stacks.unattributed (--profile=stacks
