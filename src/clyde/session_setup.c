@@ -168,6 +168,11 @@ int prepare(struct session *s, char *err, size_t errlen)
 			if (!s->prof.layers && cluster_rank() == 0)
 				fprintf(stderr, "clyde: note: --profile=layers: %s\n",
 					s->prof.layers_why);
+			/* the programs' JIT code is in /proc/kallsyms now: named in the stacks */
+			if (s->prof.layers && o->profile_stacks &&
+			    prof_stacks_reload_symbols(&s->prof))
+				fprintf(stderr, "clyde: note: --profile=stacks: /proc/kallsyms could "
+					"not be read again: kernel frames are [unknown]\n");
 		}
 	}
 	if (o->profile_stacks && prof_stack_layers_open(&s->prof, err, errlen))

@@ -272,6 +272,13 @@ void prof_stacks_stop(struct prof_sampler *p);
  * so that a phase longer than a ring holds loses nothing; never waits.
  */
 void prof_stacks_poll(struct prof_sampler *p);
+/*
+ * Read /proc/kallsyms again, once programs loaded after the sampler
+ * opened (--profile=layers' BPF programs) have names there: their frames
+ * by name, not by the last symbol before them. 0 or -errno (then kernel
+ * frames are [unknown]).
+ */
+int prof_stacks_reload_symbols(struct prof_sampler *p);
 /* The phase's samples into out (empty, the caller's); 0 or -ENOMEM (out partial). */
 int prof_stacks_collect(struct prof_sampler *p, struct stack_set *out);
 void prof_stacks_close(struct prof_sampler *p);

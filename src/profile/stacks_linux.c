@@ -224,6 +224,19 @@ free_buf:
 	return ret;
 }
 
+int prof_stacks_reload_symbols(struct prof_sampler *p)
+{
+	struct stack_sampler *s = p ? p->stacks : NULL;
+	int ret;
+
+	if (!s || !s->ksyms_ok)
+		return 0;
+	stack_ksyms_free(&s->ksyms);
+	ret = load_kallsyms(s);
+	s->ksyms_ok = !ret;
+	return ret;
+}
+
 static int map_ring(struct cpu_ring *r, size_t bytes)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);

@@ -468,6 +468,11 @@ static void test_shipped_table(void)
 		{ "clyde;entry_SYSCALL_64_[k];shmem_file_write_iter_[k]", PROF_CLYDE, "tmpfs" },
 		{ "zram;zram_bvec_write_[k];lzo1x_1_do_compress_[k]", PROF_BLOCK, "compression" },
 		{ "kswapd0;kswapd_[k];shrink_node_[k]", PROF_KSWAPD, "page-cache" },
+		/* --profile=layers' own programs, JIT code named in /proc/kallsyms */
+		{ "clyde;entry_SYSCALL_64_[k];submit_bio_noacct_[k];bpf_trace_run2_[k];"
+		  "bpf_prog_6deef7357e7b4530_on_bio_queue_[k]", PROF_CLYDE, "profiler" },
+		{ "ksoftirqd/1;blk_complete_reqs_[k];__bpf_trace_block_rq_completion_[k]",
+		  PROF_KTHREAD, "profiler" },
 	};
 
 	if (!path) {
