@@ -120,8 +120,7 @@ static int perf_open(struct perf_event_attr *attr, int cpu)
 	return (int)syscall(SYS_perf_event_open, attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
-static void sampling_attr(struct perf_event_attr *attr, unsigned hz, bool lost_format,
-			  size_t ring)
+static void sampling_attr(struct perf_event_attr *attr, unsigned hz, bool lost_format)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
@@ -133,7 +132,6 @@ static void sampling_attr(struct perf_event_attr *attr, unsigned hz, bool lost_f
 	attr->read_format = lost_format ? PERF_FORMAT_LOST : 0;
 	attr->disabled = 1;
 	attr->comm = 1;
-	(void)ring;
 }
 
 static size_t ring_bytes(unsigned ncpu)
@@ -292,12 +290,12 @@ static int open_rings(struct stack_sampler *s, unsigned hz, char *err, size_t er
 	for (unsigned cpu = 0; cpu < ncpu; cpu++) {
 		struct cpu_ring *r = &s->ring[s->nring];
 
-		sampling_attr(&attr, hz, s->lost_format, bytes);
+		sampling_attr(&attr, hz, s->lost_format);
 		r->fd = perf_open(&attr, (int)cpu);
 		if (r->fd < 0 && errno == EINVAL && s->lost_format && !s->nring) {
 			/* before 6.0: no lost count per event; the rings' records say it */
 			s->lost_format = false;
-			sampling_attr(&attr, hz, false, bytes);
+			sampling_attr(&attr, hz, false);
 			r->fd = perf_open(&attr, (int)cpu);
 		}
 		if (r->fd < 0 && errno == ENODEV && cpu_offline((int)cpu)) {
