@@ -117,7 +117,12 @@
  * rings during the phase spent folding them, a part of the phase's
  * process CPU, and how often it woke. Every /12 field is unchanged.
  */
-#define JSON_SCHEMA "clyde-result/13"
+/*
+ * clyde-result/14 (issue 44, aged and full filesystems): per run "age"
+ * (--age only; absent without it), "fill_pct" where measured, and
+ * "fragmentation" where measured. Every /13 field is unchanged.
+ */
+#define JSON_SCHEMA "clyde-result/14"
 
 /*
  * The document, the runs array, each run and its phases put one member on

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * clyde-report's JSON reader: clyde's documents (clyde-result/1 to /13:
+ * clyde-report's JSON reader: clyde's documents (clyde-result/1 to /14:
  * /3's phases may carry a --profile, /4's runs a --tree and its five
  * phases, /6's failed runs are skipped, /8's phases a time series, /10's
  * runs their host and start, /11's the filesystem's own options, /12's
@@ -956,7 +956,7 @@ static bool known_schema(const char *schema)
 		"clyde-result/1", "clyde-result/2", "clyde-result/3", "clyde-result/4",
 		"clyde-result/5", "clyde-result/6", "clyde-result/7", "clyde-result/8",
 		"clyde-result/9", "clyde-result/10", "clyde-result/11", "clyde-result/12",
-		"clyde-result/13",
+		"clyde-result/13", "clyde-result/14",
 	};
 
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
@@ -973,7 +973,7 @@ int read_json_result(struct reader *rd, const struct json_node *doc, unsigned li
 	int ret = 0;
 
 	if (!schema || schema->type != JSON_STRING || !known_schema(schema->string)) {
-		reader_malformed(rd, line, "a JSON document whose schema is not clyde-result/1 to /13");
+		reader_malformed(rd, line, "a JSON document whose schema is not clyde-result/1 to /14");
 		return 0;
 	}
 	if (!runs || runs->type != JSON_ARRAY) {

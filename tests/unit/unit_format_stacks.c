@@ -185,7 +185,7 @@ static void test_json(void)
 	CHECK(doc != NULL, "the document parses:\n%s", buf);
 	if (!doc)
 		goto out;
-	CHECK_STR(str(doc, "schema"), "clyde-result/13");
+	CHECK_STR(str(doc, "schema"), "clyde-result/14");
 	st = json_get(phase_profile(doc, "put_block"), "stacks");
 	CHECK(st && st->type == JSON_OBJECT, "profile.stacks:\n%s", buf);
 	CHECK(num(st, "samples") == SAMPLES && num(st, "idle") == 250 && num(st, "lost") == 2 &&
@@ -242,7 +242,7 @@ out:
 }
 
 /*
- * The unattributed CPU named (clyde-result/13): the run's note says what
+ * The unattributed CPU named (clyde-result/14): the run's note says what
  * the samples found in tasks no snapshot counted, or that they found none
  * there; the JSON's profile.stacks.unattributed holds the same.
  */
