@@ -161,8 +161,10 @@ static int clyde_main(int argc, char **argv)
 	}
 	fo.exact = s.opt.exact;
 	if (s.opt.plan_only) {
-		if (cluster_rank() == 0)
+		if (cluster_rank() == 0) {
 			plan_print(stdout, &s.plan, &s.opt);
+			age_plan_print(stdout, &s);
+		}
 		goto close_stacks;
 	}
 	if (cluster_active())

@@ -56,6 +56,7 @@ void options_defaults(struct clyde_options *o)
 	o->tree_seed = DEFAULT_TREE_SEED;
 	o->mpi_timeout_s = CLUSTER_TIMEOUT_DEFAULT;
 	o->stack_hz = DEFAULT_STACK_HZ;
+	o->age.max_bytes = AGE_SIZE_DEFAULT;
 }
 
 /* The parsers of the table's rows, in its order. */
@@ -428,6 +429,62 @@ static int parse_stonewall(void *ctx, const char *arg, char *err, size_t errlen)
 	return 0;
 }
 
+static int parse_age(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct clyde_options *o = ctx;
+
+	return age_spec_parse(arg, &o->age, err, errlen) ? -EINVAL : 0;
+}
+
+static int parse_age_size(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct clyde_options *o = ctx;
+
+	/* a plain number is MiB, as -s */
+	if (size_parse(arg, 1ull << 20, &o->age.max_bytes) || !o->age.max_bytes)
+		return options_fail(err, errlen, "--age-size: '%s' is not a size above 0 (a "
+				    "number of MiB, or with k, m, g, t)", arg);
+	o->age_extra_given = true;
+	return 0;
+}
+
+static int parse_age_time(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct clyde_options *o = ctx;
+	char *end;
+
+	errno = 0;
+	o->age.time_box_s = strtod(arg, &end);
+	if (!*arg || *end || errno || !(o->age.time_box_s > 0) || o->age.time_box_s > 1e7)
+		return options_fail(err, errlen, "--age-time: '%s' is not a number of seconds "
+				    "above 0", arg);
+	o->age_extra_given = true;
+	return 0;
+}
+
+static int parse_age_log(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct clyde_options *o = ctx;
+
+	if (!*arg)
+		return options_fail(err, errlen, "--age-log: the file name is empty");
+	o->age.log_path = arg;
+	o->age_extra_given = true;
+	return 0;
+}
+
+static int parse_age_only(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct clyde_options *o = ctx;
+
+	(void)arg;
+	(void)err;
+	(void)errlen;
+	o->age.keep = true;
+	o->age_extra_given = true;
+	return 0;
+}
+
 /* --interval=MS: the series' fixed width; off: no series. */
 static int parse_interval(void *ctx, const char *arg, char *err, size_t errlen)
 {
@@ -760,6 +817,30 @@ static const struct opt_row rows[] = {
 	  .help = "  --cleanup-any-ns  with --cleanup: take the markers written in another\n"
 		  "                pid namespace (a container) as gone; say so only when no\n"
 		  "                run is alive there\n" },
+	{ .synopsis = "[--age=FULL[:CHURN[:PROFILE]]]", .syn_at = OPT_SYN(16, 0),
+	  .name = "age", .arg = required_argument, .parse = parse_age,
+	  .help = "  --age=FULL[:CHURN[:PROFILE]]  before the runs, fill the file system to\n"
+		  "                FULL% of its capacity (what is there and the phases' files\n"
+		  "                count; at most 95), then delete files at random and write\n"
+		  "                new ones until CHURN times the capacity is written (default\n"
+		  "                2; 0: fill only); PROFILE agrawal (default) or media, or a\n"
+		  "                file of 'size LOW HIGH WEIGHT' and 'depth D WEIGHT' lines;\n"
+		  "                the seed is -z's; removed at the end (exit 7: out of space)\n" },
+	{ .synopsis = "[--age-size=SIZE]", .syn_at = OPT_SYN(16, 0),
+	  .name = "age-size", .arg = required_argument, .parse = parse_age_size,
+	  .help = "  --age-size=SIZE  the most bytes aging's files may hold (default 8G): a\n"
+		  "                FULL that needs more is refused before anything is written\n" },
+	{ .synopsis = "[--age-time=SECONDS]", .syn_at = OPT_SYN(16, 0),
+	  .name = "age-time", .arg = required_argument, .parse = parse_age_time,
+	  .help = "  --age-time=SECONDS  stop the churn at this time (default: no limit);\n"
+		  "                the churn done is reported\n" },
+	{ .synopsis = "[--age-log=FILE]", .syn_at = OPT_SYN(17, 0),
+	  .name = "age-log", .arg = required_argument, .parse = parse_age_log,
+	  .help = "  --age-log=FILE  write each aging operation to FILE (op, path, size)\n" },
+	{ .synopsis = "[--age-only]", .syn_at = OPT_SYN(17, 0),
+	  .name = "age-only", .arg = no_argument, .parse = parse_age_only,
+	  .help = "  --age-only    age, keep the aging directory (its path on stderr) and run\n"
+		  "                no phases\n" },
 	{ .synopsis = "[--warmup]", .syn_at = OPT_SYN(10, 0),
 	  .name = "warmup", .arg = no_argument, SETS(warmup),
 	  .help = "  --warmup      run once untimed before the counted runs\n" },
@@ -787,7 +868,7 @@ static const char usage_outro[] =
 	"Exit status: 0 success, 1 usage, 2 unusable directory, 3 I/O error (also\n"
 	"a private directory not wholly removed, and the ranks another rank's\n"
 	"failure stopped), 4 engine unavailable or MPI failed, 5 interrupted by a\n"
-	"signal, 6 verification mismatch.\n";
+	"signal, 6 verification mismatch, 7 --age ran out of space.\n";
 
 /*
  * ':' first: a missing argument returns ':', as bonnie++ 2.00a's, and the

@@ -4,6 +4,7 @@
 
 #include "placement/placement.h"
 #include <stdio.h>
+#include "age/age.h"
 #include "core/clyde.h"
 #include "core/modes.h"
 #include "lib/steady.h"
@@ -82,6 +83,8 @@ struct clyde_options {
 	const char *cleanup_dir;	/* --cleanup DIR: remove leftovers and exit */
 	const char *cleanup_user;	/* --cleanup-user: also this user's, as this user */
 	bool cleanup_any_ns;	/* --cleanup-any-ns: other pid namespaces' too */
+	struct age_spec age;	/* --age, --age-size, --age-time, --age-log, --age-only */
+	bool age_extra_given;	/* one of the others given: wants --age */
 	bool warmup;
 	bool plan_only;		/* --plan */
 	bool help;

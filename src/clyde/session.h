@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "age/age.h"
 #include "clyde/calibrate.h"
 #include "clyde/options.h"
 #include "clyde/plan.h"
@@ -45,6 +46,9 @@ struct session {
 	double clock_offset;	/* under mpirun: this rank's clock minus rank 0's, seconds */
 	uint64_t start_ns;	/* before the calibration: what the estimate covers */
 	unsigned dirs_left;	/* runs whose private directory was not wholly removed */
+	struct age_plan age_plan;	/* --age: what aging will write */
+	struct age_state *age;	/* --age: the aging directory while it stands */
+	struct run_age age_result;	/* --age: what aging did, copied into every run */
 };
 
 /* session_setup.c: checks, measures and plans; err says why it failed. */
@@ -56,6 +60,12 @@ void fill_result_labels(const struct session *s, uint32_t seed, struct run_resul
 
 /* session_run.c: every -x run, reported; the exit status. */
 int run_all(struct session *s, const struct format_opts *fo);
+
+/* session_age.c: --age's plan (in prepare), the aging, its removal. */
+int age_prepare(struct session *s, char *err, size_t errlen);
+void age_plan_print(FILE *out, const struct session *s);
+int age_begin(struct session *s, char *msg, size_t len);
+int age_end(struct session *s);
 
 /* session_cluster.c: the MPI glue; alone each does nothing or says status. */
 int ranks_agree(int status, const char *msg, bool say);

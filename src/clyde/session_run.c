@@ -19,6 +19,7 @@
 #include "lib/timing.h"
 #include "phases/bench.h"
 #include "phases/runner.h"
+#include "sys/fsfill.h"
 #include "sys/probe.h"
 #include "sys/workdir.h"
 
@@ -47,6 +48,32 @@ static int run_failed(struct run_result *res, int err, const char *msg, int stat
 	return status;
 }
 
+/*
+ * How full -d's file system is as the run starts: no "fill" in the JSON
+ * where statvfs fails. After a sync with --age only: a plain run makes
+ * no sync of its own (tests/cli/sync_bsd_path.sh counts them).
+ */
+static void fill_before(const struct session *s, struct run_result *res)
+{
+	struct fs_fill f;
+
+	if (fs_fill_read_path(s->opt.dir, s->opt.age.on, &f))
+		return;
+	res->fill.measured = true;
+	res->fill.capacity_bytes = f.capacity;
+	res->fill.before_pct = fs_fill_pct(&f);
+	res->fill.phases_pct = -1;
+	res->fill.after_pct = -1;
+}
+
+static void fill_after(const struct session *s, struct run_result *res)
+{
+	struct fs_fill f;
+
+	if (res->fill.measured && !fs_fill_read_path(s->opt.dir, s->opt.age.on, &f))
+		res->fill.after_pct = fs_fill_pct(&f);
+}
+
 /* One run in a fresh private directory, which is removed whatever happens. */
 static int run_once(struct session *s, uint32_t seed, uint32_t run, struct run_result *res)
 {
@@ -59,11 +86,14 @@ static int run_once(struct session *s, uint32_t seed, uint32_t run, struct run_r
 	b.seed = seed;
 	b.sync_count = &s->sync_count;
 	b.verify_key = verify_key(seed, run);
+	b.fill_sync = s->opt.age.on;
 	b.profiler = s->opt.profile ? &s->prof : NULL;
 	b.placement = &s->place;
 	if (s->si.loop_backing[0] && s->si.loop_dio == 0)
 		b.loop_backing = s->si.loop_backing;
 	fill_result_labels(s, seed, res);
+	res->age = s->age_result;
+	fill_before(s, res);
 
 	/* under mpirun each rank's directory says whose it is: clyde.r3.XXXXXX */
 	if (cluster_active())
@@ -100,6 +130,7 @@ static int run_once(struct session *s, uint32_t seed, uint32_t run, struct run_r
 		}
 	}
 	rr = workdir_remove(b.workdir);
+	fill_after(s, res);
 	if (rr) {
 		fprintf(stderr, "clyde: warning: could not remove all of %s: %s\n",
 			b.workdir, strerror(-rr));
@@ -185,6 +216,17 @@ int run_all(struct session *s, const struct format_opts *fo)
 	if (status)
 		goto out;
 	outputs_asked(s, fo, &req);
+	/* once, before every run: the runs' files go where aging left room */
+	status = age_begin(s, stopped, sizeof(stopped));
+	if (status || o->age.keep) {
+		/* the JSON document's one run says what aging did, or why it stopped */
+		fill_result_labels(s, s->first_seed, &runs[0]);
+		runs[0].age = s->age_result;
+		kept = 1;
+		if (status)
+			run_failed(&runs[0], 0, stopped, status);
+		goto out;
+	}
 	if (o->warmup) {
 		/* Counted nowhere: it only brings caches and allocators to a steady state. */
 		fprintf(stderr, "clyde: warm-up run (not counted)\n");
@@ -245,6 +287,10 @@ int run_all(struct session *s, const struct format_opts *fo)
 	if (!status)
 		status = flame_status;
 out:
+	/* the aging directory, whatever stopped the runs */
+	fs = age_end(s);
+	if (fs && !status)
+		status = fs;
 	/* a document whatever happened once the runs began: complete, with why it stopped */
 	if (json) {
 		struct format_opts jo = *fo;

@@ -193,6 +193,10 @@ int prepare(struct session *s, char *err, size_t errlen)
 	ret = calibrate_plan(s, err, errlen);
 	if (ret)
 		return ret;
+	/* --age: refused here, before anything is written, when it cannot be done */
+	ret = age_prepare(s, err, errlen);
+	if (ret)
+		return ret;
 	if (p->perchar_bytes < o->perchar_bytes && !o->skip_perchar && p->file_bytes && !o->direct)
 		fprintf(stderr, "clyde: note: per-char size cut to the file size (%" PRIu64 " MiB)\n",
 			p->file_bytes >> 20);

@@ -294,6 +294,36 @@ struct run_failure {
 	int exit_status;
 };
 
+/*
+ * --age: what aging did before the runs (once per invocation, the same
+ * in every run's result); on is false without --age.
+ */
+struct run_age {
+	bool on;
+	char spec[128];		/* "80:2:agrawal" */
+	char profile[64];
+	double target_pct, churn, churn_done;
+	uint64_t seed, capacity_bytes;
+	double fill_before_pct, fill_aged_pct;
+	uint64_t written_bytes, correction_bytes, files_written, files_deleted;
+	uint64_t live_files, live_bytes;
+	double seconds;
+	bool time_box_hit;
+	char kept_dir[4200];	/* --age-only: the directory kept; empty otherwise */
+};
+
+/*
+ * How full the file system was (sys/fsfill.h), percent: at the run's
+ * start, at the start of the block read (or of the first phase that ran
+ * without one), after the run's files were removed; -1 not measured.
+ * measured is false when statvfs told nothing: then no "fill" key.
+ */
+struct run_fill {
+	bool measured;
+	uint64_t capacity_bytes;
+	double before_pct, phases_pct, after_pct;
+};
+
 struct run_result {
 	struct run_params params;
 	struct run_env env;
@@ -302,6 +332,8 @@ struct run_result {
 	struct run_tree tree;
 	struct cluster_run *cluster;	/* under mpirun on rank 0; NULL otherwise (allocated) */
 	struct run_failure failure;
+	struct run_age age;
+	struct run_fill fill;
 };
 
 /* A host's CPU seconds in a phase: the sum over its ranks. */

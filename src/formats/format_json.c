@@ -121,6 +121,21 @@
  * clyde-result/14 (issue 44, aged and full filesystems): per run "age"
  * (--age only; absent without it), "fill_pct" where measured, and
  * "fragmentation" where measured. Every /13 field is unchanged.
+ * "age" (the same in every run: aging is done once, before the first):
+ * spec ("80:2:agrawal"), target_pct, churn (asked, in capacities),
+ * churn_done (written while churning over the capacity: less than churn
+ * when --age-time cut it), profile, seed, capacity_bytes (statvfs's, as
+ * an ordinary user may fill it), fill_before_pct and fill_aged_pct (used
+ * over capacity before and after aging, after a sync), written_bytes
+ * (all aging wrote), correction_bytes (of which the rounds that follow
+ * statvfs wrote; --plan's bytes are written_bytes less these),
+ * files_written, files_deleted, live_files and live_bytes (standing
+ * during the runs), seconds, time_box_hit, kept_dir (--age-only: the
+ * directory kept; null otherwise). "fill" (every run where statvfs
+ * answered; absent where it did not): capacity_bytes, before_pct (at the
+ * run's start), phases_pct (at the start of the block read, or of the
+ * first phase that ran when there is none; null when no phase ran),
+ * after_pct (once the run's own files are removed).
  */
 #define JSON_SCHEMA "clyde-result/14"
 
@@ -407,6 +422,52 @@ static bool json_lists(const struct run_result *runs, unsigned count, enum phase
 	}
 }
 
+/* --age only: what aging did before the runs. */
+static void json_age(struct json_writer *w, const struct run_age *a)
+{
+	if (!a->on)
+		return;
+	json_obj_begin(w, "age");
+	json_add_str(w, "spec", a->spec);
+	json_add_double(w, "target_pct", a->target_pct);
+	json_add_double(w, "churn", a->churn);
+	json_add_fixed(w, "churn_done", a->churn_done, 3);
+	json_add_str(w, "profile", a->profile);
+	json_add_uint(w, "seed", a->seed);
+	json_add_uint(w, "capacity_bytes", a->capacity_bytes);
+	json_add_fixed(w, "fill_before_pct", a->fill_before_pct, 2);
+	json_known_or_null(w, "fill_aged_pct", a->fill_aged_pct >= 0, a->fill_aged_pct);
+	json_add_uint(w, "written_bytes", a->written_bytes);
+	json_add_uint(w, "correction_bytes", a->correction_bytes);
+	json_add_uint(w, "files_written", a->files_written);
+	json_add_uint(w, "files_deleted", a->files_deleted);
+	json_add_uint(w, "live_files", a->live_files);
+	json_add_uint(w, "live_bytes", a->live_bytes);
+	json_add_fixed(w, "seconds", a->seconds, 3);
+	json_add_bool(w, "time_box_hit", a->time_box_hit);
+	json_add_str(w, "kept_dir", a->kept_dir[0] ? a->kept_dir : NULL);
+	json_obj_end(w);
+}
+
+/* Where statvfs answered: how full the file system was around the run. */
+static void json_fill(struct json_writer *w, const struct run_fill *f)
+{
+	if (!f->measured)
+		return;
+	json_obj_begin(w, "fill");
+	json_add_uint(w, "capacity_bytes", f->capacity_bytes);
+	json_add_fixed(w, "before_pct", f->before_pct, 2);
+	if (f->phases_pct >= 0)
+		json_add_fixed(w, "phases_pct", f->phases_pct, 2);
+	else
+		json_add_null(w, "phases_pct");
+	if (f->after_pct >= 0)
+		json_add_fixed(w, "after_pct", f->after_pct, 2);
+	else
+		json_add_null(w, "after_pct");
+	json_obj_end(w);
+}
+
 static void json_run(struct json_writer *w, const struct run_result *r,
 		     const struct format_opts *fo)
 {
@@ -482,6 +543,8 @@ static void json_run(struct json_writer *w, const struct run_result *r,
 		if (json_lists(r, 1, (enum phase_id)i))
 			json_phase(w, r, (enum phase_id)i);
 	json_obj_end(w);
+	json_age(w, &r->age);
+	json_fill(w, &r->fill);
 	json_failure(w, &r->failure);
 	json_csv(w, r, fo);
 	json_obj_end(w);

@@ -28,7 +28,7 @@ static struct {
 
 static void draw(uint64_t ops, double rate)
 {
-	char r[32];
+	char r[32], eta[32] = "";
 
 	if (pg.unit) {
 		size_human(r, sizeof(r), (uint64_t)(rate * (double)pg.unit));
@@ -36,8 +36,11 @@ static void draw(uint64_t ops, double rate)
 	} else {
 		snprintf(r, sizeof(r), "%.0f/s", rate);
 	}
-	fprintf(stderr, "\r%s... %5.1f%% %16s ", pg.label,
-		pg.total ? 100.0 * (double)ops / (double)pg.total : 0.0, r);
+	/* the time left at the current rate, where there is a total and a rate */
+	if (pg.total && rate > 0 && ops < pg.total)
+		snprintf(eta, sizeof(eta), " ETA %.0f s", (double)(pg.total - ops) / rate);
+	fprintf(stderr, "\r%s... %5.1f%% %16s%s ", pg.label,
+		pg.total ? 100.0 * (double)ops / (double)pg.total : 0.0, r, eta);
 	fflush(stderr);
 }
 

@@ -47,6 +47,12 @@ struct bench {
 	char read_dir[WORKDIR_MAX];
 	/* a loop device's backing file read through the page cache; NULL: none */
 	const char *loop_backing;
+	/*
+	 * --age: the run's fill is read after a sync of the file system
+	 * (btrfs's figures lag until a commit); without it, statvfs alone,
+	 * so that a plain run makes no sync of its own.
+	 */
+	bool fill_sync;
 	char errmsg[1024];	/* why bench_run failed */
 };
 

@@ -29,6 +29,7 @@
 #include "profile/stacks.h"
 #include "profile/stacks_layers.h"
 #include "sys/cache.h"
+#include "sys/fsfill.h"
 #include "sys/residency.h"
 #include "sys/semsync.h"
 
@@ -614,6 +615,24 @@ static void collect_stacks(struct prof_sampler *prof, struct prof_phase *pp, con
 		fprintf(stderr, "clyde: warning: %s: no memory for the stacks' summary\n", name);
 }
 
+/*
+ * How full the file system is as the phases see it: at the start of the
+ * block read, or of the first phase when none reads the file; with
+ * --age after a sync, before the phase's clock starts (btrfs's figures
+ * lag until a transaction commits, and the phases' fsyncs go to its log
+ * tree).
+ */
+static void measure_fill(const struct bench *b, enum phase_id id, struct run_result *res)
+{
+	struct run_fill *f = &res->fill;
+	struct fs_fill now;
+
+	if (!f->measured || (f->phases_pct >= 0 && id != PH_GET_BLOCK))
+		return;
+	if (!fs_fill_read_path(b->workdir, b->fill_sync, &now))
+		f->phases_pct = fs_fill_pct(&now);
+}
+
 /* One phase on every worker; 0, or -errno with b->errmsg set. */
 static int run_phase(struct bench *b, struct worker *workers, const struct phase_def *d,
 		     struct run_result *res)
@@ -630,6 +649,7 @@ static int run_phase(struct bench *b, struct worker *workers, const struct phase
 	int ret;
 
 	/* before the start meeting: a rank held here holds the others there */
+	measure_fill(b, d->id, res);
 	test_pause_before(d->id);
 	ret = phase_sync(b, (*b->sync_count)++, d->id, b->errmsg, sizeof(b->errmsg));
 	ret = cluster_check(b, ret);

@@ -22,13 +22,14 @@ below() {
 	sys)		echo "lib" ;;
 	placement)	echo "lib" ;;
 	tree)		echo "lib" ;;
+	age)		echo "lib sys" ;;
 	profile)	echo "lib sys" ;;
 	engines)	echo "lib sys tree" ;;
 	core)		echo "lib sys profile tree" ;;
 	cluster)	echo "lib core" ;;
 	phases)		echo "lib sys placement profile tree engines core cluster" ;;
 	formats)	echo "lib sys placement profile tree core" ;;
-	clyde)		echo "lib sys placement profile tree engines core cluster phases formats" ;;
+	clyde)		echo "lib sys placement profile tree age engines core cluster phases formats" ;;
 	report)		echo "lib core" ;;
 	zcav)		echo "lib sys engines" ;;
 	getc_putc)	echo "lib sys" ;;
