@@ -879,7 +879,36 @@ static const char *json_run_start(struct report_run *r, const struct json_node *
 	return NULL;
 }
 
-static int json_run(struct reader *rd, const struct json_node *run, const char *version)
+/*
+ * clyde-result/14 (issue 44): the run's age label, "aged:FULL:CHURN[:PROFILE]"
+ * from its "age" object; without one the age its name carries (a run on a
+ * copy of an image clyde-fsmatrix aged: report_age_of_name) or, in a /14
+ * document, "fresh". Before /14 there was no --age, but also no saying
+ * whether the filesystem was new: "" (unknown). The fill label: the
+ * filesystem's fill during the phases, fill.phases_pct rounded.
+ */
+static void json_run_age(struct report_run *r, const struct json_node *run, bool v14)
+{
+	const struct json_node *age = json_get(run, "age"), *fill = json_get(run, "fill");
+	const char *named = report_age_of_name(r->name);
+	double full, churn, pct;
+	char profile[32];
+
+	if (age && age->type == JSON_OBJECT && !json_get_known(age, "target_pct", 0, 100, &full) &&
+	    !json_get_known(age, "churn", 0, 1e6, &churn) && isfinite(full) && isfinite(churn)) {
+		json_env_str(profile, sizeof(profile), age, "profile");
+		report_age_label(r->age, sizeof(r->age), full, churn, profile);
+	} else if (named) {
+		str_copy(r->age, sizeof(r->age), named);
+	} else if (v14) {
+		str_copy(r->age, sizeof(r->age), "fresh");
+	}
+	if (fill && fill->type == JSON_OBJECT && !json_get_known(fill, "phases_pct", 0, 100, &pct) &&
+	    isfinite(pct))
+		snprintf(r->fill, sizeof(r->fill), "%.0f", round(pct));
+}
+
+static int json_run(struct reader *rd, const struct json_node *run, const char *version, bool v14)
 {
 	const struct json_node *phases = json_get(run, "phases");
 	struct report_run r;
@@ -941,6 +970,7 @@ static int json_run(struct reader *rd, const struct json_node *run, const char *
 		goto free_series;
 	}
 	json_run_identity(&r, run);
+	json_run_age(&r, run, v14);
 	report_key_setup(&r);
 	ret = reader_add_run(rd, &r);
 	if (!ret)
@@ -990,7 +1020,7 @@ int read_json_result(struct reader *rd, const struct json_node *doc, unsigned li
 			reader_malformed(rd, line, "a run that failed (its \"failure\" is not null)");
 			continue;
 		}
-		ret = json_run(rd, run, ver);
+		ret = json_run(rd, run, ver, !strcmp(schema->string, "clyde-result/14"));
 	}
 	return ret;
 }

@@ -250,6 +250,14 @@ struct report_run {
 	unsigned occurrence;
 	struct report_env env;
 	bool seeks_timed;	/* clyde chose the seek count: not part of the key */
+	/*
+	 * clyde-result/14 (issue 44): the filesystem's age, "fresh" or
+	 * "aged:FULL:CHURN[:PROFILE]" (report_age.c); "" not known (a CSV line,
+	 * a document before /14). Its fill while the phases ran, whole percent
+	 * of its capacity; "" not known.
+	 */
+	char age[64];
+	char fill[8];
 	/* clyde --tree (clyde-result/4): "" when the run had no tree. */
 	char tree[48];		/* "SHAPE:SCALE", as --tree takes it: "ports:0.1" */
 	char tree_seed[24];	/* --tree-seed, decimal */
@@ -720,5 +728,46 @@ extern const char *const report_getc_columns[REPORT_GETC_METHODS];
  */
 int report_getc_text(FILE *out, const struct report_set *s);
 int report_getc_html(FILE *out, const struct report_set *s);
+
+/*
+ * Aged and full filesystems (report_age.c, issue 44). A run's age label
+ * from clyde --age's figures: "aged:FULL:CHURN", with ":PROFILE" when the
+ * profile is not clyde's default.
+ */
+void report_age_label(char *buf, size_t len, double full, double churn, const char *profile);
+/*
+ * The age a run's name carries, "fresh" or "aged:..." after its last '@'
+ * (clyde-fsmatrix names the runs on a copy of an aged image so, since
+ * such a run's own document has no "age"); NULL where it carries none.
+ */
+const char *report_age_of_name(const char *name);
+/* One filesystem fresh and aged: two configurations that differ only by their age. */
+struct report_age_pair {
+	size_t fresh, aged;	/* indexes into configs */
+	char fs[128];		/* the name without its age suffix */
+	char label[64];		/* the aged one's age: "aged:80:2" */
+};
+struct report_age_cmp {
+	struct report_age_pair *pair;
+	size_t n, cap;
+};
+/* The pairs of the set, fresh configurations in their order; 0 or -ENOMEM. */
+int report_age_compare(const struct report_set *s, struct report_age_cmp *c);
+void report_age_cmp_free(struct report_age_cmp *c);
+/* A pair's medians of phase ph's rate; false where either has none. */
+bool report_age_figures(const struct report_set *s, const struct report_age_pair *p,
+			enum phase_id ph, double *fresh, double *aged);
+/*
+ * Whether the order of label's filesystems by phase ph differs fresh and
+ * aged; *hi above *lo fresh, below it aged (indexes into c->pair).
+ */
+bool report_age_flipped(const struct report_set *s, const struct report_age_cmp *c,
+			const char *label, enum phase_id ph, size_t *hi, size_t *lo);
+/* The "Fresh against aged" tables; nothing where no configuration has an aged twin. */
+int report_age_text(FILE *out, const struct report_set *s);
+int report_age_html(FILE *out, const struct report_set *s);
+/* The runs' age and fill; nothing where every run is fresh or unknown and no fill is known. */
+int report_age_runs_text(FILE *out, const struct report_set *s);
+int report_age_runs_html(FILE *out, const struct report_set *s);
 
 #endif

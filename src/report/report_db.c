@@ -93,25 +93,47 @@ static const char migrate_3[] =
 static const char migrate_4[] =
 	"ALTER TABLE runs ADD COLUMN fs_super_options TEXT;";
 
+/*
+ * 4 -> 5: the filesystem's age ("fresh", "aged:FULL:CHURN[:PROFILE]") and
+ * fill (whole percent) per run (clyde-result/14, issue 44; an --add's
+ * --label age= or fill= wins over the document's). The rows before did
+ * not record them: NULL, as a run of a document before /14 is.
+ */
+static const char migrate_5[] =
+	"ALTER TABLE runs ADD COLUMN age TEXT;"
+	"ALTER TABLE runs ADD COLUMN fill TEXT;";
+
 /* migrations[v]: the SQL that takes schema v to v + 1 (migrations[0] makes schema 1). */
 static const char *const migrations[REPORT_DB_SCHEMA] = {
-	schema_1, migrate_2, migrate_3, migrate_4,
+	schema_1, migrate_2, migrate_3, migrate_4, migrate_5,
 };
 
-/* The columns of runs a selection may name (besides labels), and the other names of some. */
+/*
+ * The columns of runs a selection may name besides labels, the other
+ * names of some, the schema that added the column (in an older database
+ * read as it is, such a key is a label alone), and whether --by groups
+ * by the column where a run has no label of its name (the values a
+ * reader gives every run it can: --by age groups the runs added without
+ * --label age=).
+ */
 static const struct sel_field {
 	const char *key;
 	const char *column;
+	long long since;
+	bool by;
 } sel_fields[] = {
-	{ "name", "name" }, { "config", "config" }, { "format", "format" },
-	{ "tool_version", "tool_version" }, { "seed", "seed" }, { "host", "host" }, { "os", "os" },
-	{ "kernel", "kernel" }, { "arch", "arch" }, { "cpu_model", "cpu_model" },
-	{ "fs_type", "fs_type" }, { "fs", "fs_type" }, { "type", "fs_type" },
-	{ "fs_source", "fs_source" }, { "mountpoint", "mountpoint" },
-	{ "fs_options", "fs_options" }, { "options", "fs_options" },
-	{ "fs_super_options", "fs_super_options" }, { "device", "device" },
-	{ "clyde_version", "clyde_version" }, { "engine", "engine" }, { "cache_mode", "cache_mode" },
-	{ "source", "source" },
+	{ "name", "name", 1, false }, { "config", "config", 1, false },
+	{ "format", "format", 1, false }, { "tool_version", "tool_version", 1, false },
+	{ "seed", "seed", 1, false }, { "host", "host", 1, false }, { "os", "os", 1, false },
+	{ "kernel", "kernel", 1, false }, { "arch", "arch", 1, false },
+	{ "cpu_model", "cpu_model", 1, false }, { "fs_type", "fs_type", 1, false },
+	{ "fs", "fs_type", 1, false }, { "type", "fs_type", 1, false },
+	{ "fs_source", "fs_source", 1, false }, { "mountpoint", "mountpoint", 1, false },
+	{ "fs_options", "fs_options", 1, false }, { "options", "fs_options", 1, false },
+	{ "fs_super_options", "fs_super_options", 4, false }, { "device", "device", 1, false },
+	{ "clyde_version", "clyde_version", 1, false }, { "engine", "engine", 1, false },
+	{ "cache_mode", "cache_mode", 2, false }, { "source", "source", 1, false },
+	{ "age", "age", 5, true }, { "fill", "fill", 5, true },
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -299,10 +321,10 @@ static const char *const add_sql[] = {
 	"INSERT INTO runs (identity, added_at, source, line, format, tool_version, name,"
 	" config, seed, concurrency, host, os, kernel, arch, cpu_model, cpus, ram_bytes, fs_type,"
 	" fs_source, mountpoint, fs_options, device, clyde_version, engine, cache_mode,"
-	" cache_outcome, resident_worst_pct, line_identity, started_at, fs_super_options)"
+	" cache_outcome, resident_worst_pct, line_identity, started_at, fs_super_options, age, fill)"
 	" VALUES (?1, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'),"
 	" ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,"
-	" ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)",
+	" ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31)",
 	/*
 	 * The run already there: a row of its identity or, failing that, of
 	 * its line that does not say when it ran (?3 NULL: this run does not
@@ -412,6 +434,18 @@ static int find_run(struct report_db *db, struct add_stmts *q, const char *ident
 	return 0;
 }
 
+/* The value of the label key among labels, or otherwise: --label age= over the document's age. */
+static const char *label_or(char *const *labels, unsigned nlabels, const char *key,
+			    const char *otherwise)
+{
+	size_t n = strlen(key);
+
+	for (unsigned i = 0; i < nlabels; i++)
+		if (!strncmp(labels[i], key, n) && labels[i][n] == '=')
+			return labels[i] + n + 1;
+	return otherwise;
+}
+
 /*
  * One run: added with its figures, or found; its labels either way. A
  * run found by its line alone, which says when it ran, takes that row's
@@ -474,6 +508,8 @@ static int add_run(struct report_db *db, struct add_stmts *q, const struct repor
 	bind_text(st, 27, line_key);
 	bind_text(st, 28, r->started_at);
 	bind_text(st, 29, e->fs_super_options);
+	bind_text(st, 30, label_or(labels, nlabels, "age", r->age));
+	bind_text(st, 31, label_or(labels, nlabels, "fill", r->fill));
 	ret = step_done(db, st, "adding a run", err, errlen);
 	if (ret)
 		return ret;
@@ -561,13 +597,28 @@ int report_db_add(struct report_db *db, const struct report_set *s, char *const 
 	return ret;
 }
 
-/* The column a selection's key names, or NULL for a label alone. */
-static const char *sel_column(const char *key, size_t n)
+/* The column a selection's key names in db's schema, or NULL for a label alone. */
+static const struct sel_field *sel_field(const struct report_db *db, const char *key, size_t n)
 {
 	for (size_t i = 0; i < sizeof(sel_fields) / sizeof(sel_fields[0]); i++)
 		if (strlen(sel_fields[i].key) == n && !memcmp(sel_fields[i].key, key, n))
-			return sel_fields[i].column;
+			return db->schema >= sel_fields[i].since ? &sel_fields[i] : NULL;
 	return NULL;
+}
+
+static const char *sel_column(const struct report_db *db, const char *key, size_t n)
+{
+	const struct sel_field *f = sel_field(db, key, n);
+
+	return f ? f->column : NULL;
+}
+
+/* The column --by groups by where a run has no such label, or NULL. */
+static const char *by_column(const struct report_db *db, const char *by)
+{
+	const struct sel_field *f = by ? sel_field(db, by, strlen(by)) : NULL;
+
+	return f && f->by ? f->column : NULL;
 }
 
 /*
@@ -576,7 +627,8 @@ static const char *sel_column(const char *key, size_t n)
  * values are bound (?1, ?2, ... in pairs from ?first), the columns come
  * from the list above: nothing typed reaches the SQL's text.
  */
-static int sel_where(char *sql, size_t len, const char *sel, int first, unsigned *pairs)
+static int sel_where(const struct report_db *db, char *sql, size_t len, const char *sel, int first,
+		     unsigned *pairs)
 {
 	size_t used = strlen(sql);
 	const char *p = sel;
@@ -585,7 +637,7 @@ static int sel_where(char *sql, size_t len, const char *sel, int first, unsigned
 	*pairs = 0;
 	do {
 		const char *eq = strchr(p, '='), *end = strchr(p, ',');
-		const char *col = sel_column(p, (size_t)(eq - p));
+		const char *col = sel_column(db, p, (size_t)(eq - p));
 
 		if (!end)
 			end = p + strlen(p);
@@ -638,20 +690,25 @@ static int phase_of(const char *name, enum phase_id *ph)
 int report_db_select(struct report_db *db, const char *sel, const char *by,
 		     struct report_points *pts, char *err, size_t errlen)
 {
-	char sql[8192];
+	const char *by_col = by_column(db, by);
+	char sql[8192], group[160];
 	sqlite3_stmt *st;
 	long long last = -1;
 	unsigned pairs;
 	int rc, ret;
 
+	/* --by a label or, where there is none, a column of the same name (age, fill, fs, ...) */
+	snprintf(group, sizeof(group), "coalesce((SELECT value FROM labels WHERE run_id = r.id AND key = ?1),"
+		 " r.%s)", by_col ? by_col : "name");
 	snprintf(sql, sizeof(sql),
 		 "SELECT r.id, r.config, x.phase, x.value, %s, r.name"
 		 " FROM runs r JOIN results x ON x.run_id = r.id"
 		 " WHERE x.measure = 'rate'",
+		 by && by_col ? group :
 		 by ? "(SELECT value FROM labels WHERE run_id = r.id AND key = ?1)" :
 		 db->schema >= 3 ? "coalesce(substr(r.started_at, 1, 19) || 'Z', r.added_at)" :
 		 "r.added_at");
-	ret = sel_where(sql, sizeof(sql), sel, 2, &pairs);
+	ret = sel_where(db, sql, sizeof(sql), sel, 2, &pairs);
 	/* by date: in the order the runs ran (or were added, where they do not say) */
 	if (!ret && strlen(sql) + sizeof(" ORDER BY 5, r.id") > sizeof(sql))
 		ret = -E2BIG;

@@ -551,7 +551,11 @@ int report_html(FILE *out, const struct report_set *s)
 	}
 	if (!tables)
 		fputs("<p>No phase has a throughput value.</p>\n", out);
-	r = cost_table(out, s);
+	r = report_age_html(out, s);
+	if (!r)
+		r = report_age_runs_html(out, s);
+	if (!r)
+		r = cost_table(out, s);
 	if (!r)
 		r = report_split_html(out, s);
 	if (r)

@@ -900,7 +900,11 @@ int report_text(FILE *out, const struct report_set *s)
 		return ret;
 	if (s->baseline >= 0)
 		print_geomeans(out, s);
-	ret = report_getc_text(out, s);
+	ret = report_age_text(out, s);
+	if (!ret)
+		ret = report_age_runs_text(out, s);
+	if (!ret)
+		ret = report_getc_text(out, s);
 	if (ret)
 		return ret;
 	if (fflush(out))

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # clyde-fsmatrix --dry-run: the plan for each OS, exactly as the golden
 # files in tests/data/fsmatrix_golden/ have it (paths and the pid made
-# placeholders: @WORK@, @OUT@, @PID@); the BSD plans' commands as written
-# here by hand from each BSD's manual pages, cited; its usage errors.
+# placeholders: @WORK@, @OUT@, @PID@), --age's and --fill's too; the BSD
+# plans' commands as written here by hand from each BSD's manual pages,
+# cited; --age's aged entry, its labels and each BSD's copy checked
+# command by command; its usage errors.
 # Runs nothing, needs no root. FSMATRIX_GOLDEN_UPDATE=1 rewrites the
 # goldens (never the commands from the manuals).
 . "$TESTLIB"
@@ -51,6 +53,13 @@ expect_plan freebsd --os freebsd --runs 2 --size 1G --mkfs suj=-j --mkfs zfs='-o
 	ufs suj=ufs ufs:noatime tmpfs zfs:atime=off -- -s 512m -n 8
 expect_plan dragonfly --os dragonfly --runs 2 --size 8g zfs hammer2 hammer2:noatime ufs tmpfs -- -f
 expect_plan netbsd --os netbsd --runs 2 --size 1G --baseline ffs:log ffs ffs:log ext2fs tmpfs zfs -- -s 256m
+# --age: two entries fresh and aged, --runs 2; an aged master made once per entry (image, mkfs,
+# mount, clyde --age-only with the runs' -s and -n, unmount, detach) and every run on a copy of it;
+# --fill: every run fills (clyde --age=F%:0). With --db the runs are labelled age= and fill=.
+expect_plan linux-age --os linux --runs 2 --size 1G --db /h.db --age fresh,aged:80:2 --age-seed 44 \
+	ext4 xfs -- -s 256m -n 2 -f
+expect_plan freebsd-age --os freebsd --runs 2 --size 1G --age fresh,aged:70:1.5:small --fill 50 \
+	ufs tmpfs -- -s256m
 # --tree: every run gets it, and the report reads the runs' JSON (the CSV has no tree phases)
 expect_plan linux-tree --os linux --runs 2 --size 1G --tree ports:0.1 ext4 tmpfs -- -s 0 -n 0 --engine=uring
 
@@ -214,6 +223,68 @@ expect_eq "--db: the report reads what --add reads" \
 	"$(grep '^clyde-report --baseline' "$W/db.plan" | tr ' ' '\n' | grep '\.json$')" \
 	"$(grep '^clyde-report --db' "$W/db.plan" | awk '{ print $NF }')"
 
+# --age's commands, each in its place: the aged entry of linux-age.plan, as clyde-fsmatrix(1)
+# and the contract with clyde (--age=FULL%:CHURN --age-only -z SEED, -s and -n as the runs)
+# say; each run's own copy, attached, mounted (no mkfs), run, unmounted, detached, removed
+S='@WORK@/clydefm.@PID@'
+expect_eq "--age: the aged entry's commands" "$(sed -n '/^# entry 2:/,/^# entry 3:/p' "$W/linux-age.plan" |
+	grep -v '^clyde-report')" "# entry 2: ext4@aged:80:2 (type ext4, aged:80:2: aged once, every run on a copy)
+mkdir $S/mnt02
+truncate -s 1G $S/e02.master.img
+losetup --direct-io=on -f --show $S/e02.master.img
+mkfs.ext4 -q -F @DEV@
+mount -t ext4 @DEV@ $S/mnt02
+clyde -d $S/mnt02 --age=80%:2 --age-only -z 44 -s 256m -n 2 --json @OUT@/raw/02-ext4_aged_80_2.age.json
+umount $S/mnt02
+losetup -d @DEV@
+cp --reflink=auto --sparse=always $S/e02.master.img $S/e02.img
+losetup --direct-io=on -f --show $S/e02.img
+mount -t ext4 @DEV@ $S/mnt02
+clyde -d $S/mnt02 -m ext4@aged:80:2 --json @OUT@/json/02-ext4_aged_80_2.r1.json -s 256m -n 2 -f
+umount $S/mnt02
+losetup -d @DEV@
+rm -f $S/e02.img
+cp --reflink=auto --sparse=always $S/e02.master.img $S/e02.img
+losetup --direct-io=on -f --show $S/e02.img
+mount -t ext4 @DEV@ $S/mnt02
+clyde -d $S/mnt02 -m ext4@aged:80:2 --json @OUT@/json/02-ext4_aged_80_2.r2.json -s 256m -n 2 -f
+umount $S/mnt02
+losetup -d @DEV@
+rm -f $S/e02.img
+rm -f $S/e02.master.img
+rmdir $S/mnt02
+# entry 3: xfs@fresh (type xfs, fresh)"
+expect_eq "--age --db: the labels of each run" "$(grep '^clyde-report --db' "$W/linux-age.plan" |
+	sed -e 's/ --label study=[^ ]*//' -e 's|@OUT@/json/||')" \
+	"clyde-report --db /h.db --add --label entry=ext4@fresh --label age=fresh 01-ext4_fresh.r1.json
+clyde-report --db /h.db --add --label entry=ext4@fresh --label age=fresh 01-ext4_fresh.r2.json
+clyde-report --db /h.db --add --label entry=ext4@aged:80:2 --label age=aged:80:2 02-ext4_aged_80_2.r1.json
+clyde-report --db /h.db --add --label entry=ext4@aged:80:2 --label age=aged:80:2 02-ext4_aged_80_2.r2.json
+clyde-report --db /h.db --add --label entry=xfs@fresh --label age=fresh 03-xfs_fresh.r1.json
+clyde-report --db /h.db --add --label entry=xfs@fresh --label age=fresh 03-xfs_fresh.r2.json
+clyde-report --db /h.db --add --label entry=xfs@aged:80:2 --label age=aged:80:2 04-xfs_aged_80_2.r1.json
+clyde-report --db /h.db --add --label entry=xfs@aged:80:2 --label age=aged:80:2 04-xfs_aged_80_2.r2.json"
+expect_eq "--age: the study compares all four columns, ext4@fresh the baseline" \
+	"$(grep '^clyde-report --baseline' "$W/linux-age.plan" | tr ' ' '\n' | grep -c '\.json$')|$(grep -c \
+	'^clyde-report --baseline ext4@fresh ' "$W/linux-age.plan")" "8|1"
+# the BSDs' copies: dd(1) conv=sparse on FreeBSD and DragonFly (their cp(1) has no --sparse),
+# a whole dd copy on NetBSD (vnd(4) does not work on a sparse file)
+expect_eq "--age on FreeBSD: the copy" "$(grep -c "^dd if=$S/e02.master.img of=$S/e02.img bs=1m conv=sparse\$" \
+	"$W/freebsd-age.plan")" 2
+expect_eq "--age on FreeBSD: aged tmpfs skipped" "$(grep -c '^# skipped: an aged column needs an image to copy: tmpfs has none$' \
+	"$W/freebsd-age.plan")" 1
+expect_eq "--fill: every run fills" "$(grep -c '^clyde .* -m ufs@fill50 .* --age=50%:0 -s256m$' "$W/freebsd-age.plan")" 2
+for os in dragonfly netbsd; do
+	fsm --dry-run --os $os --work "$WORK" --out "$OUT" --runs 1 --age aged:80:2 ufs ffs -- -s 64m \
+		>"$W/$os-age.raw" 2>&1
+	expect_eq "--age on $os: exit status" "$?" 0
+	sed -E -e "s|$WORK|@WORK@|g" -e 's/clydefm(\.?)[0-9]+/clydefm\1@PID@/g' "$W/$os-age.raw" >"$W/$os-age.plan"
+done
+expect_eq "--age on DragonFly: the copy" "$(grep -c "^dd if=$S/e01.master.img of=$S/e01.img bs=1m conv=sparse\$" \
+	"$W/dragonfly-age.plan")" 1
+expect_eq "--age on NetBSD: a whole copy" "$(grep -c "^dd if=$S/e02.master.img of=$S/e02.img bs=1m\$" \
+	"$W/netbsd-age.plan")" 1
+
 # usage errors: exit 1, the message and the pointer to --help
 TRY="Try 'clyde-fsmatrix --help' for more information."
 usage_err() {
@@ -248,6 +319,22 @@ usage_err "--baseline xfs is not one of the entries" --baseline xfs ext4 btrfs
 usage_err "CLYDE-ARGS may not hold -m: clyde-fsmatrix sets -d, -m and --json for each run" ext4 -- -s 16 -m x
 usage_err "CLYDE-ARGS may not hold --json=x.json: clyde-fsmatrix sets -d, -m and --json for each run" \
 	ext4 -- --json=x.json
+usage_err "--age takes fresh or aged:FULL:CHURN[:PROFILE] (e.g. fresh,aged:80:2), not 'old'" --age old ext4
+usage_err "--age aged:100:2: FULL is a whole percentage from 1 to 99" --age aged:100:2 ext4
+usage_err "--age aged:80: CHURN is a number (0, 2, 0.5)" --age aged:80 ext4
+usage_err "--age aged:80:x: CHURN is a number (0, 2, 0.5)" --age aged:80:x ext4
+usage_err "--age aged:80:2:A: PROFILE is a name of lower-case letters and digits" --age aged:80:2:A ext4
+usage_err "--age fresh is given twice" --age fresh,fresh ext4
+usage_err "--age aged:80:2: an aged image is copied for every run: not with --device" \
+	--device /dev/sdz --age aged:80:2 ext4
+usage_err "--fill takes whole percentages from 1 to 99 (e.g. 10,50,90), not '5%'" --fill 5% ext4
+usage_err "--fill takes whole percentages from 1 to 99, not '100'" --fill 100 ext4
+usage_err "--fill 50 is given twice" --fill 50,50 ext4
+usage_err "--age-seed takes a number (clyde -z), not 'x'" --age-seed x --age fresh ext4
+usage_err "CLYDE-ARGS may not hold --age-only: it runs no phases (give clyde-fsmatrix --age aged:FULL:CHURN)" \
+	ext4 -- --age-only
+usage_err "CLYDE-ARGS may not hold --age=50% with --age or --fill: clyde-fsmatrix gives each run its own" --fill 10 ext4 -- --age=50%
+usage_err "--baseline ext4@aged:1:1: ext4 has no column aged:1:1" --age fresh --baseline ext4@aged:1:1 ext4
 usage_err "--tree needs an argument" ext4 --tree
 for t in Ports ports: :0.1 ports:0.1:2 ports:x 'ports:1;x'; do
 	usage_err "--tree takes SHAPE[:SCALE] (e.g. ports or ports:0.1), not '$t'" --tree "$t" ext4
