@@ -72,6 +72,43 @@ static void format_context_loop(FILE *out, const struct run_env *e)
 	}
 }
 
+/*
+ * "Fragmentation: test file 1 GiB in 37 extents (0.04 per MiB, largest run
+ * 512 MiB); free space 12 pieces, largest 300 MiB (GETFSMAP)", or what was
+ * not measured and why; the aged state's free space when the run aged.
+ */
+static void format_context_frag(FILE *out, const struct run_fragmentation *f)
+{
+	const struct extent_figures *t = &f->test_file;
+	const struct frag_state *st = f->aged.present ? &f->aged : &f->fresh;
+	const struct free_space_figures *fs = &st->free_space;
+	char a[32], b[32];
+
+	if (!frag_any(f))
+		return;
+	fputs("Fragmentation:", out);
+	if (t->measured) {
+		size_human(a, sizeof(a), t->bytes);
+		size_human(b, sizeof(b), t->largest_run);
+		fprintf(out, " test file %s in %llu extents (%.2f per MiB, largest run %s; %s)",
+			a, (unsigned long long)t->extents,
+			t->bytes ? (double)t->extents * 1048576.0 / (double)t->bytes : 0.0, b,
+			t->method);
+	} else if (t->why[0]) {
+		fprintf(out, " test file not measured: %s", t->why);
+	}
+	if (st->present && fs->measured) {
+		size_human(a, sizeof(a), fs->largest);
+		fprintf(out, "%s%s free space %llu pieces, largest %s (%s)",
+			t->measured || t->why[0] ? ";" : "", f->aged.present ? " aged," : "",
+			(unsigned long long)fs->pieces, a, fs->method);
+	} else if (st->present) {
+		fprintf(out, "%s free space not measured: %s", t->measured || t->why[0] ? ";" : "",
+			fs->why);
+	}
+	fputc('\n', out);
+}
+
 void format_context(FILE *out, const struct run_result *r)
 {
 	const struct run_env *e = &r->env;
@@ -125,4 +162,5 @@ void format_context(FILE *out, const struct run_result *r)
 		fputs("; no block device", out);
 	}
 	fputc('\n', out);
+	format_context_frag(out, &r->frag);
 }
