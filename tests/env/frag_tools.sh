@@ -69,7 +69,7 @@ one() {
 	touch "$W/go"
 	wait $pid
 	expect_eq "$fs: clyde's exit status" "$?" 0
-	echo "$fs: free space $FREE pieces by its tool, $(jget "$W/$fs.json" 'd["fresh"]["free_space"]["pieces"]') by clyde; test file $EXTENTS extents by filefrag, $(jget "$W/$fs.json" 'd["test_file"]["extents"]') by clyde"
+	echo "$fs: free space $FREE pieces by its tool, $(jget "$W/$fs.json" 'd["fresh"]["free_space"].get("pieces", "-")') by clyde; test file $EXTENTS extents by filefrag, $(jget "$W/$fs.json" 'd["test_file"]["extents"]') by clyde"
 }
 
 one ext4 mkfs.ext4 -q -F
