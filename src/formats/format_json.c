@@ -157,8 +157,8 @@ static void json_extents_open(struct json_writer *w, const char *key,
 		json_add_uint(w, "extents", f->extents);
 		json_known_or_null(w, "extents_per_file", f->files > 0,
 				   f->files ? (double)f->extents / (double)f->files : 0);
-		json_known_or_null(w, "extents_per_mib", f->bytes > 0,
-				   f->bytes ? (double)f->extents * 1048576.0 / (double)f->bytes : 0);
+		json_known_or_null(w, "extents_per_mib", f->bytes > 0, f->bytes ?
+				   (double)f->extents * 1048576.0 / (double)f->bytes : 0);
 		json_add_uint(w, "runs", f->runs);
 		json_add_uint(w, "largest_run_bytes", f->largest_run);
 		json_add_uint(w, "unwritten", f->unwritten);

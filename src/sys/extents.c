@@ -145,7 +145,8 @@ static int sample_dir(int dirfd, dev_t dev, unsigned depth, unsigned max_files,
 		if (fstatat(dirfd, names[i], &st, AT_SYMLINK_NOFOLLOW) || st.st_dev != dev)
 			continue;	/* gone since, or another mount's */
 		if (S_ISREG(st.st_mode)) {
-			fd = openat(dirfd, names[i], O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+			fd = openat(dirfd, names[i],
+				    O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 			if (fd < 0)
 				continue;
 			ret = extents_add_fd(fd, f);

@@ -164,7 +164,8 @@ int extents_os_walk(int fd, struct extent_file *x, char *method, size_t method_l
 		return -EINVAL;
 	blocks = ((uint64_t)st.st_size + bsize - 1) / bsize;
 	if (blocks > BMAP_BLOCKS_MAX) {
-		snprintf(why, why_len, "the file has more than %u blocks: not mapped block by block",
+		snprintf(why, why_len,
+			 "the file has more than %u blocks: not mapped block by block",
 			 BMAP_BLOCKS_MAX);
 		return -EOPNOTSUPP;
 	}

@@ -67,6 +67,12 @@ static const char *fs_name(int fd)
 	}
 }
 
+/* What a filesystem without the ioctl answers (ioctl_fiemap() without ->fiemap, FUSE, ...). */
+static bool no_ioctl(int ret)
+{
+	return ret == -EOPNOTSUPP || ret == -ENOTTY || ret == -ENOSYS || ret == -EINVAL;
+}
+
 static unsigned piece_flags(uint32_t fe)
 {
 	unsigned flags = 0;
@@ -124,7 +130,7 @@ int extents_os_walk(int fd, struct extent_file *x, char *method, size_t method_l
 		fm->fm_extent_count = FIEMAP_BATCH;
 		if (ioctl(fd, FS_IOC_FIEMAP, fm)) {
 			ret = -errno;
-			if (ret == -EOPNOTSUPP || ret == -ENOTTY || ret == -ENOSYS || ret == -EINVAL) {
+			if (no_ioctl(ret)) {
 				snprintf(why, why_len, "%s has no FIEMAP (%s)", fs_name(fd),
 					 strerror(-ret));
 				ret = -EOPNOTSUPP;
@@ -174,7 +180,7 @@ int free_space_os_walk(int dirfd, struct free_space_walk *w, char *method, size_
 		head->fmh_entries = 0;
 		if (ioctl(dirfd, FS_IOC_GETFSMAP, head)) {
 			ret = -errno;
-			if (ret == -EOPNOTSUPP || ret == -ENOTTY || ret == -ENOSYS || ret == -EINVAL) {
+			if (no_ioctl(ret)) {
 				snprintf(why, why_len, "%s has no GETFSMAP", fs_name(dirfd));
 				ret = -EOPNOTSUPP;
 			}
