@@ -49,6 +49,8 @@ struct session {
 	struct age_plan age_plan;	/* --age: what aging will write */
 	struct age_state *age;	/* --age: the aging directory while it stands */
 	struct run_age age_result;	/* --age: what aging did, copied into every run */
+	/* --age: the fragmentation before aging (its files sampled after the fill) and after it */
+	struct frag_state age_fresh, age_aged;
 };
 
 /* session_setup.c: checks, measures and plans; err says why it failed. */

@@ -7,26 +7,51 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "age/age.h"
 #include "cluster/cluster.h"
 #include "clyde/session.h"
 #include "core/clyde.h"
 #include "lib/size.h"
+#include "sys/extents.h"
+
+/* Files of the aging sampled for their extents at each point: the first by name. */
+#define AGE_SAMPLE_FILES 512u
 
 /*
- * Where fragmentation is sampled (issue 44's other part): the aging
- * directory's descriptor at the fresh point (the fill reached its level)
- * and at the aged point (after the churn). Nothing yet.
+ * Fragmentation at aging's two points: after the fill (its files written
+ * into the free space as it was before aging: "fresh", whose free space
+ * age_begin measured before aging began) and after the churn ("aged":
+ * the free space and the files then).
  */
 static void age_sample_point(void *ctx, int age_dir_fd, enum age_point point)
 {
-	(void)ctx;
-	(void)age_dir_fd;
-	(void)point;
+	struct session *s = ctx;
+
+	if (point == AGE_POINT_FRESH) {
+		extent_figures_init(&s->age_fresh.small_files);
+		extents_sample_dir(age_dir_fd, AGE_SAMPLE_FILES, &s->age_fresh.small_files);
+		return;
+	}
+	frag_state_measure(age_dir_fd, age_dir_fd, AGE_SAMPLE_FILES, &s->age_aged);
+}
+
+/* The free space of -d's file system before aging writes anything. */
+static void age_measure_before(struct session *s)
+{
+	int dirfd = open(s->opt.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	memset(&s->age_fresh, 0, sizeof(s->age_fresh));
+	memset(&s->age_aged, 0, sizeof(s->age_aged));
+	if (dirfd < 0)
+		return;
+	frag_state_measure(dirfd, -1, 0, &s->age_fresh);
+	close(dirfd);
 }
 
 int age_prepare(struct session *s, char *err, size_t errlen)
@@ -128,6 +153,7 @@ int age_begin(struct session *s, char *msg, size_t len)
 
 	if (!s->opt.age.on)
 		return 0;
+	age_measure_before(s);
 	ret = age_run(s->opt.dir, &s->opt.age, &s->age_plan, age_sample_point, s, &s->age, &out,
 		      msg, len);
 	if (ret) {

@@ -93,6 +93,10 @@ static int run_once(struct session *s, uint32_t seed, uint32_t run, struct run_r
 		b.loop_backing = s->si.loop_backing;
 	fill_result_labels(s, seed, res);
 	res->age = s->age_result;
+	if (s->opt.age.on) {
+		res->frag.fresh = s->age_fresh;
+		res->frag.aged = s->age_aged;
+	}
 	fill_before(s, res);
 
 	/* under mpirun each rank's directory says whose it is: clyde.r3.XXXXXX */
@@ -222,6 +226,8 @@ int run_all(struct session *s, const struct format_opts *fo)
 		/* the JSON document's one run says what aging did, or why it stopped */
 		fill_result_labels(s, s->first_seed, &runs[0]);
 		runs[0].age = s->age_result;
+		runs[0].frag.fresh = s->age_fresh;
+		runs[0].frag.aged = s->age_aged;
 		kept = 1;
 		if (status)
 			run_failed(&runs[0], 0, stopped, status);

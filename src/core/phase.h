@@ -82,6 +82,8 @@ enum phase_flag {
 	 */
 	PF_CUT_SETS_AMOUNT = 1 << 8,
 	PF_STEADY = 1 << 9,	/* --steady may run it until it settles */
+	/* It lays the big file out on the device: its extents are measured after it (issue 44). */
+	PF_LAYS_OUT_FILE = 1 << 10,
 };
 
 /*

@@ -42,7 +42,8 @@
 	PHASE(PH_PUT_BLOCK, KIND_BONNIE, SLOT_PUT_BLOCK, "Block", \
 	      "block write", "put_block", "Block write", "Writing intelligently", \
 	      UNIT_KIB, FAMILY_BLOCK, \
-	      PF_IO_FILE | PF_DATA_WRITE | PF_STONEWALL | PF_CUT_SETS_AMOUNT | PF_STEADY, \
+	      PF_IO_FILE | PF_DATA_WRITE | PF_STONEWALL | PF_CUT_SETS_AMOUNT | PF_STEADY | \
+	      PF_LAYS_OUT_FILE, \
 	      BOX_WRITE_S, COST_BLOCK_WRITE, phase_put_block, phase_no_cleanup) \
 	PHASE(PH_REWRITE, KIND_BONNIE, SLOT_REWRITE, "Rewrite", \
 	      "rewrite", "rewrite", "Rewrite", "Rewriting", \

@@ -58,8 +58,17 @@ void stack_set_release(struct stack_set *set)
 	free(set);
 }
 
+bool frag_any(const struct run_fragmentation *f)
+{
+	return f->fresh.present || f->aged.present || f->test_file.measured ||
+	       f->test_file.why[0];
+}
+
 void run_result_release(struct run_result *r)
 {
+	free(r->frag.test_map.pieces);
+	r->frag.test_map.pieces = NULL;
+	r->frag.test_map.count = 0;
 	for (int i = 0; i < PH_COUNT; i++) {
 		stack_set_release(r->phase[i].profile.stack_set);
 		r->phase[i].profile.stack_set = NULL;

@@ -10,6 +10,7 @@
 #include "lib/steady.h"
 #include "lib/timeline.h"
 #include "profile/profile.h"
+#include "sys/extents.h"
 #include "sys/fsinfo.h"
 #include "tree/tree.h"
 
@@ -166,6 +167,25 @@ struct run_tree {
 	char io_desc[256];	/* the ring's setup and which kinds go through it */
 	char walk_cache[128];	/* what the walk found cached */
 };
+
+/* The test file's map is kept whole up to this many pieces; beyond, none is written. */
+#define FRAG_MAP_MAX 4096
+
+/*
+ * Fragmentation measured (issue 44): the free space at the run's start
+ * ("fresh"; with --age, before the aging, and "aged" after it, with the
+ * aging's small files sampled), and the test file's extents after the
+ * phase that laid it out (PF_LAYS_OUT_FILE), worker 0's with its map.
+ */
+struct run_fragmentation {
+	struct frag_state fresh;
+	struct frag_state aged;
+	struct extent_figures test_file;
+	struct extent_map test_map;	/* pieces allocated (FRAG_MAP_MAX); NULL: none */
+};
+
+/* Whether anything of f was looked at: the formatters write nothing without. */
+bool frag_any(const struct run_fragmentation *f);
 
 /* Where and how the run happened, for clyde's context lines. */
 struct run_env {
@@ -330,6 +350,7 @@ struct run_result {
 	uint64_t mismatches;	/* --verify: bytes that differed */
 	struct phase_result phase[PH_COUNT];
 	struct run_tree tree;
+	struct run_fragmentation frag;
 	struct cluster_run *cluster;	/* under mpirun on rank 0; NULL otherwise (allocated) */
 	struct run_failure failure;
 	struct run_age age;

@@ -72,6 +72,47 @@ static void format_context_loop(FILE *out, const struct run_env *e)
 	}
 }
 
+/*
+ * "Fragmentation: test file 1.0 GiB in 37 extents (0.04 per MiB; largest
+ * run 512 MiB; FIEMAP); free space 12 pieces (largest 300 MiB; GETFSMAP)",
+ * with what was not measured and why; the aged state's free space when
+ * the run aged. No comma: a context line is never taken for CSV. Nothing
+ * where nothing could be measured (tmpfs): the JSON says why.
+ */
+static void format_context_frag(FILE *out, const struct run_fragmentation *f)
+{
+	const struct extent_figures *t = &f->test_file;
+	const struct frag_state *st = f->aged.present ? &f->aged : &f->fresh;
+	const struct free_space_figures *fs = &st->free_space;
+	const char *sep = " ";
+	char a[32], b[32];
+
+	if (!t->measured && !fs->measured)
+		return;
+	fputs("Fragmentation:", out);
+	if (t->measured) {
+		size_human(a, sizeof(a), t->bytes);
+		size_human(b, sizeof(b), t->largest_run);
+		fprintf(out, " test file %s in %llu extents (%.2f per MiB; largest run %s; %s)",
+			a, (unsigned long long)t->extents,
+			t->bytes ? (double)t->extents * 1048576.0 / (double)t->bytes : 0.0, b,
+			t->method);
+		sep = "; ";
+	} else if (t->why[0]) {
+		fprintf(out, " test file not measured: %s", t->why);
+		sep = "; ";
+	}
+	if (fs->measured) {
+		size_human(a, sizeof(a), fs->largest);
+		fprintf(out, "%s%sfree space %llu pieces (largest %s; %s)", sep,
+			f->aged.present ? "aged " : "", (unsigned long long)fs->pieces, a,
+			fs->method);
+	} else if (st->present) {
+		fprintf(out, "%sfree space not measured: %s", sep, fs->why);
+	}
+	fputc('\n', out);
+}
+
 void format_context(FILE *out, const struct run_result *r)
 {
 	const struct run_env *e = &r->env;
@@ -125,4 +166,5 @@ void format_context(FILE *out, const struct run_result *r)
 		fputs("; no block device", out);
 	}
 	fputc('\n', out);
+	format_context_frag(out, &r->frag);
 }

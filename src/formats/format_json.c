@@ -136,6 +136,19 @@
  * run's start), phases_pct (at the start of the block read, or of the
  * first phase that ran when there is none; null when no phase ran),
  * after_pct (once the run's own files are removed).
+ * "fragmentation" (src/sys/extents.h): "test_file", the big file's extents
+ * after the block write (FIEMAP on Linux, FIOBMAP2/FIOGETBMAP on FreeBSD's
+ * and NetBSD's UFS/FFS): measured, method, why, files, bytes, extents,
+ * extents_per_file, extents_per_mib, runs (physically contiguous extents
+ * merged), largest_run_bytes, the flagged extents (unwritten, unknown,
+ * inline, encoded, shared), and "map": [[logical, physical, length], ...]
+ * in bytes, or null with "map_truncated": true beyond 4096 extents;
+ * "fresh" (the free space as the run found it; with --age, before the
+ * aging) and "aged" (after it): "free_space" {measured, method, why,
+ * records, pieces (records that touch merged), bytes, largest_bytes,
+ * buckets {"4k": n, ..., "1g+": n}} and "small_files" (the aging's files
+ * sampled, the test file's keys). Keys of what was not measured are left
+ * out; a run that measured nothing writes no "fragmentation".
  */
 #define JSON_SCHEMA "clyde-result/14"
 
@@ -144,6 +157,98 @@
  * a line; everything deeper stays on one line.
  */
 #define JSON_WRAP_DEPTH 4
+
+/* Extents added up, its object left open: per file and per MiB derived here. */
+static void json_extents_open(struct json_writer *w, const char *key,
+			      const struct extent_figures *f)
+{
+	json_obj_begin(w, key);
+	json_add_bool(w, "measured", f->measured);
+	json_add_str(w, "method", f->method);
+	json_add_str(w, "why", f->why);
+	if (f->measured) {
+		json_add_uint(w, "files", f->files);
+		json_add_uint(w, "bytes", f->bytes);
+		json_add_uint(w, "extents", f->extents);
+		json_known_or_null(w, "extents_per_file", f->files > 0,
+				   f->files ? (double)f->extents / (double)f->files : 0);
+		json_known_or_null(w, "extents_per_mib", f->bytes > 0, f->bytes ?
+				   (double)f->extents * 1048576.0 / (double)f->bytes : 0);
+		json_add_uint(w, "runs", f->runs);
+		json_add_uint(w, "largest_run_bytes", f->largest_run);
+		json_add_uint(w, "unwritten", f->unwritten);
+		json_add_uint(w, "unknown", f->unknown);
+		json_add_uint(w, "inline", f->inline_data);
+		json_add_uint(w, "encoded", f->encoded);
+		json_add_uint(w, "shared", f->shared);
+	}
+}
+
+/* [[logical, physical, length], ...]: the pieces a test can predict the device's requests from. */
+static void json_extent_map(struct json_writer *w, const struct extent_map *m)
+{
+	if (!m->pieces || m->truncated) {
+		json_add_null(w, "map");
+		json_add_bool(w, "map_truncated", m->truncated);
+		return;
+	}
+	json_arr_begin(w, "map");
+	for (size_t i = 0; i < m->count; i++) {
+		json_arr_begin(w, NULL);
+		json_add_uint(w, NULL, m->pieces[i].logical);
+		json_add_uint(w, NULL, m->pieces[i].physical);
+		json_add_uint(w, NULL, m->pieces[i].length);
+		json_arr_end(w);
+	}
+	json_arr_end(w);
+}
+
+static void json_frag_state(struct json_writer *w, const char *key, const struct frag_state *st)
+{
+	const struct free_space_figures *fs = &st->free_space;
+
+	json_obj_begin(w, key);
+	json_obj_begin(w, "free_space");
+	json_add_bool(w, "measured", fs->measured);
+	json_add_str(w, "method", fs->method);
+	json_add_str(w, "why", fs->why);
+	if (fs->measured) {
+		json_add_uint(w, "records", fs->records);
+		json_add_uint(w, "pieces", fs->pieces);
+		json_add_uint(w, "bytes", fs->bytes);
+		json_add_uint(w, "largest_bytes", fs->largest);
+		json_obj_begin(w, "buckets");
+		for (unsigned i = 0; i < FREE_BUCKETS; i++)
+			json_add_uint(w, free_space_bucket_name(i), fs->buckets[i]);
+		json_obj_end(w);
+	}
+	json_obj_end(w);
+	/* the aging's files, where it sampled them */
+	if (st->small_files.measured || st->small_files.why[0]) {
+		json_extents_open(w, "small_files", &st->small_files);
+		json_obj_end(w);
+	}
+	json_obj_end(w);
+}
+
+/* Fragmentation (issue 44), only where something was measured or said. */
+static void json_fragmentation(struct json_writer *w, const struct run_fragmentation *f)
+{
+	if (!frag_any(f))
+		return;
+	json_obj_begin(w, "fragmentation");
+	if (f->test_file.measured || f->test_file.why[0]) {
+		json_extents_open(w, "test_file", &f->test_file);
+		if (f->test_file.measured)
+			json_extent_map(w, &f->test_map);
+		json_obj_end(w);
+	}
+	if (f->fresh.present)
+		json_frag_state(w, "fresh", &f->fresh);
+	if (f->aged.present)
+		json_frag_state(w, "aged", &f->aged);
+	json_obj_end(w);
+}
 
 /* The generated tree: the same shape, scale and seed give the same listing hash. */
 static void json_tree(struct json_writer *w, const struct run_tree *t)
@@ -524,6 +629,7 @@ static void json_run(struct json_writer *w, const struct run_result *r,
 	json_topology(w, e->topo);
 	json_placement(w, e);
 	json_tree(w, &r->tree);
+	json_fragmentation(w, &r->frag);
 	json_cluster(w, r->cluster);
 	if (e->ceil_syscall_ns > 0) {
 		json_obj_begin(w, "ceilings");

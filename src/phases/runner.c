@@ -7,10 +7,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cluster/cluster.h"
 #include "core/phase.h"
@@ -30,6 +32,7 @@
 #include "profile/stacks_layers.h"
 #include "sys/cache.h"
 #include "sys/fsfill.h"
+#include "sys/extents.h"
 #include "sys/residency.h"
 #include "sys/semsync.h"
 
@@ -923,6 +926,57 @@ static void stall_reader_start(struct bench *b, struct stall_reader *sr)
 			"which nothing completes have no dirty-page readings\n", strerror(-ret));
 }
 
+/*
+ * The free space at the run's start, the filesystem as this run found it
+ * ("fresh"); with --age the aging measured it before and after itself.
+ */
+static void measure_fresh(const struct bench *b, struct run_result *res)
+{
+	int dirfd;
+
+	if (res->frag.fresh.present)
+		return;
+	dirfd = open(b->workdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dirfd < 0)
+		return;
+	frag_state_measure(dirfd, -1, 0, &res->frag.fresh);
+	close(dirfd);
+}
+
+/*
+ * The big file's extents as the phase that laid it out left them (worker
+ * 0's, with its map): where the reads after it go on the device.
+ */
+static void measure_test_file(const struct bench *b, const struct worker *workers,
+			      struct run_result *res)
+{
+	struct run_fragmentation *fr = &res->frag;
+	int fd, ret;
+
+	extent_figures_init(&fr->test_file);
+	if (!fr->test_map.pieces) {
+		fr->test_map.pieces = calloc(FRAG_MAP_MAX, sizeof(*fr->test_map.pieces));
+		fr->test_map.max = fr->test_map.pieces ? FRAG_MAP_MAX : 0;
+	}
+	fr->test_map.count = 0;
+	fr->test_map.truncated = false;
+	fd = open(workers[0].io_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		goto said;
+	}
+	ret = extents_map_fd(fd, &fr->test_file, fr->test_map.pieces ? &fr->test_map : NULL);
+	close(fd);
+said:
+	if (ret) {
+		fr->test_file.measured = false;
+		snprintf(fr->test_file.why, sizeof(fr->test_file.why), "%s", strerror(-ret));
+		if (!b->plan->quiet)
+			fprintf(stderr, "clyde: warning: %s: its extents not measured: %s\n",
+				workers[0].io_path, strerror(-ret));
+	}
+}
+
 int bench_run(struct bench *b, struct run_result *res)
 {
 	struct worker *workers = calloc(b->plan->workers, sizeof(*workers));
@@ -936,13 +990,17 @@ int bench_run(struct bench *b, struct run_result *res)
 			free_workers(b, workers);
 		return -ENOMEM;
 	}
+	measure_fresh(b, res);
 	stall_reader_start(b, &reader);
 	ret = cluster_check(b, tree_make(b, res, &tree));
 	for (int i = 0; i < PH_COUNT && !ret; i++) {
 		const struct phase_def *d = phase_get((enum phase_id)i);
 
-		if (b->plan->run[i])
-			ret = run_phase(b, workers, d, res);
+		if (!b->plan->run[i])
+			continue;
+		ret = run_phase(b, workers, d, res);
+		if (!ret && (d->flags & PF_LAYS_OUT_FILE))
+			measure_test_file(b, workers, res);
 	}
 	if (b->stall_reader)
 		stall_reader_stop(b->stall_reader);
