@@ -317,12 +317,20 @@ int report_age_html(FILE *out, const struct report_set *s)
 	return ferror(out) ? -EIO : 0;
 }
 
-/* Whether the runs' list is worth showing: some run aged, or its fill known. */
+/*
+ * Whether the runs' list is worth showing: some run aged, or the runs'
+ * fills differ (a --fill study). Every /14 run knows its fill, so a list
+ * of fresh runs at one fill would only repeat the file names.
+ */
 static bool any_age(const struct report_set *s)
 {
-	for (size_t i = 0; i < s->nruns; i++)
-		if (s->runs[i].fill[0] || (s->runs[i].age[0] && strcmp(s->runs[i].age, "fresh")))
+	for (size_t i = 0; i < s->nruns; i++) {
+		if (s->runs[i].age[0] && strcmp(s->runs[i].age, "fresh") &&
+		    strcmp(s->runs[i].age, "unknown"))
 			return true;
+		if (strcmp(s->runs[i].fill, s->runs[0].fill))
+			return true;
+	}
 	return false;
 }
 
