@@ -11,8 +11,11 @@
 # at least 10 s), and the slowdown from the fresh filesystem to the one
 # fragment_fs cut up (tests/env/frag_lib.sh: 256 KiB files written until
 # it is full, every other one removed) the one the same prediction gives,
-# within 10%. The throttle holds only the block read (set while clyde
-# waits at before-get_block, lifted at after-get_block). About a minute.
+# within 10%; and the same for clyde's own --age (90% full, churned twice
+# with files of 64 to 512 KiB from a profile file: the free space it
+# leaves is in holes of that size). The throttle holds only the block
+# read (set while clyde waits at before-get_block, lifted at
+# after-get_block). About a minute and a half.
 . "$TESTLIB"
 . "$(dirname "$TESTLIB")/env/throttle_lib.sh"
 need_built "$CLYDE"
@@ -50,29 +53,32 @@ print(bios)
 PY
 }
 
-# one LABEL RATE: clyde's block read under RATE reads a second; sets
-# COUNTED, PREDICTED, ELAPSED (the JSON's get_block seconds)
+# one LABEL RATE [CLYDE-ARGS...]: clyde's block read under RATE reads a
+# second; sets COUNTED, PREDICTED, ELAPSED (the JSON's get_block seconds)
 one() {
+	label=$1 rate=$2
+	shift 2
 	rm -f "$W/go"
 	in_group env CLYDE_TEST_PAUSE=before-get_block:after-get_block CLYDE_TEST_RESUME="$W/go" \
-		"$CLYDE" -D -d "$W/mnt" -s "${SIZE}m:512k" -n 0 -f -r 32m -q --json "$W/$1.json" \
-		>"$W/$1.out" 2>"$W/$1.err" &
+		"$CLYDE" -D -d "$W/mnt" -s "${SIZE}m:512k" -n 0 -f -r 32m -q --json "$W/$label.json" \
+		"$@" \
+		>"$W/$label.out" 2>"$W/$label.err" &
 	pid=$!
-	wait_pause "$W/$1.err" 1 || { fail "$1: no pause before the block read"; kill $pid; wait $pid; return 1; }
-	[ "$2" -gt 0 ] && throttle_set "$CG/blkio.throttle.read_iops_device" "$2"
+	wait_pause "$W/$label.err" 1 || { fail "$label: no pause before the block read"; kill $pid; wait $pid; return 1; }
+	[ "$rate" -gt 0 ] && throttle_set "$CG/blkio.throttle.read_iops_device" "$rate"
 	r0=$(reads)
 	touch "$W/go"
-	wait_pause "$W/$1.err" 2 || { fail "$1: no pause after the block read"; kill $pid; wait $pid; return 1; }
+	wait_pause "$W/$label.err" 2 || { fail "$label: no pause after the block read"; kill $pid; wait $pid; return 1; }
 	r1=$(reads)
 	throttle_set "$CG/blkio.throttle.read_iops_device" 0
 	touch "$W/go"
 	wait $pid
-	expect_eq "$1: clyde's exit status" "$?" 0
+	expect_eq "$label: clyde's exit status" "$?" 0
 	COUNTED=$((r1 - r0))
-	PREDICTED=$(predict "$W/$1.json")
+	PREDICTED=$(predict "$W/$label.json")
 	ELAPSED=$(python3 -c 'import json, sys
-print(json.load(open(sys.argv[1]))["runs"][0]["phases"]["get_block"]["elapsed_s"])' "$W/$1.json")
-	echo "$1: predicted $PREDICTED bios, counted $COUNTED; block read $ELAPSED s at $2 reads/s"
+print(json.load(open(sys.argv[1]))["runs"][0]["phases"]["get_block"]["elapsed_s"])' "$W/$label.json")
+	echo "$label: predicted $PREDICTED bios, counted $COUNTED; block read $ELAPSED s at $rate reads/s"
 }
 
 # within A B PCT: A within PCT percent of B
@@ -95,17 +101,30 @@ check "fresh: at least 10 s ($ELAPSED)" python3 -c "import sys; sys.exit($ELAPSE
 check "fresh: $ELAPSED s within 10% of $PREDICTED bios at $RATE/s" within "$ELAPSED" \
 	"$(python3 -c "print($PREDICTED / $RATE)")" 10
 
+# aged_checks LABEL: the run one LABEL just made against the fresh one:
+# many extents, the bios and the time the map predicts, the slowdown too
+aged_checks() {
+	n=$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["runs"][0]["fragmentation"]["test_file"]["extents"])' "$W/$1.json")
+	check "$1: the test file in many extents ($n)" [ "$n" -gt 100 ]
+	check "$1: bios counted ($COUNTED) within 2% of the map's ($PREDICTED)" within "$COUNTED" \
+		"$PREDICTED" 2
+	check "$1: $ELAPSED s within 10% of $PREDICTED bios at $RATE/s" within "$ELAPSED" \
+		"$(python3 -c "print($PREDICTED / $RATE)")" 10
+	slow=$(python3 -c "print($ELAPSED / $F_EL)")
+	pslow=$(python3 -c "print($PREDICTED / $F_PRED)")
+	echo "slowdown fresh to $1: measured $slow, predicted $pslow"
+	check "$1: the slowdown ($slow) within 10% of the prediction's ($pslow)" within "$slow" \
+		"$pslow" 10
+}
+
+# clyde's own aging, on the filesystem the fresh run left as it found it
+printf 'size 64k 512k 1\n' >"$W/holes.profile"
+one clyde_aged "$RATE" --age=90%:2:"$W/holes.profile" -z 44
+aged_checks clyde_aged
+check "clyde_aged: the filesystem as clyde found it" [ -z "$(ls "$W/mnt" | grep -v lost+found)" ]
+
 fragment_fs "$W/mnt" 256 || { fail "fragment_fs failed"; done_testing; }
 one aged "$RATE"
-A_PRED=$PREDICTED A_EL=$ELAPSED
-N=$(python3 -c 'import json, sys
-print(json.load(open(sys.argv[1]))["runs"][0]["fragmentation"]["test_file"]["extents"])' "$W/aged.json")
-check "aged: the test file in many extents ($N)" [ "$N" -gt 100 ]
-check "aged: bios counted ($COUNTED) within 2% of the map's ($PREDICTED)" within "$COUNTED" "$PREDICTED" 2
-check "aged: $ELAPSED s within 10% of $PREDICTED bios at $RATE/s" within "$ELAPSED" \
-	"$(python3 -c "print($PREDICTED / $RATE)")" 10
-SLOW=$(python3 -c "print($A_EL / $F_EL)")
-PSLOW=$(python3 -c "print($A_PRED / $F_PRED)")
-echo "slowdown fresh to aged: measured $SLOW, predicted $PSLOW"
-check "the slowdown ($SLOW) within 10% of the prediction's ($PSLOW)" within "$SLOW" "$PSLOW" 10
+aged_checks aged
 done_testing

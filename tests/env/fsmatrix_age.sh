@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # clyde-fsmatrix --age for real, on loop devices: ext2 and ext4, fresh
-# and aged:80:2, two runs each. The aging itself is clyde's (--age
-# --age-only); here a stand-in does what its contract says (files kept
-# in clyde.age.XXXXXX under -d) and hands every other run to clyde. That
+# and aged:80:2, two runs each. The aging is clyde's own (--age
+# --age-only); a wrapper logs each call and what every run finds under
+# -d before it hands the call to clyde. That
 # the aged master is made once per entry with the runs' -s and -n, that
 # every run of an aged column starts from the same aged state (the
 # files there, and nothing an earlier run left: each on its own copy),
@@ -23,10 +23,10 @@ mkdir "$WORK"
 LOG=$W/stub.log
 : >"$LOG"
 
-# the stand-in: --age-only makes clyde.age.XXXXXX with three 1 MiB files
-# (a fourth written and deleted: churn) and writes its JSON; any other
-# run is logged with what it finds under -d, leaves a mark there that a
-# later run on the same copy would see, and is clyde's
+# the wrapper: --age-only is logged (and, for the SIGINT case, held);
+# any other run is logged with what it finds under -d (aging directories,
+# their files) and leaves a mark there that a later run on the same copy
+# would see; every call is then clyde's
 cat >"$W/clyde" <<EOF
 #!/bin/sh
 dir= json= age_only=0
@@ -42,16 +42,10 @@ done
 if [ \$age_only = 1 ]; then
 	echo "age \$*" >>"$LOG"
 	[ -z "\${STUB_AGE_PAUSE:-}" ] || { touch "\$STUB_AGE_PAUSE"; sleep 60; exit 5; }
-	d=\$(mktemp -d "\$dir/clyde.age.XXXXXX") || exit 3
-	for i in 1 2 3 4; do
-		dd if=/dev/urandom of="\$d/f\$i" bs=1M count=1 2>/dev/null || exit 3
-	done
-	rm "\$d/f2"
-	printf '{"schema": "clyde-result/14", "runs": []}\n' >"\$json"
-	exit 0
+	exec "$CLYDE" "\$@"
 fi
 aged=\$(ls -d "\$dir"/clyde.age.* 2>/dev/null | wc -l)
-files=\$(ls "\$dir"/clyde.age.* 2>/dev/null | grep -c '^f')
+files=\$(find "\$dir"/clyde.age.* -type f 2>/dev/null | wc -l)
 echo "run \$(basename "\$json") aged=\$aged files=\$files marks=\$(ls "\$dir" | grep -c '^mark')" >>"$LOG"
 touch "\$dir/mark.\$\$"
 exec "$CLYDE" "\$@"
@@ -89,15 +83,27 @@ expect_eq "aged once per entry, with the runs' -s and -n and the seed" "$(grep '
 	"age -d @W@/work/clydefm.@PID@/mnt02 --age=80%:2 --age-only -z 7 -s 16:8192:500 -n 1 --json @W@/out/raw/02-ext2_aged_80_2.age.json
 age -d @W@/work/clydefm.@PID@/mnt04 --age=80%:2 --age-only -z 7 -s 16:8192:500 -n 1 --json @W@/out/raw/04-ext4_aged_80_2.age.json"
 # a fresh column's second run is on the same file system (a mark of the first); an aged column's
-# runs each on a copy of the master: its three files, and no mark
-expect_eq "what each run found" "$(grep '^run ' "$LOG")" "run 01-ext2_fresh.r1.json aged=0 files=0 marks=0
+# runs each on a copy of the master: the same aging files, and no mark
+expect_eq "what each run found" "$(grep '^run ' "$LOG" | sed -E 's/files=[1-9][0-9]*/files=N/')" \
+	"run 01-ext2_fresh.r1.json aged=0 files=0 marks=0
 run 01-ext2_fresh.r2.json aged=0 files=0 marks=1
-run 02-ext2_aged_80_2.r1.json aged=1 files=3 marks=0
-run 02-ext2_aged_80_2.r2.json aged=1 files=3 marks=0
+run 02-ext2_aged_80_2.r1.json aged=1 files=N marks=0
+run 02-ext2_aged_80_2.r2.json aged=1 files=N marks=0
 run 03-ext4_fresh.r1.json aged=0 files=0 marks=0
 run 03-ext4_fresh.r2.json aged=0 files=0 marks=1
-run 04-ext4_aged_80_2.r1.json aged=1 files=3 marks=0
-run 04-ext4_aged_80_2.r2.json aged=1 files=3 marks=0"
+run 04-ext4_aged_80_2.r1.json aged=1 files=N marks=0
+run 04-ext4_aged_80_2.r2.json aged=1 files=N marks=0"
+for e in 02-ext2 04-ext4; do
+	expect_eq "$e: both runs found the master's files" \
+		"$(grep "^run $e" "$LOG" | sed -E 's/.* files=([0-9]+) .*/\1/' | sort -u | wc -l)" 1
+done
+# the aging's own JSON: 80% full at the block read (the phases' -s reserved), from the master
+for e in 02-ext2 04-ext4; do
+	expect_eq "$e: the master aged to 80% with churn 2" "$(python3 -c 'import json, sys
+a = json.load(open(sys.argv[1]))["runs"][0]["age"]
+print(a["target_pct"], a["churn"], a["churn_done"] >= 1.99, a["kept_dir"] is not None)' \
+		"$OUT/raw/${e}_aged_80_2.age.json")" "80 2 True True"
+done
 
 # commands.log: every status 0, and the dry run's plan
 expect_eq "commands.log: every status 0" "$(cut -f2 "$OUT/commands.log" | sort -u)" 0
