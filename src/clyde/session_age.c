@@ -74,8 +74,13 @@ int age_prepare(struct session *s, char *err, size_t errlen)
 	}
 	/* the big files stand at the block read; the file tests' come after it */
 	file = p->steady_file_bytes > p->file_bytes ? p->steady_file_bytes : p->file_bytes;
-	reserve = o->age.keep ? 0 : file * p->workers;
-	later = o->age.keep ? 0 : plan_space_bytes(p) - reserve;
+	/*
+	 * --age-only too: the runs that follow on the aged file system (a
+	 * copy of it, clyde-fsmatrix's) find it FULL% full at their block
+	 * read when it was aged with their -s, -n and -c
+	 */
+	reserve = file * p->workers;
+	later = plan_space_bytes(p) - reserve;
 	ret = age_plan_make(o->dir, &o->age, s->first_seed, reserve, later, s->cal.write_bps,
 			    s->cal.create_s, &s->age_plan, err, errlen);
 	if (ret)
