@@ -106,6 +106,10 @@ void age_plan_print(FILE *out, const struct session *s)
 		sp->full_pct, cap, sp->churn, sp->profile.name, a->seed, a->fill_bytes, fill,
 		a->fill_files, a->churn_bytes, churn, a->churn_files, a->deletes,
 		a->fill_bytes + a->churn_bytes, total);
+	/* the operations follow the seed: a plan without -z drew one the run will not */
+	if (!s->opt.seed_given && !s->opt.seed_file)
+		fprintf(out, "the run draws its own seed: give -z %" PRIu64 " for these operations; ",
+			a->seed);
 	if (a->estimate_s > 0)
 		fprintf(out, "estimate %.0f s (the calibration's write rate and file cost)\n",
 			a->estimate_s);

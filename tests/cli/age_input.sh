@@ -73,6 +73,15 @@ expect_eq "--plan's bytes are the run's (written less correction)" \
 phases=$(num phases_pct "$W/j1")
 expect_match "fill.phases_pct is 60 +- 2 ($phases)" "$phases" '^(58|59|60|61)\.'
 expect_file_has "the stderr summary" "$W/err" "Aged: 60% of 256.0 MiB"
+# a plan without -z names the seed its bytes are for, and the run with it writes them
+"$CLYDE" -d "$D" -s 16 -r 8 -n 0 -f --age=60:1 --plan >"$W/plan2" 2>"$W/err"
+zseed=$(sed -n 's/.*the run draws its own seed: give -z \([0-9]*\) for these operations.*/\1/p' \
+	"$W/plan2")
+expect_match "--plan without -z names the seed to give" "$zseed" '^[0-9]+$'
+"$CLYDE" -d "$D" -s 16 -r 8 -n 0 -f -z "$zseed" --age=60:1 --json "$W/j2" >"$W/out" 2>"$W/err"
+expect_eq "and that -z writes its bytes" \
+	"$(($(num written_bytes "$W/j2") - $(num correction_bytes "$W/j2")))" \
+	"$(sed -n 's/.*; total \([0-9]*\) bytes.*/\1/p' "$W/plan2")"
 expect_eq "aged run: -d empty after" "$(ls -A "$D")" ""
 "$CLYDE" -d "$D" -s 16 -r 8 -n 0 -f -z 11 --age=60:1 --age-log="$W/log2" >"$W/out" 2>"$W/err"
 check "one seed, the same operations" cmp -s "$W/log1" "$W/log2"
