@@ -20,9 +20,11 @@
 #include "cluster/cluster.h"
 #include "clyde/option_sizes.h"
 #include "clyde/options.h"
+#include "core/phase.h"
 #include "engines/engine.h"
 #include "lib/opt.h"
 #include "lib/size.h"
+#include "phases/capacity.h"
 #include "sys/compat.h"
 #include "tree/tree.h"
 
@@ -57,6 +59,7 @@ void options_defaults(struct clyde_options *o)
 	o->mpi_timeout_s = CLUSTER_TIMEOUT_DEFAULT;
 	o->stack_hz = DEFAULT_STACK_HZ;
 	o->age.max_bytes = AGE_SIZE_DEFAULT;
+	capacity_spec_init(&o->capacity);
 }
 
 /* The parsers of the table's rows, in its order. */
@@ -527,6 +530,147 @@ static int parse_steady(void *ctx, const char *arg, char *err, size_t errlen)
 	return steady_parse(&o->steady, arg, err, errlen);
 }
 
+/* --latency-target=PCT:TIME (core/capacity.c says the grammar). */
+static int parse_latency_target(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct clyde_options *o = ctx;
+
+	return capacity_target_parse(&o->capacity, arg, err, errlen);
+}
+
+static int parse_open_loop(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct clyde_options *o = ctx;
+
+	return capacity_rates_parse(&o->capacity, arg, err, errlen);
+}
+
+static int parse_arrivals(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct clyde_options *o = ctx;
+
+	if (!strcmp(arg, "fixed"))
+		o->capacity.arrivals = CAP_ARRIVALS_FIXED;
+	else if (!strcmp(arg, "poisson"))
+		o->capacity.arrivals = CAP_ARRIVALS_POISSON;
+	else
+		return options_fail(err, errlen, "--arrivals: '%s' is not fixed or poisson", arg);
+	o->capacity_extra_given = true;
+	return 0;
+}
+
+/* A number of seconds in [lo, hi] for option name: 0, or -EINVAL. */
+static int parse_seconds(const char *name, const char *arg, double lo, double hi, double *out,
+			 char *err, size_t errlen)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (!*arg || *end || errno || !(v >= lo) || !(v <= hi))
+		return options_fail(err, errlen, "%s: '%s' is not a number of seconds from %g to %g",
+				    name, arg, lo, hi);
+	*out = v;
+	return 0;
+}
+
+static int parse_capacity_step(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct clyde_options *o = ctx;
+
+	o->capacity_extra_given = true;
+	return parse_seconds("--capacity-step", arg, CAP_STEP_MIN_S, CAP_STEP_MAX_S,
+			     &o->capacity.step_s, err, errlen);
+}
+
+static int parse_capacity_time(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct clyde_options *o = ctx;
+
+	o->capacity_extra_given = true;
+	return parse_seconds("--capacity-time", arg, CAP_STEP_MIN_S, 86400.0,
+			     &o->capacity.time_s, err, errlen);
+}
+
+/* A whole number in [lo, hi] for option name: 0, or -EINVAL. */
+static int parse_count(const char *name, const char *arg, unsigned lo, unsigned hi, unsigned *out,
+		       char *err, size_t errlen)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (!*arg || *end || errno || arg[0] == '-' || v < lo || v > hi)
+		return options_fail(err, errlen, "%s: '%s' is not a whole number from %u to %u",
+				    name, arg, lo, hi);
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int parse_capacity_max(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct clyde_options *o = ctx;
+
+	o->capacity_extra_given = true;
+	return parse_count("--capacity-max", arg, 1, CAP_MAX_CONC_LIMIT, &o->capacity.max_conc,
+			   err, errlen);
+}
+
+static int parse_open_loop_inflight(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct clyde_options *o = ctx;
+
+	o->capacity_extra_given = true;
+	return parse_count("--open-loop-inflight", arg, 1, CAP_INFLIGHT_LIMIT,
+			   &o->capacity.inflight, err, errlen);
+}
+
+/* --capacity-phases=LIST: CSV names of the phases capacity_phase_kind knows. */
+static int parse_capacity_phases(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct clyde_options *o = ctx;
+	const char *p = arg;
+
+	memset(o->capacity.phase, 0, sizeof(o->capacity.phase));
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		bool found = false;
+
+		for (int i = 0; i < PH_COUNT && !found; i++) {
+			const char *name = phase_get((enum phase_id)i)->csv_name;
+
+			if (strlen(name) != n || strncmp(name, p, n) ||
+			    !capacity_phase_measurable((enum phase_id)i))
+				continue;
+			o->capacity.phase[i] = true;
+			found = true;
+		}
+		if (!found)
+			return options_fail(err, errlen, "--capacity-phases: '%.*s' is not one of "
+					    "seeks, seq_create, seq_stat, seq_del, ran_create, "
+					    "ran_stat, ran_del", (int)n, p);
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	o->capacity.phases_given = true;
+	o->capacity_extra_given = true;
+	return 0;
+}
+
+static int parse_open_loop_log(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct clyde_options *o = ctx;
+
+	if (!*arg)
+		return options_fail(err, errlen, "--open-loop-log: the file name is empty");
+	o->capacity.log_path = arg;
+	o->capacity_extra_given = true;
+	return 0;
+}
+
 static int parse_read_other(void *ctx, const char *arg, char *err, size_t errlen)
 {
 	struct clyde_options *o = ctx;
@@ -817,6 +961,48 @@ static const struct opt_row rows[] = {
 	  .help = "  --cleanup-any-ns  with --cleanup: take the markers written in another\n"
 		  "                pid namespace (a container) as gone; say so only when no\n"
 		  "                run is alive there\n" },
+	{ .synopsis = "[--latency-target=PCT:TIME]", .syn_at = OPT_SYN(18, 0),
+	  .name = "latency-target", .arg = required_argument, .parse = parse_latency_target,
+	  .help = "  --latency-target=PCT:TIME  after the seek phase and each file phase, the\n"
+		  "                highest rate whose PCT latency stays within TIME (such as\n"
+		  "                p99:5ms): a closed-loop search over concurrency (threads\n"
+		  "                1, 2, 4 ... then halving the gap), each window at least\n"
+		  "                --capacity-step seconds and 20/(1-PCT/100) operations\n" },
+	{ .synopsis = "[--open-loop=RATE[,RATE...]|sweep]", .syn_at = OPT_SYN(18, 0),
+	  .name = "open-loop", .arg = required_argument, .parse = parse_open_loop,
+	  .help = "  --open-loop=RATE[,RATE...]|sweep  after the same phases, requests on a\n"
+		  "                schedule of RATE a second, each latency from its scheduled\n"
+		  "                time (no coordinated omission); sweep: from the phase's\n"
+		  "                rate / 8 up by 1.25x a step until the achieved rate falls\n"
+		  "                below 95% of the offered (the knee); exit 8 when a sweep\n"
+		  "                never does within --capacity-time\n" },
+	{ .synopsis = "[--arrivals=fixed|poisson]", .syn_at = OPT_SYN(19, 0),
+	  .name = "arrivals", .arg = required_argument, .parse = parse_arrivals,
+	  .help = "  --arrivals=fixed|poisson  --open-loop's gaps: 1/RATE each (default) or\n"
+		  "                exponential of mean 1/RATE from the seed\n" },
+	{ .synopsis = "[--open-loop-inflight=N]", .syn_at = OPT_SYN(19, 0),
+	  .name = "open-loop-inflight", .arg = required_argument, .parse = parse_open_loop_inflight,
+	  .help = "  --open-loop-inflight=N  requests in flight at most (threads; 1 to 1024;\n"
+		  "                default RATE x 100 ms, 4 to 256); one that finds none free\n"
+		  "                is sent late and counted\n" },
+	{ .synopsis = "[--capacity-step=SECONDS]", .syn_at = OPT_SYN(20, 0),
+	  .name = "capacity-step", .arg = required_argument, .parse = parse_capacity_step,
+	  .help = "  --capacity-step=SECONDS  each search window's and open-loop step's\n"
+		  "                length (default 2)\n" },
+	{ .synopsis = "[--capacity-time=SECONDS]", .syn_at = OPT_SYN(20, 0),
+	  .name = "capacity-time", .arg = required_argument, .parse = parse_capacity_time,
+	  .help = "  --capacity-time=SECONDS  a sweep's most seconds a phase (default 120)\n" },
+	{ .synopsis = "[--capacity-max=N]", .syn_at = OPT_SYN(20, 0),
+	  .name = "capacity-max", .arg = required_argument, .parse = parse_capacity_max,
+	  .help = "  --capacity-max=N  the search's most concurrency (default 64)\n" },
+	{ .synopsis = "[--capacity-phases=LIST]", .syn_at = OPT_SYN(21, 0),
+	  .name = "capacity-phases", .arg = required_argument, .parse = parse_capacity_phases,
+	  .help = "  --capacity-phases=LIST  only these (seeks, seq_create, seq_stat, seq_del,\n"
+		  "                ran_create, ran_stat, ran_del; default every one that runs)\n" },
+	{ .synopsis = "[--open-loop-log=FILE]", .syn_at = OPT_SYN(21, 0),
+	  .name = "open-loop-log", .arg = required_argument, .parse = parse_open_loop_log,
+	  .help = "  --open-loop-log=FILE  a line per open-loop request: phase, step, and its\n"
+		  "                scheduled, sent and done times (CLOCK_MONOTONIC ns), result\n" },
 	{ .synopsis = "[--age=FULL[:CHURN[:PROFILE]]]", .syn_at = OPT_SYN(16, 0),
 	  .name = "age", .arg = required_argument, .parse = parse_age,
 	  .help = "  --age=FULL[:CHURN[:PROFILE]]  before the runs, fill the file system to\n"
@@ -922,6 +1108,13 @@ static int check_combination(const struct clyde_options *o, char *err, size_t er
 		return options_fail(err, errlen, "--steady's SECONDS (%g) must hold at least two "
 				    "--interval=%lld intervals", o->steady.window_s,
 				    (long long)o->interval_ms);
+	if (o->capacity_extra_given && !capacity_asked(&o->capacity))
+		return options_fail(err, errlen, "--arrivals, --open-loop-inflight, --capacity-step, "
+				    "--capacity-time, --capacity-max, --capacity-phases and "
+				    "--open-loop-log want --latency-target or --open-loop");
+	if (capacity_asked(&o->capacity) && o->concurrency > 1)
+		return options_fail(err, errlen, "--latency-target and --open-loop measure one "
+				    "copy's capacity: not with -c above 1");
 	if ((o->cleanup_user || o->cleanup_any_ns) && !o->cleanup_dir)
 		return options_fail(err, errlen, "%s needs --cleanup DIR",
 				    o->cleanup_user ? "--cleanup-user" : "--cleanup-any-ns");

@@ -5,6 +5,7 @@
 #include "placement/placement.h"
 #include <stdio.h>
 #include "age/age.h"
+#include "core/capacity.h"
 #include "core/clyde.h"
 #include "core/modes.h"
 #include "lib/steady.h"
@@ -85,6 +86,9 @@ struct clyde_options {
 	bool cleanup_any_ns;	/* --cleanup-any-ns: other pid namespaces' too */
 	struct age_spec age;	/* --age, --age-size, --age-time, --age-log, --age-only */
 	bool age_extra_given;	/* one of the others given: wants --age */
+	/* --latency-target, --open-loop and the options that tune them */
+	struct capacity_spec capacity;
+	bool capacity_extra_given;	/* a tuning option given: wants one of the two */
 	bool warmup;
 	bool plan_only;		/* --plan */
 	bool help;

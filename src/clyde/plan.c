@@ -228,6 +228,7 @@ int plan_build_space(struct run_plan *p, const struct clyde_options *o, uint64_t
 	p->series_ns = o->interval_ms > 0 ? o->interval_ms * 1000000 : o->interval_ms;
 	p->live = o->live;
 	p->steady = o->steady;
+	p->capacity = o->capacity;
 	plan_tree(p, o);
 	/* after every family's amount is known: a box goes only where the family runs */
 	plan_boxes(p, o);

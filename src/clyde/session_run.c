@@ -18,6 +18,7 @@
 #include "lib/signals.h"
 #include "lib/timing.h"
 #include "phases/bench.h"
+#include "phases/capacity.h"
 #include "phases/runner.h"
 #include "sys/fsfill.h"
 #include "sys/probe.h"
@@ -287,6 +288,11 @@ int run_all(struct session *s, const struct format_opts *fo)
 	for (uint32_t i = 0; i < done; i++)
 		if (runs[i].mismatches)
 			status = CLYDE_EXIT_VERIFY;
+	if (!status && capacity_unsaturated(runs, done)) {
+		fprintf(stderr, "clyde: an --open-loop sweep never saturated: its phase's knee was "
+			"not found (exit %d)\n", CLYDE_EXIT_UNSATURATED);
+		status = CLYDE_EXIT_UNSATURATED;
+	}
 	/* what a run left in -d (a mount inside its directory, kept) is an error, named above */
 	if (!status && s->dirs_left)
 		status = CLYDE_EXIT_IO;

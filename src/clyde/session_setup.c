@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cluster/cluster.h"
+#include "phases/capacity.h"
 #include "clyde/calibrate.h"
 #include "clyde/leftover.h"
 #include "clyde/plan.h"
@@ -193,6 +194,17 @@ int prepare(struct session *s, char *err, size_t errlen)
 	ret = calibrate_plan(s, err, errlen);
 	if (ret)
 		return ret;
+	if (capacity_asked(&o->capacity) && cluster_active()) {
+		snprintf(err, errlen, "--latency-target and --open-loop measure one client's "
+			 "capacity: not under mpirun");
+		return CLYDE_EXIT_USAGE;
+	}
+	if (capacity_asked(&o->capacity) && !capacity_any_phase(p)) {
+		snprintf(err, errlen, "--latency-target and --open-loop measure the seek phase and "
+			 "the file phases: none of those%s runs here",
+			 o->capacity.phases_given ? " --capacity-phases names" : "");
+		return CLYDE_EXIT_USAGE;
+	}
 	/* --age: refused here, before anything is written, when it cannot be done */
 	ret = age_prepare(s, err, errlen);
 	if (ret)

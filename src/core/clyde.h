@@ -18,6 +18,7 @@ enum clyde_exit {
 	CLYDE_EXIT_SIGNAL = 5,
 	CLYDE_EXIT_VERIFY = 6,
 	CLYDE_EXIT_AGE_NOSPACE = 7,	/* --age ran out of space (ENOSPC, EDQUOT) */
+	CLYDE_EXIT_UNSATURATED = 8,	/* an --open-loop=sweep never reached its knee */
 };
 
 /* The phases (core/phase_list.h): what each is, and its place in the CSV, its row says. */

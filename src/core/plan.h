@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/capacity.h"
 #include "core/clyde.h"
 #include "core/modes.h"
 #include "lib/steady.h"
@@ -92,6 +93,8 @@ struct run_plan {
 	 */
 	struct steady_spec steady;
 	uint64_t steady_file_bytes;
+	/* --latency-target and --open-loop: after the phases capacity_wanted says */
+	struct capacity_spec capacity;
 
 	/* Why the sizes are what they are, for the context line and --plan (and space_note). */
 	char size_note[384];

@@ -74,6 +74,8 @@ void run_result_release(struct run_result *r)
 		r->phase[i].profile.stack_set = NULL;
 		free(r->phase[i].workers);
 		free(r->phase[i].hist);
+		free(r->phase[i].capacity);
+		r->phase[i].capacity = NULL;
 		r->phase[i].hist = NULL;
 		free(r->phase[i].done);
 		r->phase[i].done = NULL;

@@ -2,6 +2,7 @@
 #ifndef CLYDE_RESULT_H
 #define CLYDE_RESULT_H
 
+#include "core/capacity.h"
 #include "core/clyde.h"
 #include "core/run_params.h"
 #include "lib/aggregate.h"
@@ -121,6 +122,8 @@ struct phase_result {
 	bool limit_cut;		/* the box or --stonewall stopped it before its planned amount */
 	double estimate_s;	/* the plan's estimate of it; 0 none */
 	uint32_t passes;	/* the stat phases: times every file was stat'ed (1 elsewhere) */
+	/* --latency-target, --open-loop: what they measured after it (allocated); NULL: not asked */
+	struct capacity_result *capacity;
 	/*
 	 * --steady: how the phase ended. rate: the steady window's (what the
 	 * table, the CSV and phase_rate give when settled); at_s: the

@@ -39,6 +39,8 @@ void format_json(FILE *out, const struct run_result *runs, unsigned count,
 /* clyde's extra tables, between bonnie++'s table and the CSV. */
 void format_own_table(FILE *out, const struct run_result *r);
 void format_latency_table(FILE *out, const struct run_result *r);
+/* --latency-target and --open-loop: the capacity and the steps; nothing without them */
+void format_capacity_table(FILE *out, const struct run_result *r);
 /* --tree: the tree phases and their operations' latency; nothing without --tree. */
 void format_tree_table(FILE *out, const struct run_result *r);
 /* Under mpirun: the aggregate's views, the ranks' spread, each host's CPU; nothing alone. */

@@ -150,7 +150,25 @@
  * sampled, the test file's keys). Keys of what was not measured are left
  * out; a run that measured nothing writes no "fragmentation".
  */
-#define JSON_SCHEMA "clyde-result/14"
+/*
+ * clyde-result/15 (issue 45, capacity under a latency bound): per phase
+ * "capacity" (--latency-target or --open-loop only; absent without them,
+ * and on phases they do not measure). "search" (--latency-target):
+ * percentile, target_s, min_samples (a window's least operations),
+ * unbounded_rate (the phase's own), met (some window within the target),
+ * rate (the best within it, 0 when none), concurrency (the highest
+ * within it whose rate is within 5% of that), steps (each window:
+ * concurrency, rate, latency_s at the percentile, samples, seconds,
+ * within, few). "open_loop" (--open-loop): arrivals (fixed, poisson),
+ * mode (sweep, rates), inflight (the most slots of a step), knee (the
+ * first offered rate whose achieved fell below 95% of it; null none),
+ * saturated, timed_out (a sweep that never saturated), note (what cut it,
+ * when something did), steps (offered, achieved, seconds, inflight,
+ * scheduled, completed, sent_late, unsent, errors, p50_s, p99_s, p999_s,
+ * max_s from each request's scheduled time, and service_p50_s ...
+ * service_max_s from its sending). Every /14 field is unchanged.
+ */
+#define JSON_SCHEMA "clyde-result/15"
 
 /*
  * The document, the runs array, each run and its phases put one member on

@@ -620,6 +620,80 @@ static void json_steady(struct json_writer *w, const struct run_result *r,
 	json_obj_end(w);
 }
 
+/*
+ * --latency-target and --open-loop (clyde-result/15): the search's
+ * windows and the capacity at the bound, the open-loop steps and the
+ * knee; rates in the phase's unit a second.
+ */
+static void json_capacity(struct json_writer *w, const struct capacity_result *c)
+{
+	json_obj_begin(w, "capacity");
+	if (c->searched) {
+		json_obj_begin(w, "search");
+		json_add_double(w, "percentile", c->pct);
+		json_add_double(w, "target_s", c->target_s);
+		json_add_uint(w, "min_samples", c->min_samples);
+		json_add_double(w, "unbounded_rate", c->unbounded_rate);
+		json_add_bool(w, "met", c->met);
+		json_add_double(w, "rate", c->rate);
+		json_add_uint(w, "concurrency", c->conc);
+		json_arr_begin(w, "steps");
+		for (unsigned i = 0; i < c->nsearch; i++) {
+			const struct cap_search_step *st = &c->search[i];
+
+			json_obj_begin(w, NULL);
+			json_add_uint(w, "concurrency", st->conc);
+			json_add_double(w, "rate", st->rate);
+			json_add_double(w, "latency_s", st->latency_s);
+			json_add_uint(w, "samples", st->samples);
+			json_add_double(w, "seconds", st->seconds);
+			json_add_bool(w, "within", st->within);
+			json_add_bool(w, "few", st->few);
+			json_obj_end(w);
+		}
+		json_arr_end(w);
+		json_obj_end(w);
+	}
+	if (c->open) {
+		json_obj_begin(w, "open_loop");
+		json_add_str(w, "arrivals", capacity_arrivals_name(c->arrivals));
+		json_add_str(w, "mode", c->sweep ? "sweep" : "rates");
+		json_add_uint(w, "inflight", c->inflight);
+		json_known_or_null(w, "knee", c->saturated, c->knee);
+		json_add_bool(w, "saturated", c->saturated);
+		json_add_bool(w, "timed_out", c->timed_out);
+		if (c->note[0])
+			json_add_str(w, "note", c->note);
+		json_arr_begin(w, "steps");
+		for (unsigned i = 0; i < c->nopen; i++) {
+			const struct cap_open_step *st = &c->steps[i];
+
+			json_obj_begin(w, NULL);
+			json_add_double(w, "offered", st->offered);
+			json_add_double(w, "achieved", st->achieved);
+			json_add_double(w, "seconds", st->seconds);
+			json_add_uint(w, "inflight", st->inflight);
+			json_add_uint(w, "scheduled", st->scheduled);
+			json_add_uint(w, "completed", st->completed);
+			json_add_uint(w, "sent_late", st->sent_late);
+			json_add_uint(w, "unsent", st->unsent);
+			json_add_uint(w, "errors", st->errors);
+			json_add_double(w, "p50_s", st->p50_s);
+			json_add_double(w, "p99_s", st->p99_s);
+			json_add_double(w, "p999_s", st->p999_s);
+			json_add_double(w, "max_s", st->max_s);
+			json_add_double(w, "service_p50_s", st->service_p50_s);
+			json_add_double(w, "service_p99_s", st->service_p99_s);
+			json_add_double(w, "service_p999_s", st->service_p999_s);
+			json_add_double(w, "service_max_s", st->service_max_s);
+			json_obj_end(w);
+		}
+		json_arr_end(w);
+		json_obj_end(w);
+	}
+	json_obj_end(w);
+}
+
 void json_phase(struct json_writer *w, const struct run_result *r, enum phase_id id)
 {
 	const struct phase_result *p = &r->phase[id];
@@ -696,6 +770,8 @@ void json_phase(struct json_writer *w, const struct run_result *r, enum phase_id
 		json_add_double(w, "ceiling_fraction", phase_rate(p) / ceiling);
 	if (p->steady.on)
 		json_steady(w, r, p);
+	if (p->capacity)
+		json_capacity(w, p->capacity);
 	json_series(w, p, id);
 	json_obj_end(w);
 }

@@ -142,6 +142,8 @@ static const struct format_row format_rows[] = {
 	{ "tree", FORMAT_EACH_RUN, FORMAT_TEXT, NULL, .write_run = format_tree_table },
 	{ "cluster", FORMAT_EACH_RUN, FORMAT_TEXT, NULL, .write_run = format_cluster_table },
 	{ "latency", FORMAT_EACH_RUN, FORMAT_TEXT, latency_asked, .write_run = format_latency_table },
+	/* --latency-target's and --open-loop's: nothing without them */
+	{ "capacity", FORMAT_EACH_RUN, FORMAT_TEXT, NULL, .write_run = format_capacity_table },
 	{ "cpu", FORMAT_EACH_RUN, FORMAT_TEXT, cpu_asked, .write_run = format_cpu_table },
 	{ "ceilings", FORMAT_EACH_RUN, FORMAT_TEXT, ceilings_asked, .write_run = format_ceilings_table },
 	{ "profile", FORMAT_EACH_RUN, FORMAT_TEXT, profile_asked, .write_run = format_profile_tables },

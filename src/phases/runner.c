@@ -20,6 +20,7 @@
 #include "lib/size.h"
 #include "lib/timing.h"
 #include "phases/bench.h"
+#include "phases/capacity.h"
 #include "phases/phase_clock.h"
 #include "phases/runner.h"
 #include "phases/series_sampler.h"
@@ -1001,6 +1002,9 @@ int bench_run(struct bench *b, struct run_result *res)
 		ret = run_phase(b, workers, d, res);
 		if (!ret && (d->flags & PF_LAYS_OUT_FILE))
 			measure_test_file(b, workers, res);
+		/* after the phase, before the next: its files and the big file are as it left them */
+		if (!ret && capacity_wanted(b->plan, d->id))
+			ret = capacity_run(b, &workers[0], d, &res->phase[d->id]);
 	}
 	if (b->stall_reader)
 		stall_reader_stop(b->stall_reader);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * clyde-report's JSON reader: clyde's documents (clyde-result/1 to /14:
+ * clyde-report's JSON reader: clyde's documents (clyde-result/1 to /15:
  * /3's phases may carry a --profile, /4's runs a --tree and its five
  * phases, /6's failed runs are skipped, /8's phases a time series, /10's
  * runs their host and start, /11's the filesystem's own options, /12's
@@ -986,7 +986,7 @@ static bool known_schema(const char *schema)
 		"clyde-result/1", "clyde-result/2", "clyde-result/3", "clyde-result/4",
 		"clyde-result/5", "clyde-result/6", "clyde-result/7", "clyde-result/8",
 		"clyde-result/9", "clyde-result/10", "clyde-result/11", "clyde-result/12",
-		"clyde-result/13", "clyde-result/14",
+		"clyde-result/13", "clyde-result/14", "clyde-result/15",
 	};
 
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
@@ -1003,7 +1003,7 @@ int read_json_result(struct reader *rd, const struct json_node *doc, unsigned li
 	int ret = 0;
 
 	if (!schema || schema->type != JSON_STRING || !known_schema(schema->string)) {
-		reader_malformed(rd, line, "a JSON document whose schema is not clyde-result/1 to /14");
+		reader_malformed(rd, line, "a JSON document whose schema is not clyde-result/1 to /15");
 		return 0;
 	}
 	if (!runs || runs->type != JSON_ARRAY) {
@@ -1020,7 +1020,7 @@ int read_json_result(struct reader *rd, const struct json_node *doc, unsigned li
 			reader_malformed(rd, line, "a run that failed (its \"failure\" is not null)");
 			continue;
 		}
-		ret = json_run(rd, run, ver, !strcmp(schema->string, "clyde-result/14"));
+		ret = json_run(rd, run, ver, atoi(schema->string + strlen("clyde-result/")) >= 14);
 	}
 	return ret;
 }

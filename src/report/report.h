@@ -424,7 +424,7 @@ void report_tick_label(char *buf, size_t len, double v, const struct report_axis
 /*
  * Readers (read_input.c, read_csv.c, read_json.c). A stream may mix CSV
  * lines of every format (clyde's, bonnie++ 1.98, 1.96/1.97 and 1.03) and
- * clyde-result/1 to /14 JSON documents (/3: each phase's --profile, when
+ * clyde-result/1 to /15 JSON documents (/3: each phase's --profile, when
  * it ran with one; /4: the run's tree and the tree phases, when it ran
  * with --tree; /6: a run that failed is skipped as malformed; /8: each
  * phase's time series, where it was recorded; /10: the run's host and

@@ -31,7 +31,7 @@ no_temp() {
 "$CLYDE" -d "$T" -s 8 -n 1 -f --json "$W/j.json" >"$W/out" 2>"$W/err"
 expect_eq "exit 0" "$?" 0
 expect_eq "exit 0: the document says so" "$(doc "$W/j.json" '(d["schema"], d["exit_status"], d["stopped"], r["failure"], r["csv"] is not None)')" \
-	"('clyde-result/14', 0, None, None, True)"
+	"('clyde-result/15', 0, None, None, True)"
 no_temp "exit 0"
 
 # exit 3: the disk fills in block write

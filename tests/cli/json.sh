@@ -31,7 +31,7 @@ def need(cond, what):
         problems.append(what)
 doc = json.load(open(sys.argv[1]))
 csv_lines = [l.strip() for l in open(sys.argv[2]) if l.startswith("1.98,")]
-need(doc.get("schema") == "clyde-result/14", "schema %r" % doc.get("schema"))
+need(doc.get("schema") == "clyde-result/15", "schema %r" % doc.get("schema"))
 need(isinstance(doc.get("clyde_version"), str), "clyde_version")
 # /7: the invocation's estimate and what it took
 need(doc.get("plan") and doc["plan"]["estimate_s"] > 0 and doc["plan"]["calibration_s"] >= 0,

@@ -83,7 +83,7 @@ problems = []
 def need(cond, what):
     if not cond:
         problems.append(what)
-need(doc["schema"] == "clyde-result/14", "schema")
+need(doc["schema"] == "clyde-result/15", "schema")
 STATES = ("user_s", "nice_s", "system_s", "idle_s", "iowait_s", "irq_s", "softirq_s", "steal_s")
 phases = []
 

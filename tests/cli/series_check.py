@@ -27,7 +27,7 @@ def need(cond, what):
         problems.append(what)
 
 
-need(doc["schema"] == "clyde-result/14", "schema %s" % doc["schema"])
+need(doc["schema"] == "clyde-result/15", "schema %s" % doc["schema"])
 for run in doc["runs"]:
     for name, p in run["phases"].items():
         s = p.get("series", "absent")

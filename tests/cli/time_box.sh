@@ -49,7 +49,7 @@ D=$W/d
 scratch_tmpfs_any 256m && D=$SCRATCH
 hold ran_create 3.5 -d "$D" -s 0
 out=$(py '
-need(d["schema"] == "clyde-result/14", "schema %r" % d["schema"])
+need(d["schema"] == "clyde-result/15", "schema %r" % d["schema"])
 need(d["plan"] and d["plan"]["estimate_s"] > 0, "plan %r" % d["plan"])
 need(d["elapsed_s"] and d["elapsed_s"] >= 3.5, "elapsed_s %r" % d["elapsed_s"])
 planned = r["files"]["number"] * 1024

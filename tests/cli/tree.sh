@@ -98,7 +98,7 @@ def eq(what, got, want):
     need(got == want, "%s: got %r, want %r" % (what, got, want))
 
 doc = json.load(open(jpath))
-eq("schema", doc["schema"], "clyde-result/14")
+eq("schema", doc["schema"], "clyde-result/15")
 r = doc["runs"][0]
 eq("run seed", r["seed"], runseed)
 eq("concurrency", r["concurrency"], W)

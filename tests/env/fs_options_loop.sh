@@ -23,7 +23,7 @@ one() {
 	expect_match "$1: the JSON's super_options name $2" "$(python3 -c 'import json,sys
 d = json.load(open(sys.argv[1])); f = d["runs"][0]["filesystem"]
 print(d["schema"], f["super_options"], "|", f["options"])' "$W/$1.json")" \
-		"^clyde-result/14 .*$2.* \\| "
+		"^clyde-result/15 .*$2.* \\| "
 	expect_eq "$1: the mount's options do not (why the line was needed)" \
 		"$(python3 -c 'import json,sys
 print("'"$2"'" in json.load(open(sys.argv[1]))["runs"][0]["filesystem"]["options"])' "$W/$1.json")" False

@@ -84,7 +84,7 @@ def need(c, what):
         bad.append(what)
 def close(a, b, rel=1e-6):
     return abs(a - b) <= rel * max(abs(a), abs(b), 1e-12)
-need(doc["schema"] == "clyde-result/14", "schema")
+need(doc["schema"] == "clyde-result/15", "schema")
 run = doc["runs"][0]
 c = run["cluster"]
 need(c and c["ranks"] == 4 and len(c["rank_hosts"]) == 4 and len(c["clock_offsets_s"]) == 4,
@@ -196,7 +196,7 @@ def quartiles(v):
     return [v[0], q(0.25), q(0.5), q(0.75), v[-1]]
 def points(s):
     return [s[k] for k in ("min", "q1", "median", "q3", "max")]
-need(doc["schema"] == "clyde-result/14", "schema")
+need(doc["schema"] == "clyde-result/15", "schema")
 run = doc["runs"][0]
 hosts = run["cluster"]["rank_hosts"]
 ran = [n for n, p in run["phases"].items() if p["ran"]]

@@ -185,7 +185,7 @@ static void test_json(void)
 	CHECK(doc != NULL, "the document parses:\n%s", buf);
 	if (!doc)
 		goto out;
-	CHECK_STR(str(doc, "schema"), "clyde-result/14");
+	CHECK_STR(str(doc, "schema"), "clyde-result/15");
 	st = json_get(phase_profile(doc, "put_block"), "stacks");
 	CHECK(st && st->type == JSON_OBJECT, "profile.stacks:\n%s", buf);
 	CHECK(num(st, "samples") == SAMPLES && num(st, "idle") == 250 && num(st, "lost") == 2 &&
