@@ -17,6 +17,7 @@
 #include "core/phase.h"
 #include "lib/size.h"
 #include "phases/bench.h"
+#include "phases/capacity.h"
 #include "sys/cache.h"
 #include "sys/workdir.h"
 
@@ -741,6 +742,72 @@ static void plan_print_steady(FILE *out, const struct run_plan *p)
 	fputc('\n', out);
 }
 
+/* The search's most windows: doubling to --capacity-max, then halving the last gap. */
+static unsigned capacity_max_windows(unsigned max_conc)
+{
+	unsigned doubling = 1, gap = 1;
+
+	while (gap < max_conc) {
+		gap *= 2;
+		doubling++;
+	}
+	/* the last gap is at most half the top; halving it takes log2 of it windows */
+	for (gap /= 2; gap > 1; gap /= 2)
+		doubling++;
+	return doubling < CAP_MAX_SEARCH_STEPS ? doubling : CAP_MAX_SEARCH_STEPS;
+}
+
+/*
+ * --latency-target and --open-loop, as --plan says them: the phases,
+ * the search's and the steps' bounds, and the time they add, which the
+ * estimate above does not hold (it depends on the rates found).
+ */
+static void plan_print_capacity(FILE *out, const struct run_plan *p)
+{
+	const struct capacity_spec *sp = &p->capacity;
+	double lo = 0, hi = 0;
+	unsigned phases = 0, windows = capacity_max_windows(sp->max_conc);
+
+	if (!capacity_asked(sp))
+		return;
+	fputs("capacity: after", out);
+	for (int i = 0; i < PH_COUNT; i++) {
+		if (!p->run[i] || !capacity_wanted(p, (enum phase_id)i))
+			continue;
+		fprintf(out, " %s", phase_csv_name((enum phase_id)i));
+		phases++;
+	}
+	fputc('\n', out);
+	if (sp->target_on) {
+		fprintf(out, "  search: the highest rate with p%g within %g ms: windows of at least "
+			"%g s and %" PRIu64 " operations (at most %g s), concurrency 1, 2, 4 ... %u "
+			"then halving the gap: 1 to %u windows a phase\n", sp->target_pct,
+			sp->target_s * 1e3, sp->step_s, capacity_min_samples(sp->target_pct),
+			sp->step_s * CAP_WINDOW_MAX_STEPS, sp->max_conc, windows);
+		lo += sp->step_s;
+		hi += windows * sp->step_s * CAP_WINDOW_MAX_STEPS;
+	}
+	if (sp->open_on && sp->sweep) {
+		fprintf(out, "  open loop: %s arrivals, a sweep from the phase's rate / %g up by "
+			"%gx a step to the knee and one step past it; %g s schedules (a step stops "
+			"at twice that), at most %g s a phase (exit 8 if no knee)\n",
+			capacity_arrivals_name(sp->arrivals), CAP_SWEEP_START_DIV, CAP_SWEEP_GROWTH,
+			sp->step_s, sp->time_s);
+		lo += 2 * sp->step_s;
+		hi += sp->time_s + 2 * 2 * sp->step_s;
+	} else if (sp->open_on) {
+		fprintf(out, "  open loop: %s arrivals at", capacity_arrivals_name(sp->arrivals));
+		for (unsigned i = 0; i < sp->nrates; i++)
+			fprintf(out, "%s %g", i ? "," : "", sp->rates[i]);
+		fprintf(out, " a second; %g s schedules (a step stops at twice that)\n", sp->step_s);
+		lo += sp->nrates * sp->step_s;
+		hi += sp->nrates * 2 * sp->step_s;
+	}
+	fprintf(out, "  adds %.0f to %.0f s a run (%u %s; not in the estimate, with the untimed "
+		"files the file kinds make first)\n", lo * phases, hi * phases, phases,
+		phases == 1 ? "phase" : "phases");
+}
+
 void plan_print(FILE *out, const struct run_plan *p, const struct clyde_options *o)
 {
 	char size[32];
@@ -780,6 +847,7 @@ void plan_print(FILE *out, const struct run_plan *p, const struct clyde_options 
 	fputc('\n', out);
 	plan_print_limits(out, p);
 	plan_print_steady(out, p);
+	plan_print_capacity(out, p);
 	fprintf(out, "runs: %" PRIu32 "%s\n", o->repeats, o->warmup ? " after a warm-up run" : "");
 	fprintf(out, "estimate: %.0f s (calibration %.1f s; each run: I/O phases %.1f s, "
 		"file tests %.1f s, %.1f s around them)\n", p->estimate_seconds, p->estimate_cal_s,

@@ -110,6 +110,7 @@ struct capacity_result {
 	bool met;
 	double rate;
 	unsigned conc;
+	bool by_depth;		/* concurrency is one thread's io_uring depth, not threads */
 	unsigned nsearch;
 	struct cap_search_step search[CAP_MAX_SEARCH_STEPS];
 

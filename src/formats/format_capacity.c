@@ -32,9 +32,9 @@ static void search_rows(FILE *out, const struct run_result *r)
 		format_latency(lat, sizeof(lat), c->target_s);
 		snprintf(want, sizeof(want), "p%g<=%s", c->pct, lat);
 		if (c->met)
-			fprintf(out, "%-18s %12.0f %-14s %12.0f %5u %8u  %s\n",
+			fprintf(out, "%-18s %12.0f %-14s %12.0f %5u %8u  %s%s\n",
 				phase_get((enum phase_id)i)->row_name, c->unbounded_rate, want, c->rate,
-				c->conc, c->nsearch, unit);
+				c->conc, c->nsearch, unit, c->by_depth ? " (conc: io_uring depth)" : "");
 		else
 			fprintf(out, "%-18s %12.0f %-14s %12s %5s %8u  %s (not met at concurrency 1)\n",
 				phase_get((enum phase_id)i)->row_name, c->unbounded_rate, want, "-", "-",

@@ -637,6 +637,7 @@ static void json_capacity(struct json_writer *w, const struct capacity_result *c
 		json_add_bool(w, "met", c->met);
 		json_add_double(w, "rate", c->rate);
 		json_add_uint(w, "concurrency", c->conc);
+		json_add_str(w, "concurrency_of", c->by_depth ? "iodepth" : "threads");
 		json_arr_begin(w, "steps");
 		for (unsigned i = 0; i < c->nsearch; i++) {
 			const struct cap_search_step *st = &c->search[i];

@@ -23,6 +23,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -30,12 +31,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "lib/histogram.h"
 #include "lib/rng.h"
 #include "lib/signals.h"
 #include "lib/timing.h"
 #include "phases/capacity.h"
+#include "phases/pipeline.h"
 
 /* One window or step. */
 struct cap_window {
@@ -268,6 +271,94 @@ static int window_run(struct cap_window *win, unsigned nthreads, struct histogra
 	return ret;
 }
 
+/* The search through the engine's queue: one thread, depth requests in flight. */
+struct queued_window {
+	struct cap_window *win;
+	struct histogram *h;
+	uint64_t completed, last;
+};
+
+static bool queued_fill(void *arg, struct io_req *r)
+{
+	struct queued_window *q = arg;
+	struct cap_window *win = q->win;
+	uint64_t k;
+
+	if (atomic_load_explicit(&win->stop, memory_order_relaxed))
+		return false;
+	k = atomic_fetch_add(&win->next, 1);
+	if (k >= win->limit)
+		return false;
+	r->chunk = capacity_seek_chunk(win->ctx, k);
+	r->off = r->chunk * r->len;
+	r->op = IO_READ;
+	r->state = capacity_seek_writes(win->ctx, k);
+	return true;
+}
+
+static int queued_complete(void *arg, struct io_req *r)
+{
+	struct queued_window *q = arg;
+	struct cap_window *win = q->win;
+	struct cap_ctx *c = win->ctx;
+	uint64_t e;
+
+	if (r->res != (ssize_t)r->len) {
+		snprintf(c->err, sizeof(c->err), "%s %s at offset %llu",
+			 r->op == IO_READ ? "read" : "write", c->w->io_path,
+			 (unsigned long long)r->off);
+		return r->res < 0 ? (int)r->res : -EIO;
+	}
+	if (r->op == IO_READ && r->state) {
+		((unsigned char *)r->buf)[r->chunk % r->len]++;
+		r->op = IO_WRITE;
+		return 1;
+	}
+	if (r->op == IO_WRITE && c->b->plan->fsync_each && fsync(r->fd)) {
+		snprintf(c->err, sizeof(c->err), "fsync %s", c->w->io_path);
+		return -errno;
+	}
+	e = now_ns();
+	hist_record(q->h, e - r->t_start);
+	q->completed++;
+	q->last = e;
+	if (e - win->t0 >= win->max_ns ||
+	    (e - win->t0 >= win->min_ns && q->completed >= win->min_samples))
+		atomic_store(&win->stop, true);
+	return 0;
+}
+
+static int queued_window_run(struct cap_window *win, unsigned depth, struct histogram *h,
+			     uint64_t *completed, uint64_t *last)
+{
+	struct cap_ctx *c = win->ctx;
+	struct queued_window q = { .win = win, .h = h };
+	struct pipeline p;
+	int ret;
+
+	atomic_init(&win->next, 0);
+	atomic_init(&win->stop, false);
+	ret = pipeline_init_depth(&p, c->b, c->b->plan->chunk, false, depth);
+	if (ret) {
+		snprintf(win->msg, sizeof(win->msg), "%s at depth %u", c->b->plan->engine->name, depth);
+		return ret;
+	}
+	ret = pipeline_open_file(&p, c->w->io_path, io_open_flags(c->b, O_RDWR));
+	if (ret) {
+		snprintf(win->msg, sizeof(win->msg), "open %s", c->w->io_path);
+		goto out;
+	}
+	win->t0 = now_ns();
+	ret = pipeline_drive(&p, queued_fill, queued_complete, &q);
+	if (ret)
+		snprintf(win->msg, sizeof(win->msg), "%s", c->err[0] ? c->err : c->w->io_path);
+	*completed = q.completed;
+	*last = q.last;
+out:
+	pipeline_release(&p);
+	return ret;
+}
+
 static FILE *log_open(const char *path, char *err, size_t errlen)
 {
 	/* the first step of the process starts the file; the later ones (-x) add to it */
@@ -298,6 +389,12 @@ static int log_step(const struct cap_ctx *c, const struct cap_window *win, unsig
 		ret = -EIO;
 	}
 	return ret;
+}
+
+/* The search's concurrency is a queue's depth: a queued engine (uring, null) and its requests. */
+static bool capacity_by_depth(const struct cap_ctx *c)
+{
+	return c->kind->queued && (c->b->plan->engine->flags & ENGINE_F_QUEUED);
 }
 
 /* The latency at q of h in seconds (0 when empty). */
@@ -339,7 +436,10 @@ static int search_window(struct cap_ctx *c, const struct capacity_result *cr, un
 		snprintf(msg, msglen, "%s", c->err);
 		goto out;
 	}
-	ret = window_run(&win, conc, &h[0], &h[1], &completed, &late, &last);
+	if (capacity_by_depth(c))
+		ret = queued_window_run(&win, conc, &h[0], &completed, &last);
+	else
+		ret = window_run(&win, conc, &h[0], &h[1], &completed, &late, &last);
 	if (ret)
 		snprintf(msg, msglen, "%s", win.msg);
 	eret = c->kind->step_end(c, atomic_load(&win.next) < win.limit ? atomic_load(&win.next)
@@ -370,6 +470,7 @@ static int search(struct cap_ctx *c, struct capacity_result *cr, char *msg, size
 	int ret;
 
 	cr->searched = true;
+	cr->by_depth = capacity_by_depth(c);
 	cr->pct = sp->target_pct;
 	cr->target_s = sp->target_s;
 	cr->min_samples = capacity_min_samples(sp->target_pct);

@@ -62,7 +62,16 @@ struct cap_kind {
 	int (*op)(struct cap_ctx *c, struct cap_thread *t, uint64_t k);
 	/* It uses up what a step's tickets name: a closed window must be given a bound. */
 	bool consumes;
+	/*
+	 * Its operations are requests on the big file: with a queued engine
+	 * (--engine=uring) the search's concurrency is one thread's queue depth.
+	 */
+	bool queued;
 };
+
+/* The seek kind's ticket k: its chunk, and whether it writes the chunk back. */
+uint64_t capacity_seek_chunk(const struct cap_ctx *c, uint64_t k);
+bool capacity_seek_writes(const struct cap_ctx *c, uint64_t k);
 
 /* The phase's kind, NULL when capacity is not measured on it. */
 const struct cap_kind *capacity_kind(enum phase_id id, bool *random);

@@ -94,18 +94,30 @@ static int seek_step_end(struct cap_ctx *c, uint64_t taken)
 	return 0;
 }
 
+uint64_t capacity_seek_chunk(const struct cap_ctx *c, uint64_t k)
+{
+	return mix64(c->seed ^ (k * 0x9e3779b97f4a7c15ull)) % c->nchunks;
+}
+
+bool capacity_seek_writes(const struct cap_ctx *c, uint64_t k)
+{
+	unsigned pct = c->b->plan->seek_updates;
+
+	/* ticket k writes back when (k * pct) mod 100 < pct: exactly pct in 100, as the phase */
+	return (k * pct) % 100 < pct;
+}
+
 static int seek_op(struct cap_ctx *c, struct cap_thread *t, uint64_t k)
 {
 	const struct run_plan *p = c->b->plan;
-	uint64_t chunk = mix64(c->seed ^ (k * 0x9e3779b97f4a7c15ull)) % c->nchunks;
+	uint64_t chunk = capacity_seek_chunk(c, k);
 	off_t off = (off_t)(chunk * p->chunk);
 	ssize_t n;
 
 	n = pread(t->fd, t->buf, p->chunk, off);
 	if (n != (ssize_t)p->chunk)
 		goto fail;
-	/* ticket k writes back when (k * pct) mod 100 < pct: exactly pct in 100, as the phase */
-	if ((k * p->seek_updates) % 100 < p->seek_updates) {
+	if (capacity_seek_writes(c, k)) {
 		((unsigned char *)t->buf)[chunk % p->chunk]++;
 		n = pwrite(t->fd, t->buf, p->chunk, off);
 		if (n != (ssize_t)p->chunk)
@@ -352,6 +364,7 @@ static const struct cap_kind seek_kind = {
 	.what = "seek", .setup = seek_setup, .teardown = seek_teardown,
 	.thread_init = seek_thread_init, .thread_fini = seek_thread_fini,
 	.step_begin = seek_step_begin, .step_end = seek_step_end, .op = seek_op,
+	.queued = true,
 };
 
 static const struct cap_kind create_kind = {

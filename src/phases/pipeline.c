@@ -25,9 +25,15 @@
 
 int pipeline_init(struct pipeline *p, const struct bench *b, size_t len, bool with_pool)
 {
+	return pipeline_init_depth(p, b, len, with_pool, b->plan->depth ? b->plan->depth : 1);
+}
+
+int pipeline_init_depth(struct pipeline *p, const struct bench *b, size_t len, bool with_pool,
+			unsigned depth)
+{
 	const struct run_plan *plan = b->plan;
 	struct engine_params params = {
-		.depth = plan->depth ? plan->depth : 1,
+		.depth = depth,
 		.direct = plan->direct,
 		.rw_flags = plan->cache == CACHE_UNCACHED ? RWF_DONTCACHE : 0,
 	};

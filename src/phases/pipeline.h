@@ -39,6 +39,9 @@ typedef int (*pipeline_complete_fn)(void *ctx, struct io_req *r);
  * block write's source of distinct data (see pipeline_use_pool).
  */
 int pipeline_init(struct pipeline *p, const struct bench *b, size_t len, bool with_pool);
+/* The same at a depth of the caller's (--latency-target's search over io_uring depth). */
+int pipeline_init_depth(struct pipeline *p, const struct bench *b, size_t len, bool with_pool,
+			unsigned depth);
 /* Open the file through the engine (the seekers do this inside the timing). */
 int pipeline_open_file(struct pipeline *p, const char *path, int flags);
 /* Both of the above; nothing is left set up on failure. */
