@@ -422,8 +422,11 @@ static int search_window(struct cap_ctx *c, const struct capacity_result *cr, un
 	if (!h)
 		return -ENOMEM;
 	if (c->kind->consumes) {
-		/* enough for the window at twice the best rate seen, within bounds */
-		double want = rate_hint * 2 * sp->step_s * CAP_WINDOW_MAX_STEPS / 4;
+		/*
+		 * a window's worth at twice the best rate seen; a window that uses
+		 * them up sooner ends there (few when short of its samples)
+		 */
+		double want = rate_hint * 2 * sp->step_s;
 
 		if (want < (double)cr->min_samples * 2)
 			want = (double)cr->min_samples * 2;

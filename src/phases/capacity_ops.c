@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "lib/rng.h"
+#include "lib/signals.h"
 #include "phases/capacity.h"
 
 /* A bijection of 64 bits (splitmix64's finish): distinct names stay distinct. */
@@ -260,6 +261,10 @@ static int file_pool_make(struct cap_ctx *c, uint64_t n)
 		return -ENOMEM;
 	c->pool = 0;
 	for (uint64_t i = 0; i < n; i++) {
+		if (clyde_stop_requested()) {
+			snprintf(c->err, sizeof(c->err), "making %s's files: stopped by a signal", c->dir);
+			return -EINTR;
+		}
 		ret = file_make(c, c->base + i);
 		if (ret)
 			return ret;
