@@ -32,7 +32,7 @@
 #define CAP_INFLIGHT_LATENCY_S	0.1
 /*
  * The fastest schedule clyde offers: a request every microsecond. A
- * thread's wake-up from clock_nanosleep takes tens of microseconds here,
+ * thread's wake-up from nanosleep takes tens of microseconds here,
  * so a faster one would be the scheduler's figure, not the filesystem's.
  */
 #define CAP_RATE_MAX		1e6

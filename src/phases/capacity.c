@@ -97,14 +97,22 @@ static uint64_t ticket_time(const struct cap_window *win, uint64_t k)
 	return win->t0 + (uint64_t)((double)k * win->gap_ns);
 }
 
+/*
+ * Sleep until now_ns() reaches t: nanosleep for what is left, again after
+ * an interruption. Not clock_nanosleep's absolute time, which DragonFly's
+ * libc declares but does not have (tests/bsd link check); the time left
+ * is read just before each sleep, so no error accumulates from one
+ * request to the next.
+ */
 static void sleep_until(uint64_t t)
 {
-	struct timespec ts = { .tv_sec = (time_t)(t / 1000000000ull),
-			       .tv_nsec = (long)(t % 1000000000ull) };
+	for (uint64_t now = now_ns(); now < t && !clyde_stop_requested(); now = now_ns()) {
+		struct timespec ts = { .tv_sec = (time_t)((t - now) / 1000000000ull),
+				       .tv_nsec = (long)((t - now) % 1000000000ull) };
 
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		if (clyde_stop_requested())
+		if (!nanosleep(&ts, NULL))
 			return;
+	}
 }
 
 static void closed_loop(struct cap_worker *cw)
