@@ -61,7 +61,7 @@ int read_csv_line(struct reader *rd, const char *p, size_t n, unsigned line);
 bool read_csv_header(const char *p, size_t n);
 /*
  * read_json.c: a JSON document (doc, from line) that no other reader
- * takes: clyde-result/1 to /14, or said why not. 0 or -ENOMEM.
+ * takes: clyde-result/1 to /15, or said why not. 0 or -ENOMEM.
  */
 struct json_node;
 int read_json_result(struct reader *rd, const struct json_node *doc, unsigned line);

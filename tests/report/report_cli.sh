@@ -316,10 +316,10 @@ expect_eq "tree: a run without its tree skipped" "$(cat "$W/notree.err")" \
 "$W/notree.json:16: phase tree_extract ran, but the run has no \"tree\": skipped
 clyde-report: 1 malformed line skipped"
 expect_eq "tree: the others read" "$(grep '^\[1\]' "$W/notree")" "[1] ext4t --tree=ports:0.1: 2 runs (clyde 0.1.0 JSON)"
-sed 's|clyde-result/4|clyde-result/15|' "$T" | "$REPORT" >/dev/null 2>"$W/v15.err"
-expect_eq "tree: /15 refused" "$?" 3
-expect_eq "tree: /15 says so" "$(head -n 1 "$W/v15.err")" \
-	"-:1: a JSON document whose schema is not clyde-result/1 to /14: skipped"
+sed 's|clyde-result/4|clyde-result/16|' "$T" | "$REPORT" >/dev/null 2>"$W/v16.err"
+expect_eq "tree: /16 refused" "$?" 3
+expect_eq "tree: /16 says so" "$(head -n 1 "$W/v16.err")" \
+	"-:1: a JSON document whose schema is not clyde-result/1 to /15: skipped"
 # the page: three tables of the tree phases; the charts have them
 "$REPORT" --baseline "ext4t --tree=ports:0.1" --html "$W/tree.html" --svg "$W/tree.svg" "$T" >/dev/null 2>"$W/err"
 rc=$?
