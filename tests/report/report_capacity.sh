@@ -230,6 +230,7 @@ EOF
 DB=$W/h.db
 expect_eq "add the capacity runs" "$(status "$REPORT" --db "$DB" --add "$CAP")" 0
 expect_eq "schema 6" "$(sql "$DB" 'pragma user_version')" 6
+expect_eq "a /15 run without an age is fresh, as a /14 one" "$(sql "$DB" 'select distinct age from runs')" fresh
 python3 - "$CAP" "$DB" >"$W/db.out" 2>&1 <<'EOF'
 import json, sqlite3, sys
 doc = json.load(open(sys.argv[1]))
