@@ -838,10 +838,11 @@ void report_capacity_svg_charts(FILE *out, const struct report_set *s, int y);
 /* The charts alone as one <svg> element, for the page; nothing when none. */
 int report_capacity_svg_element(FILE *out, const struct report_set *s);
 /*
- * One configuration's open-loop curve of phase ph: its runs' steps
- * pooled, one point per offered rate (the runs' medians), by offered
- * rate; *knee the median of its runs' knees (NAN: none saturated).
- * 0, -ENOENT where none of its runs has steps, -ENOMEM.
+ * One configuration's open-loop curve of phase ph: its k-th point the
+ * medians of its runs' k-th steps (those that have one; the runs of one
+ * --open-loop are the same steps); *knee the median of its saturated
+ * runs' knees (NAN: none saturated). 0, -ENOENT where none of its runs
+ * has steps, -ENOMEM. *pts is the caller's to free.
  */
 struct report_cap_point {
 	double offered, achieved, p50_s, p99_s, p999_s;
