@@ -501,7 +501,7 @@ static void chart_curve(FILE *out, const struct report_set *s, enum phase_id ph,
 		top = step;
 	snprintf(title, sizeof(title), "%s: achieved against offered rate", phase_get(ph)->row_name);
 	chart_frame(out, "cap-rate-chart", ph, x0, y0, title,
-		    "open loop, medians over runs; dashed: y = x; ring: the knee (achieved first below 95%)");
+		    "medians over runs; dashed: y = x; ring: knee (achieved below 95%)");
 #define PX(v) (CH_LEFT + (v) / top * (right - CH_LEFT))
 #define PY(v) (CH_BOTTOM - fmin((v), top) / top * (CH_BOTTOM - CH_TOP))
 	for (int t = 0; t * step <= top * (1 + 1e-9); t++) {
@@ -594,7 +594,7 @@ static void chart_latency(FILE *out, const struct report_set *s, enum phase_id p
 		top = step;
 	snprintf(title, sizeof(title), "%s: latency against offered rate", phase_get(ph)->row_name);
 	chart_frame(out, "cap-latency-chart", ph, x0, y0, title,
-		    "medians over runs, from each request's scheduled time; log scale; solid p50, dashed p99, dotted p99.9");
+		    "from the schedule, log scale; solid p50, dashed p99, dotted p99.9");
 #define PX(v) (CH_LEFT + (v) / top * (right - CH_LEFT))
 #define PY(v) (CH_BOTTOM - (log10(v) - elo) / (ehi - elo) * (CH_BOTTOM - CH_TOP))
 	for (int e = elo; e <= ehi; e++) {

@@ -170,6 +170,8 @@ seq_create latency: 1:cap-p50,cap-p99,cap-p999
 seq_create ticks: 10us 100us 1ms; powers of ten True, a decade apart True, equally spaced True"
 expect_file_has "the page has the section" "$W/cap.html" "<h2>Capacity under a latency bound</h2>"
 expect_eq "the page has the charts" "$(grep -c 'class="cap-chart' "$W/cap.html")" 4
+python3 -c 'import sys, xml.dom.minidom; [xml.dom.minidom.parse(f) for f in sys.argv[1:]]' "$W/cap.html" "$W/cap.svg"
+expect_eq "the page and the SVG parse as XML" "$?" 0
 
 # 3. an older document (/14): read as before, no capacity table and no capacity charts
 expect_eq "a /14 document" "$(status "$REPORT" -o "$W/old.txt" --svg "$W/old.svg" "$OLD")" 0
