@@ -51,6 +51,15 @@ void report_where_free_folded(struct report_where *w)
 	w->nfolded = 0;
 }
 
+void report_capacity_free(struct report_capacity *c)
+{
+	if (!c)
+		return;
+	free(c->probe);
+	free(c->step);
+	free(c);
+}
+
 void report_run_free_series(struct report_run *r)
 {
 	for (int ph = 0; ph < PH_COUNT; ph++) {
@@ -60,8 +69,11 @@ void report_run_free_series(struct report_run *r)
 			report_where_free_folded(r->where[ph]);
 		free(r->where[ph]);
 		r->where[ph] = NULL;
+		report_capacity_free(r->capacity[ph]);
+		r->capacity[ph] = NULL;
 	}
 	r->has_series = false;
+	r->has_capacity = false;
 }
 
 /* A run of a clyde JSON document, not a CSV line (which may be the document's own). */

@@ -5,7 +5,8 @@
  * phases, /6's failed runs are skipped, /8's phases a time series, /10's
  * runs their host and start, /11's the filesystem's own options, /12's
  * phases their stacks' layers and top functions and their block layer's
- * queue and device times (--profile=layers); the
+ * queue and device times (--profile=layers), /15's phases their capacity
+ * under a latency bound and their open-loop steps (issue 45); the
  * engine, depth, -D and data pattern of every schema go into the key;
  * /5's cluster, /7's plan, /13's stacks folds and /9's
  * ranks_summary are not read), parsed by lib/json_reader in
@@ -18,6 +19,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -652,6 +654,245 @@ static const char *json_run_series(struct report_run *r, enum phase_id ph,
  * over the amount, latency, and what /3, /4 and /8 add. NULL, or why
  * not (e->line: where, when not the phase's own line; *oom: no memory).
  */
+/* A boolean member that must be there: 0, or -EINVAL when absent or not a boolean. */
+static int json_need_bool(const struct json_node *obj, const char *key, bool *out)
+{
+	const struct json_node *n = json_get(obj, key);
+
+	if (!n || n->type != JSON_BOOL)
+		return -EINVAL;
+	*out = n->boolean;
+	return 0;
+}
+
+/* A number member that must be there, within [min, max] (whole when asked). */
+struct cap_num {
+	const char *key;
+	double min, max;
+	bool whole, nullable;	/* nullable: null or absent reads NAN */
+	size_t at;		/* offsetof the double it fills */
+};
+
+/* The members of table into the struct at base; NULL, or why not (the key at fault named). */
+static const char *cap_numbers(const struct json_node *obj, const struct cap_num *table, size_t n,
+			       void *base, const char *where, struct phase_error *e)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct cap_num *c = &table[i];
+		double *v = (double *)((char *)base + c->at);
+		int rc = c->nullable ? json_get_known(obj, c->key, c->min, c->max, v) :
+			 json_get_number(obj, c->key, c->min, c->max, c->whole, v);
+
+		if (!rc && c->whole && isfinite(*v) && *v != floor(*v))
+			rc = -EINVAL;
+		if (rc == -ENOENT)
+			return phase_error(e, obj, "capacity: %s has no \"%s\"", where, c->key);
+		if (rc)
+			return phase_error(e, json_get(obj, c->key) ? json_get(obj, c->key) : obj,
+					   "capacity: %s has a \"%s\" that is not %s%s", where, c->key,
+					   c->whole ? "a count" : "a number", c->nullable ? " or null" : "");
+	}
+	return NULL;
+}
+
+#define CAP_RATE_MAX	1e12	/* operations per second: far above any phase's */
+#define CAP_S_MAX	1e9	/* seconds */
+
+static const struct cap_num search_nums[] = {
+	{ "percentile", 1e-9, 100 - 1e-9, false, false, offsetof(struct report_capacity, percentile) },
+	{ "target_s", 1e-12, CAP_S_MAX, false, false, offsetof(struct report_capacity, target_s) },
+	{ "min_samples", 0, 1e15, true, false, offsetof(struct report_capacity, min_samples) },
+	{ "unbounded_rate", 0, CAP_RATE_MAX, false, true, offsetof(struct report_capacity, unbounded_rate) },
+	{ "rate", 0, CAP_RATE_MAX, false, false, offsetof(struct report_capacity, rate) },
+	{ "concurrency", 0, 1e9, true, false, offsetof(struct report_capacity, concurrency) },
+};
+
+static const struct cap_num probe_nums[] = {
+	{ "concurrency", 1, 1e9, true, false, offsetof(struct report_cap_probe, concurrency) },
+	{ "rate", 0, CAP_RATE_MAX, false, false, offsetof(struct report_cap_probe, rate) },
+	{ "latency_s", 0, CAP_S_MAX, false, true, offsetof(struct report_cap_probe, latency_s) },
+	{ "samples", 0, 1e18, true, false, offsetof(struct report_cap_probe, samples) },
+	{ "seconds", 0, CAP_S_MAX, false, false, offsetof(struct report_cap_probe, seconds) },
+};
+
+static const struct cap_num open_nums[] = {
+	{ "inflight", 1, 1e9, true, false, offsetof(struct report_capacity, inflight) },
+	{ "knee", 0, CAP_RATE_MAX, false, true, offsetof(struct report_capacity, knee) },
+};
+
+#define STEP_NUM(k, f, max, whole, nullable) \
+	{ k, 0, max, whole, nullable, offsetof(struct report_cap_step, f) }
+static const struct cap_num step_nums[] = {
+	{ "offered", 1e-9, CAP_RATE_MAX, false, false, offsetof(struct report_cap_step, offered) },
+	STEP_NUM("achieved", achieved, CAP_RATE_MAX, false, false),
+	STEP_NUM("seconds", seconds, CAP_S_MAX, false, false),
+	STEP_NUM("scheduled", scheduled, 1e18, true, false),
+	STEP_NUM("completed", completed, 1e18, true, false),
+	STEP_NUM("sent_late", sent_late, 1e18, true, false),
+	STEP_NUM("unsent", unsent, 1e18, true, false),
+	STEP_NUM("errors", errors, 1e18, true, false),
+	STEP_NUM("p50_s", p50_s, CAP_S_MAX, false, true),
+	STEP_NUM("p99_s", p99_s, CAP_S_MAX, false, true),
+	STEP_NUM("p999_s", p999_s, CAP_S_MAX, false, true),
+	STEP_NUM("max_s", max_s, CAP_S_MAX, false, true),
+	STEP_NUM("service_p50_s", service_p50_s, CAP_S_MAX, false, true),
+	STEP_NUM("service_p99_s", service_p99_s, CAP_S_MAX, false, true),
+	STEP_NUM("service_p999_s", service_p999_s, CAP_S_MAX, false, true),
+	STEP_NUM("service_max_s", service_max_s, CAP_S_MAX, false, true),
+};
+
+#define NUMS(t) t, sizeof(t) / sizeof(t[0])
+
+/* An array member's elements, counted; NULL, or why not. */
+static const char *cap_array(const struct json_node *obj, const char *key, const char *where,
+			     size_t *n, struct phase_error *e)
+{
+	const struct json_node *a = json_get(obj, key);
+
+	*n = 0;
+	if (!a || a->type != JSON_ARRAY)
+		return phase_error(e, a ? a : obj, "capacity: %s has no \"%s\" array", where, key);
+	for (const struct json_node *x = a->child; x; x = x->next)
+		(*n)++;
+	return NULL;
+}
+
+/* capacity.search (--latency-target): its figures and its probes. */
+static const char *cap_search(struct report_capacity *c, const struct json_node *sn,
+			      struct phase_error *e, bool *oom)
+{
+	const char *why;
+	char where[48];
+	size_t k = 0;
+
+	if (sn->type != JSON_OBJECT)
+		return phase_error(e, sn, "capacity: search is not an object");
+	why = cap_numbers(sn, NUMS(search_nums), c, "search", e);
+	if (!why && json_need_bool(sn, "met", &c->met))
+		why = phase_error(e, sn, "capacity: search has no \"met\", or one that is not true or false");
+	if (!why)
+		why = cap_array(sn, "steps", "search", &c->nprobes, e);
+	if (why)
+		return why;
+	c->probe = calloc(c->nprobes ? c->nprobes : 1, sizeof(*c->probe));
+	if (!c->probe) {
+		*oom = true;
+		return "";
+	}
+	c->has_search = true;
+	for (const struct json_node *x = json_get(sn, "steps")->child; x; x = x->next, k++) {
+		struct report_cap_probe *pr = &c->probe[k];
+
+		snprintf(where, sizeof(where), "search step %zu", k + 1);
+		if (x->type != JSON_OBJECT)
+			return phase_error(e, x, "capacity: %s is not an object", where);
+		why = cap_numbers(x, NUMS(probe_nums), pr, where, e);
+		if (why)
+			return why;
+		if (json_need_bool(x, "within", &pr->within) || json_need_bool(x, "few", &pr->few))
+			return phase_error(e, x, "capacity: %s has no \"within\" or \"few\" that is true or false",
+					   where);
+	}
+	return NULL;
+}
+
+/* A string member among the words allowed (NULL-ended) into dst. */
+static bool cap_word(const struct json_node *obj, const char *key, const char *const *words,
+		     char *dst, size_t len)
+{
+	const struct json_node *n = json_get(obj, key);
+
+	for (size_t i = 0; n && n->type == JSON_STRING && words[i]; i++)
+		if (!strcmp(n->string, words[i])) {
+			str_copy(dst, len, words[i]);
+			return true;
+		}
+	return false;
+}
+
+/* capacity.open_loop (--open-loop): how it ran, its knee and its steps. */
+static const char *cap_open_loop(struct report_capacity *c, const struct json_node *on,
+				 struct phase_error *e, bool *oom)
+{
+	static const char *const arrivals[] = { "fixed", "poisson", NULL };
+	static const char *const modes[] = { "sweep", "rates", NULL };
+	const char *why;
+	char where[48];
+	size_t k = 0;
+
+	if (on->type != JSON_OBJECT)
+		return phase_error(e, on, "capacity: open_loop is not an object");
+	if (!cap_word(on, "arrivals", arrivals, c->arrivals, sizeof(c->arrivals)))
+		return phase_error(e, on, "capacity: open_loop has no \"arrivals\" of \"fixed\" or \"poisson\"");
+	if (!cap_word(on, "mode", modes, c->mode, sizeof(c->mode)))
+		return phase_error(e, on, "capacity: open_loop has no \"mode\" of \"sweep\" or \"rates\"");
+	why = cap_numbers(on, NUMS(open_nums), c, "open_loop", e);
+	if (!why && json_need_bool(on, "saturated", &c->saturated))
+		why = phase_error(e, on, "capacity: open_loop has no \"saturated\", or one that is not true or false");
+	if (!why && c->saturated != isfinite(c->knee))
+		why = phase_error(e, on, "capacity: open_loop is %ssaturated but its knee is %s",
+				  c->saturated ? "" : "not ", c->saturated ? "null" : "a rate");
+	if (!why)
+		why = cap_array(on, "steps", "open_loop", &c->nsteps, e);
+	if (why)
+		return why;
+	c->step = calloc(c->nsteps ? c->nsteps : 1, sizeof(*c->step));
+	if (!c->step) {
+		*oom = true;
+		return "";
+	}
+	c->has_open_loop = true;
+	for (const struct json_node *x = json_get(on, "steps")->child; x; x = x->next, k++) {
+		snprintf(where, sizeof(where), "open_loop step %zu", k + 1);
+		if (x->type != JSON_OBJECT)
+			return phase_error(e, x, "capacity: %s is not an object", where);
+		why = cap_numbers(x, NUMS(step_nums), &c->step[k], where, e);
+		if (why)
+			return why;
+	}
+	return NULL;
+}
+
+/*
+ * clyde-result/15 (issue 45): a phase's "capacity" (--latency-target,
+ * --open-loop), only where the run was asked for it. Every key of the
+ * interface is read and checked; a bad one skips the run, as any bad
+ * figure of its phases does. The capacity goes into r whole or not at all.
+ */
+static const char *json_run_capacity(struct report_run *r, enum phase_id ph,
+				     const struct json_node *p, struct phase_error *e, bool *oom)
+{
+	const struct json_node *cn = json_get(p, "capacity"), *sn, *on;
+	struct report_capacity *c;
+	const char *why = NULL;
+
+	if (!cn || cn->type == JSON_NULL)
+		return NULL;
+	if (cn->type != JSON_OBJECT)
+		return phase_error(e, cn, "capacity is not an object");
+	sn = json_get(cn, "search");
+	on = json_get(cn, "open_loop");
+	if ((!sn || sn->type == JSON_NULL) && (!on || on->type == JSON_NULL))
+		return phase_error(e, cn, "capacity has neither \"search\" nor \"open_loop\"");
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		*oom = true;
+		return "";
+	}
+	c->knee = NAN;
+	if (sn && sn->type != JSON_NULL)
+		why = cap_search(c, sn, e, oom);
+	if (!why && on && on->type != JSON_NULL)
+		why = cap_open_loop(c, on, e, oom);
+	if (why) {
+		report_capacity_free(c);
+		return why;
+	}
+	r->capacity[ph] = c;
+	r->has_capacity = true;
+	return NULL;
+}
+
 static const char *json_run_phase(struct report_run *r, enum phase_id ph, const struct json_node *p,
 				  struct phase_error *e, bool *oom)
 {
@@ -690,6 +931,9 @@ static const char *json_run_phase(struct report_run *r, enum phase_id ph, const 
 		r->v[ph][RM_CPU] = (user + sys) / amount * (phase_get(ph)->unit == UNIT_KIB ? 1024.0 : 1000.0);
 	}
 	if (phase_get(ph)->kind == KIND_TREE && (why = json_tree_phase(r, ph, p)))
+		return why;
+	why = json_run_capacity(r, ph, p, e, oom);
+	if (why || *oom)
 		return why;
 	prof = json_get(p, "profile");
 	if (prof && prof->type != JSON_NULL && ((why = json_run_profile(r, ph, prof)) ||
@@ -1020,6 +1264,7 @@ int read_json_result(struct reader *rd, const struct json_node *doc, unsigned li
 			reader_malformed(rd, line, "a run that failed (its \"failure\" is not null)");
 			continue;
 		}
+		/* /14 on say the filesystem's age: "fresh" where they have none */
 		ret = json_run(rd, run, ver, atoi(schema->string + strlen("clyde-result/")) >= 14);
 	}
 	return ret;

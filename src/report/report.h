@@ -211,6 +211,47 @@ struct report_env {
 	double resident_worst_pct;
 };
 
+/*
+ * clyde-result/15 (issue 45): a phase's capacity under a latency bound,
+ * its "capacity" object. The search (--latency-target): a closed-loop
+ * search over concurrency, each window a probe; the open-loop steps
+ * (--open-loop): requests on a schedule, latency from the scheduled time.
+ * NAN where the document says null; owned by the run.
+ */
+struct report_cap_probe {
+	double concurrency, rate;	/* threads; operations per second */
+	double latency_s;		/* the percentile's latency; NAN: null */
+	double samples, seconds;
+	bool within, few;		/* within the target; under its samples at 10 x step */
+};
+
+struct report_cap_step {
+	double offered, achieved;	/* operations per second */
+	double seconds, scheduled, completed, sent_late, unsent, errors;
+	/* from the scheduled time, and the service time alone: NAN where null */
+	double p50_s, p99_s, p999_s, max_s;
+	double service_p50_s, service_p99_s, service_p999_s, service_max_s;
+};
+
+struct report_capacity {
+	bool has_search;
+	double percentile;	/* 99.0 for p99 */
+	double target_s, min_samples;
+	double unbounded_rate;	/* the phase's own figure; NAN: null */
+	bool met;		/* some window within the target */
+	double rate, concurrency;	/* capacity at the bound; rate 0 when not met */
+	size_t nprobes;
+	struct report_cap_probe *probe;
+	bool has_open_loop;
+	char arrivals[16];	/* "fixed", "poisson" */
+	char mode[16];		/* "sweep", "rates" */
+	double inflight;
+	double knee;		/* offered rate where achieved first fell below 95%; NAN: none */
+	bool saturated;
+	size_t nsteps;
+	struct report_cap_step *step;
+};
+
 /* One run, from one CSV line or one run of a JSON document. */
 struct report_run {
 	char source[256];	/* file name, or "-" for stdin */
@@ -277,6 +318,9 @@ struct report_run {
 	struct report_split split[PH_COUNT];
 	/* --profile's where (report_where): NULL where a phase has none. Owned by the run. */
 	struct report_where *where[PH_COUNT];
+	/* clyde-result/15: each phase's capacity; NULL where none. Owned by the run. */
+	struct report_capacity *capacity[PH_COUNT];
+	bool has_capacity;	/* any phase has one */
 };
 
 /* A configuration: the runs that share a key, summarised. */
@@ -428,8 +472,9 @@ void report_tick_label(char *buf, size_t len, double v, const struct report_axis
  * it ran with one; /4: the run's tree and the tree phases, when it ran
  * with --tree; /6: a run that failed is skipped as malformed; /8: each
  * phase's time series, where it was recorded; /10: the run's host and
- * start; /11: the filesystem's own options; /5's cluster, /7's plan and
- * /9's ranks_summary are not read).
+ * start; /11: the filesystem's own options; /14: its age and fill; /15:
+ * each phase's capacity under a latency bound; /5's cluster, /7's plan
+ * and /9's ranks_summary are not read).
  * CSV has bonnie++'s twelve phases only, each in its slot (core/phase.h).
  * Header lines are skipped; lines without a comma (the text table around
  * a CSV line) are counted in text_lines and ignored; malformed lines and
@@ -624,8 +669,10 @@ int report_split_html(FILE *out, const struct report_set *s);
  */
 void report_unseen_text(FILE *out, const struct report_set *s, size_t k, enum phase_id ph);
 
-/* Frees what run r owns: every series and every where. */
+/* Frees what run r owns: every series, every where and every capacity. */
 void report_run_free_series(struct report_run *r);
+/* A capacity and its probes and steps (NULL: nothing). */
+void report_capacity_free(struct report_capacity *c);
 /* The folded stacks a where holds (read_json.c keeps them), freed. */
 void report_where_free_folded(struct report_where *w);
 /*
@@ -769,5 +816,38 @@ int report_age_html(FILE *out, const struct report_set *s);
 /* The runs' age and fill; nothing where every run is fresh or unknown and no fill is known. */
 int report_age_runs_text(FILE *out, const struct report_set *s);
 int report_age_runs_html(FILE *out, const struct report_set *s);
+
+/*
+ * Capacity under a latency bound (report_capacity.c, issue 45): pure
+ * functions of the set; nothing where no run has a capacity.
+ * The text: the searches' table (per configuration and phase: the
+ * unbounded rate, the target, the capacity at the bound and its
+ * concurrency, medians over the runs) and the open-loop steps' table
+ * (per run and phase). The charts: per phase with open-loop steps,
+ * achieved against offered rate (y = x and each knee marked) and the
+ * latencies on a log axis, every configuration's curve on one chart.
+ */
+#define REPORT_CAP_W	900	/* the two charts of a phase side by side */
+#define REPORT_CAP_H	380
+int report_capacity_text(FILE *out, const struct report_set *s);
+int report_capacity_html(FILE *out, const struct report_set *s);
+/* The phases with open-loop steps, each a row of two charts: their height together (0: none). */
+int report_capacity_svg_height(const struct report_set *s);
+/* The rows of charts from y down, inside an <svg> (report_svg's). */
+void report_capacity_svg_charts(FILE *out, const struct report_set *s, int y);
+/* The charts alone as one <svg> element, for the page; nothing when none. */
+int report_capacity_svg_element(FILE *out, const struct report_set *s);
+/*
+ * One configuration's open-loop curve of phase ph: its k-th point the
+ * medians of its runs' k-th steps (those that have one; the runs of one
+ * --open-loop are the same steps); *knee the median of its saturated
+ * runs' knees (NAN: none saturated). 0, -ENOENT where none of its runs
+ * has steps, -ENOMEM. *pts is the caller's to free.
+ */
+struct report_cap_point {
+	double offered, achieved, p50_s, p99_s, p999_s;
+};
+int report_capacity_curve(const struct report_set *s, size_t k, enum phase_id ph,
+			  struct report_cap_point **pts, size_t *n, double *knee);
 
 #endif

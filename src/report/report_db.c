@@ -103,9 +103,33 @@ static const char migrate_5[] =
 	"ALTER TABLE runs ADD COLUMN age TEXT;"
 	"ALTER TABLE runs ADD COLUMN fill TEXT;";
 
+/*
+ * 5 -> 6: each run's capacity under a latency bound (clyde-result/15,
+ * issue 45), one row per phase that has one: --latency-target's search
+ * (percentile, target_s, unbounded_rate, met, rate, concurrency; NULL
+ * without one) and --open-loop's outcome (arrivals, mode, inflight,
+ * knee, saturated; NULL without one), and the open-loop steps. The rows
+ * before had none measured: no rows.
+ */
+static const char migrate_6[] =
+	"CREATE TABLE capacity ("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" phase TEXT NOT NULL,"
+	" percentile REAL, target_s REAL, unbounded_rate REAL, met INTEGER, rate REAL,"
+	" concurrency INTEGER,"
+	" arrivals TEXT, mode TEXT, inflight INTEGER, knee REAL, saturated INTEGER,"
+	" PRIMARY KEY (run_id, phase)) WITHOUT ROWID;"
+	"CREATE TABLE capacity_steps ("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" phase TEXT NOT NULL, step INTEGER NOT NULL,"
+	" offered REAL NOT NULL, achieved REAL NOT NULL, seconds REAL, scheduled INTEGER,"
+	" completed INTEGER, sent_late INTEGER, unsent INTEGER, errors INTEGER,"
+	" p50_s REAL, p99_s REAL, p999_s REAL, max_s REAL,"
+	" PRIMARY KEY (run_id, phase, step)) WITHOUT ROWID;";
+
 /* migrations[v]: the SQL that takes schema v to v + 1 (migrations[0] makes schema 1). */
 static const char *const migrations[REPORT_DB_SCHEMA] = {
-	schema_1, migrate_2, migrate_3, migrate_4, migrate_5,
+	schema_1, migrate_2, migrate_3, migrate_4, migrate_5, migrate_6,
 };
 
 /*
@@ -315,6 +339,7 @@ static void bind_real(sqlite3_stmt *st, int i, double v)
 /* The prepared statements of an add. */
 struct add_stmts {
 	sqlite3_stmt *run, *find, *result, *label, *series, *sweep, *point, *upgrade;
+	sqlite3_stmt *capacity, *cap_step;
 };
 
 static const char *const add_sql[] = {
@@ -342,6 +367,12 @@ static const char *const add_sql[] = {
 	"INSERT INTO sweep_points (sweep_id, point, offset_gib, mib_s, seconds) VALUES (?1, ?2, ?3, ?4, ?5)",
 	/* a row known by its line alone is this run, which says when and where it ran */
 	"UPDATE runs SET identity = ?1, started_at = ?2, host = coalesce(host, ?3) WHERE id = ?4",
+	"INSERT INTO capacity (run_id, phase, percentile, target_s, unbounded_rate, met, rate,"
+	" concurrency, arrivals, mode, inflight, knee, saturated)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+	"INSERT INTO capacity_steps (run_id, phase, step, offered, achieved, seconds, scheduled,"
+	" completed, sent_late, unsent, errors, p50_s, p99_s, p999_s, max_s)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
 };
 
 static const char *const measure_names[RM_ALL] = {
@@ -370,6 +401,61 @@ static int add_labels(struct report_db *db, struct add_stmts *q, long long id, c
 		sqlite3_bind_text(q->label, 2, labels[i], (int)(eq - labels[i]), SQLITE_TRANSIENT);
 		sqlite3_bind_text(q->label, 3, eq + 1, -1, SQLITE_TRANSIENT);
 		ret = step_done(db, q->label, "adding a label", err, errlen);
+	}
+	return ret;
+}
+
+/* A boolean column: 0 or 1, NULL where the part that measures it did not run. */
+static void bind_flag(sqlite3_stmt *st, int i, bool known, bool v)
+{
+	if (known)
+		sqlite3_bind_int(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+/* A phase's capacity (clyde-result/15): its row, and its open-loop steps. */
+static int add_capacity(struct report_db *db, struct add_stmts *q, long long id, enum phase_id ph,
+			const struct report_capacity *c, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = q->capacity;
+	bool se = c->has_search, ol = c->has_open_loop;
+	int ret;
+
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_text(st, 2, phase_csv_name(ph), -1, SQLITE_STATIC);
+	bind_real(st, 3, se ? c->percentile : NAN);
+	bind_real(st, 4, se ? c->target_s : NAN);
+	bind_real(st, 5, se ? c->unbounded_rate : NAN);
+	bind_flag(st, 6, se, c->met);
+	bind_real(st, 7, se ? c->rate : NAN);
+	bind_real(st, 8, se ? c->concurrency : NAN);
+	bind_text(st, 9, ol ? c->arrivals : NULL);
+	bind_text(st, 10, ol ? c->mode : NULL);
+	bind_real(st, 11, ol ? c->inflight : NAN);
+	bind_real(st, 12, ol ? c->knee : NAN);
+	bind_flag(st, 13, ol, c->saturated);
+	ret = step_done(db, st, "adding a capacity", err, errlen);
+	for (size_t k = 0; ol && k < c->nsteps && !ret; k++) {
+		const struct report_cap_step *t = &c->step[k];
+
+		st = q->cap_step;
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_text(st, 2, phase_csv_name(ph), -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, (long long)k);
+		bind_real(st, 4, t->offered);
+		bind_real(st, 5, t->achieved);
+		bind_real(st, 6, t->seconds);
+		bind_real(st, 7, t->scheduled);
+		bind_real(st, 8, t->completed);
+		bind_real(st, 9, t->sent_late);
+		bind_real(st, 10, t->unsent);
+		bind_real(st, 11, t->errors);
+		bind_real(st, 12, t->p50_s);
+		bind_real(st, 13, t->p99_s);
+		bind_real(st, 14, t->p999_s);
+		bind_real(st, 15, t->max_s);
+		ret = step_done(db, st, "adding an open-loop step", err, errlen);
 	}
 	return ret;
 }
@@ -407,6 +493,8 @@ static int add_figures(struct report_db *db, struct add_stmts *q, long long id,
 			bind_real(q->series, 11, s->writeback);
 			ret = step_done(db, q->series, "adding a time series", err, errlen);
 		}
+		if (!ret && r->capacity[ph])
+			ret = add_capacity(db, q, id, (enum phase_id)ph, r->capacity[ph], err, errlen);
 	}
 	return ret;
 }

@@ -15,7 +15,7 @@
 #include "report/report.h"
 
 /* The schema this clyde-report writes; --add migrates older ones (clyde-report(1)). */
-#define REPORT_DB_SCHEMA	5
+#define REPORT_DB_SCHEMA	6
 /* PRAGMA application_id of a clyde history: "ClDb". */
 #define REPORT_DB_APP_ID	0x436c4462
 /* How long a writer waits for another's lock, milliseconds. */

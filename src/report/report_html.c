@@ -573,6 +573,8 @@ int report_html(FILE *out, const struct report_set *s)
 	}
 	r = series_section(out, s);
 	if (!r)
+		r = report_capacity_html(out, s);
+	if (!r)
 		r = report_flame_html(out, s);
 	if (r)
 		return r;

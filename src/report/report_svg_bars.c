@@ -6,7 +6,8 @@
  * bar from the lowest to the highest run where there are two or more,
  * the baseline's median as a dashed line, and a <title> on each bar with
  * the exact numbers. The SVG document is theirs: the grid, then the time
- * series' charts (report_svg_series.c) under it, or those alone with
+ * series' charts (report_svg_series.c) under it and the open-loop
+ * curves (report_capacity.c) under those, or the series alone with
  * --series=only.
  */
 #include "config.h"
@@ -356,6 +357,7 @@ static void legend(FILE *out, const struct report_set *s, const struct grid *g)
 static int svg_write(FILE *out, const struct report_set *s, bool standalone)
 {
 	int nseries = standalone ? report_svg_series_count(s) : 0;
+	int capacity = standalone ? report_capacity_svg_height(s) : 0;
 	int width, height;
 	struct grid g;
 	int y;
@@ -366,6 +368,10 @@ static int svg_write(FILE *out, const struct report_set *s, bool standalone)
 	if (nseries) {
 		width = width > SERIES_W + 2 * MARGIN ? width : SERIES_W + 2 * MARGIN;
 		height += SERIES_HEAD + nseries * (SERIES_H + GAP);
+	}
+	if (capacity) {
+		width = width > REPORT_CAP_W + 2 * MARGIN ? width : REPORT_CAP_W + 2 * MARGIN;
+		height += capacity;
 	}
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
 		width, height, width, height);
@@ -405,7 +411,11 @@ static int svg_write(FILE *out, const struct report_set *s, bool standalone)
 		fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"15\" font-weight=\"bold\" fill=\"#111\">The phases over time: each run's time series</text>\n",
 			MARGIN, y + 18);
 		report_svg_series_charts(out, s, y + SERIES_HEAD);
+		y += SERIES_HEAD + nseries * (SERIES_H + GAP);
 	}
+	/* open-loop curves (clyde-result/15), every configuration's on one chart per phase */
+	if (capacity)
+		report_capacity_svg_charts(out, s, y);
 	fputs("</svg>\n", out);
 	return ferror(out) ? -EIO : 0;
 }

@@ -905,6 +905,8 @@ int report_text(FILE *out, const struct report_set *s)
 		ret = report_age_runs_text(out, s);
 	if (!ret)
 		ret = report_getc_text(out, s);
+	if (!ret)
+		ret = report_capacity_text(out, s);
 	if (ret)
 		return ret;
 	if (fflush(out))

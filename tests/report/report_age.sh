@@ -96,7 +96,7 @@ expect_eq "add the study" "$(status "$REPORT" --db "$DB" --add "$W/e-fresh1.json
 	"$W/x-aged1.json" "$W/x-aged2.json" "$W/old.json")" 0
 expect_eq "add one with other labels" "$(status "$REPORT" --db "$DB" --add --label age=aged:90:1 \
 	--label fill=33 "$W/other.json")" 0
-expect_eq "the schema" "$(sql "$DB" 'pragma user_version')" 5
+expect_eq "the schema" "$(sql "$DB" 'pragma user_version')" 6
 expect_eq "each run's age and fill" "$(sql "$DB" "select name || ' ' || coalesce(age, '(null)') || ' ' || \
 	coalesce(fill, '(null)') from runs order by seed + 0" | tr '\n' ';')" \
 	"ext4@fresh fresh (null);ext4@fresh fresh (null);ext4@fresh fresh (null);ext4@aged:80:2 aged:80:2 82;ext4@aged:80:2 aged:80:2 82;ext4@aged:80:2 aged:80:2 82;xfs@fresh fresh (null);xfs@aged:80:2 aged:80:2 82;xfs@aged:80:2 aged:80:2 82;ext4 (null) (null);ext4 aged:90:1 33;"
@@ -171,8 +171,8 @@ expect_eq "schema 4: age= selects by the label" "$(status "$REPORT" --db "$O" --
 expect_file_has "its run" "$W/out" "A: age=fresh (1 runs)"
 expect_eq "and left at schema 4" "$(sql "$O" 'pragma user_version')" 4
 expect_eq "an add upgrades it" "$(status "$REPORT" --db "$O" --add "$W/x-aged1.json")" 0
-expect_eq "to schema 5, with the columns" "$(sql "$O" 'pragma user_version')|$(sql "$O" \
-	"select count(*) from pragma_table_info('runs') where name in ('age', 'fill')")" "5|2"
+expect_eq "to schema 6, with the columns" "$(sql "$O" 'pragma user_version')|$(sql "$O" \
+	"select count(*) from pragma_table_info('runs') where name in ('age', 'fill')")" "6|2"
 expect_eq "the old run: age and fill not known (NULL), its label kept; the new run's stored" \
 	"$(sql "$O" "select r.name, coalesce(r.age, '(null)'), coalesce(r.fill, '(null)') from runs r order by id" |
 		tr '\n' ';')" "box|(null)|(null);xfs@aged:80:2|aged:80:2|82;"

@@ -96,7 +96,7 @@ expect_eq "add a zcav sweep" "$(status "$REPORT" --db "$DB" --add "$W/disk.zcav"
 expect_eq "add it again" "$(status "$REPORT" --db "$DB" --add "$W/disk.zcav")" 0
 expect_eq "the sweep once, with its points" "$(sql "$DB" 'select count(*) from sweeps')|$(sql "$DB" \
 	'select group_concat(mib_s) from (select mib_s from sweep_points order by point)')" "1|150.0,140.0,100.0"
-expect_eq "the schema version" "$(sql "$DB" 'pragma user_version')" 5
+expect_eq "the schema version" "$(sql "$DB" 'pragma user_version')" 6
 expect_eq "nothing readable to add: 3" "$(status "$REPORT" --db "$DB" --add /dev/null)" 3
 expect_eq "an unreadable input: 2" "$(status "$REPORT" --db "$DB" --add "$W/none.csv")" 2
 expect_eq "a bad label: usage" "$(status "$REPORT" --db "$DB" --add --label 'a b=c' "$W/x2.csv")" 1
@@ -476,7 +476,7 @@ EOF
 expect_eq "a schema-1 database is read as it is" "$(status "$REPORT" --db "$O" --history kernel=old --svg "$W/old.svg")" 0
 expect_eq "and left at schema 1" "$(sql "$O" 'pragma user_version')" 1
 expect_eq "an add migrates it" "$(status "$REPORT" --db "$O" --add --label kernel=new "$W/a.csv")" 0
-expect_eq "to schema 5" "$(sql "$O" 'pragma user_version')" 5
+expect_eq "to schema 6" "$(sql "$O" 'pragma user_version')" 6
 expect_eq "with the new columns and tables" "$(sql "$O" "select count(*) from pragma_table_info('runs') where name in \
 	('cache_mode', 'cache_outcome', 'resident_worst_pct', 'line_identity', 'started_at', 'fs_super_options')")|$(sql "$O" "select count(*) from sqlite_master where name in ('series', 'sweeps', 'sweep_points', 'runs_line_identity')")" "6|4"
 expect_eq "the old run's filesystem options: not known (NULL)" "$(sql "$O" "select fs_super_options is null from runs where id = 1")" 1
