@@ -23,9 +23,9 @@
 #   achieved - 1) (+-25%; measured 1.37 s for 1.53 s, 4.46 s for 4.43 s),
 #   and every step that kept up has a p99 under a fifth of the knee's.
 # The issue also asked that p99 rise before saturation (the throttle
-# releasing about CAP / 10 requests a 100 ms slice). It did not, in three
+# releasing about CAP / 10 requests a 100 ms slice). It did not, in four
 # sweeps: the p99 of the last step that kept up (466/s) was 0.6 to 2.3
-# times the first's (62/s), both 5 to 80 ms, with fixed and with Poisson
+# times the first's (62/s), both 4 to 70 ms, with fixed and with Poisson
 # arrivals. Fixed arrivals at 466/s bring 46.6 requests a slice, never
 # over its budget of 50, so none waits for the throttle; Poisson ones
 # seldom queue past a slice's budget at 93% of CAP (the service p99, from
