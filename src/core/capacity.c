@@ -156,6 +156,22 @@ unsigned capacity_inflight(const struct capacity_spec *sp, double rate)
 	return (unsigned)n;
 }
 
+unsigned capacity_search_next(unsigned *lo, unsigned *hi, unsigned conc, bool within,
+			      unsigned max)
+{
+	if (within)
+		*lo = conc;
+	else
+		*hi = conc;
+	if (!*hi && conc >= max)
+		return 0;
+	if (!*hi)
+		return conc * 2 > max ? max : conc * 2;
+	if (*hi - *lo > 1)
+		return *lo + (*hi - *lo) / 2;
+	return 0;
+}
+
 const char *capacity_arrivals_name(enum cap_arrivals a)
 {
 	return a == CAP_ARRIVALS_POISSON ? "poisson" : "fixed";

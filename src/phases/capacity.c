@@ -443,17 +443,8 @@ static int search(struct cap_ctx *c, struct capacity_result *cr, char *msg, size
 		cr->nsearch++;
 		if (st->rate > best)
 			best = st->rate;
-		if (st->within)
-			lo = conc;
-		else
-			hi = conc;
-		if (!hi && conc >= sp->max_conc)
-			break;
-		if (!hi)
-			conc = conc * 2 > sp->max_conc ? sp->max_conc : conc * 2;
-		else if (hi - lo > 1)
-			conc = lo + (hi - lo) / 2;
-		else
+		conc = capacity_search_next(&lo, &hi, conc, st->within, sp->max_conc);
+		if (!conc)
 			break;
 	}
 	/* the best rate within the target; its concurrency the highest as good (ties: noise) */

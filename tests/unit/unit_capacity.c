@@ -194,6 +194,55 @@ static void kept_up_cases(void)
 	}
 }
 
+/*
+ * The concurrencies a search visits when a window is within the target
+ * exactly up to concurrency limit, each worked out by hand below.
+ */
+static void search_walk(unsigned limit, unsigned max, const unsigned *want, unsigned nwant)
+{
+	unsigned got[32], n = 0, lo = 0, hi = 0, conc = 1;
+	int same;
+
+	while (conc && n < 32) {
+		got[n++] = conc;
+		conc = capacity_search_next(&lo, &hi, conc, conc <= limit, max);
+	}
+	same = n == nwant;
+	for (unsigned i = 0; same && i < n; i++)
+		same = got[i] == want[i];
+	CHECK(same, "within up to %u, max %u: %u windows, the last at %u", limit, max, n,
+	      n ? got[n - 1] : 0);
+}
+
+static void search_cases(void)
+{
+	/* within up to 11: doubling to 16 (beyond), then 12 (beyond), 10, 11 (within) */
+	static const unsigned w11[] = { 1, 2, 4, 8, 16, 12, 10, 11 };
+	/* within everywhere: doubling up to the most */
+	static const unsigned all64[] = { 1, 2, 4, 8, 16, 32, 64 };
+	/* the most not a power of two: the last doubling stops at it */
+	static const unsigned all48[] = { 1, 2, 4, 8, 16, 32, 48 };
+	static const unsigned all3[] = { 1, 2, 3 };
+	/* never within: 1, and no gap to halve */
+	static const unsigned none[] = { 1 };
+	static const unsigned w1[] = { 1, 2 };
+	/* within up to 2: 4 beyond, then 3 */
+	static const unsigned w2[] = { 1, 2, 4, 3 };
+	/* within up to 40 of 48: 48 beyond, then 40 (within), 44, 42, 41 (beyond) */
+	static const unsigned w40[] = { 1, 2, 4, 8, 16, 32, 48, 40, 44, 42, 41 };
+	static const unsigned max1[] = { 1 };
+
+	search_walk(11, 64, w11, 8);
+	search_walk(1000, 64, all64, 7);
+	search_walk(1000, 48, all48, 7);
+	search_walk(1000, 3, all3, 3);
+	search_walk(0, 64, none, 1);
+	search_walk(1, 64, w1, 2);
+	search_walk(2, 64, w2, 4);
+	search_walk(40, 48, w40, 11);
+	search_walk(1000, 1, max1, 1);
+}
+
 static void defaults_cases(void)
 {
 	struct capacity_spec sp;
@@ -213,6 +262,7 @@ int main(void)
 	samples_cases();
 	inflight_cases();
 	kept_up_cases();
+	search_cases();
 	defaults_cases();
 	return unit_verdict("unit_capacity");
 }
