@@ -231,6 +231,9 @@ static void search_cases(void)
 	/* within up to 40 of 48: 48 beyond, then 40 (within), 44, 42, 41 (beyond) */
 	static const unsigned w40[] = { 1, 2, 4, 8, 16, 32, 48, 40, 44, 42, 41 };
 	static const unsigned max1[] = { 1 };
+	/* an odd gap (4 within, 7 beyond): its lower half first, 5 */
+	static const unsigned w5of7[] = { 1, 2, 4, 7, 5, 6 };
+	static const unsigned w4of7[] = { 1, 2, 4, 7, 5 };
 
 	search_walk(11, 64, w11, 8);
 	search_walk(1000, 64, all64, 7);
@@ -241,6 +244,8 @@ static void search_cases(void)
 	search_walk(2, 64, w2, 4);
 	search_walk(40, 48, w40, 11);
 	search_walk(1000, 1, max1, 1);
+	search_walk(5, 7, w5of7, 6);
+	search_walk(4, 7, w4of7, 5);
 }
 
 static void defaults_cases(void)
