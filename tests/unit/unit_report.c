@@ -434,11 +434,11 @@ static void test_malformed(struct report_set *s)
 	free(binary);
 
 	expect_read(s, "JSON cut", json_doc, 200, 0, 1, "t:1: JSON document: the input ends inside it");
-	EXPECT_TEXT(s, "JSON schema", "{\"schema\": \"other/1\", \"runs\": []}", 0, 1, "schema is not clyde-result/1 to /14");
+	EXPECT_TEXT(s, "JSON schema", "{\"schema\": \"other/1\", \"runs\": []}", 0, 1, "schema is not clyde-result/1 to /15");
 	/* after a broken document, reading resumes at the next line that starts with '{' */
 	EXPECT_TEXT(s, "JSON not JSON", "{nope}\n1.97,x\n{\"schema\":1}", 0, 2,
 		    "t:1: JSON document: an object member without a name (line 1): skipped\n"
-		    "t:3: a JSON document whose schema is not clyde-result/1 to /14: skipped\n");
+		    "t:3: a JSON document whose schema is not clyde-result/1 to /15: skipped\n");
 	EXPECT_TEXT(s, "JSON deep", "{\"a\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]}", 0, 1,
 		    "JSON document: nested too deep");
 	EXPECT_TEXT(s, "JSON huge number", "{\"schema\": 1e999}", 0, 1, "a number out of range");
