@@ -230,7 +230,8 @@ left_none "open loop" "$W/ol.err"
 	--capacity-time=0.1 --capacity-phases=ran_stat --json "$W/sw.json" >"$W/sw.out" 2>"$W/sw.err"
 expect_eq "a sweep within 0.1 s never saturates: exit 8" "$?" 8
 expect_file_has "stderr says so" "$W/sw.err" "an --open-loop sweep never saturated"
-expect_file_has "the table says why no knee" "$W/sw.out" "no knee: the sweep did not saturate within --capacity-time=0.1 s"
+expect_file_has "the table says why no knee" "$W/sw.out" \
+	"no knee: the sweep did not saturate within --capacity-time=0.1 s"
 pycheck unsaturated "$W/sw.json" '"ran_stat"'
 pycheck inflight "$W/sw.json" '"ran_stat"' 32
 pycheck open_loop "$W/sw.json" '["ran_stat"]'
