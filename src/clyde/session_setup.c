@@ -227,5 +227,8 @@ int prepare(struct session *s, char *err, size_t errlen)
 			"primarycache=metadata (zfs set primarycache=metadata DATASET), or "
 			"export and import the pool between runs\n",
 			o->dir, s->fs.type, cache_evict_method(), cache_mode_name(o->cache));
+	/* last, once nothing else refuses the run: a refused run leaves the file as it was */
+	if (!o->plan_only && capacity_log_open(&o->capacity, err, errlen))
+		return CLYDE_EXIT_USAGE;
 	return CLYDE_EXIT_OK;
 }

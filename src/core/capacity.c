@@ -131,7 +131,16 @@ bool capacity_asked(const struct capacity_spec *sp)
 
 uint64_t capacity_min_samples(double pct)
 {
-	return (uint64_t)ceil(CAP_TAIL_SAMPLES / (1.0 - pct / 100.0) - 1e-9);
+	double n = CAP_TAIL_SAMPLES / (1.0 - pct / 100.0), whole = round(n);
+
+	/*
+	 * 1 - 99.9 / 100 is not 0.001 in binary: the quotient comes out a few
+	 * parts in 1e13 above 20000, which ceil would make 20001. A quotient
+	 * that near a whole number is that number.
+	 */
+	if (fabs(n - whole) <= 1e-9 * n)
+		return (uint64_t)whole;
+	return (uint64_t)ceil(n);
 }
 
 unsigned capacity_inflight(const struct capacity_spec *sp, double rate)
@@ -145,6 +154,22 @@ unsigned capacity_inflight(const struct capacity_spec *sp, double rate)
 	if (n > CAP_INFLIGHT_AUTO_MAX)
 		return CAP_INFLIGHT_AUTO_MAX;
 	return (unsigned)n;
+}
+
+unsigned capacity_search_next(unsigned *lo, unsigned *hi, unsigned conc, bool within,
+			      unsigned max)
+{
+	if (within)
+		*lo = conc;
+	else
+		*hi = conc;
+	if (!*hi && conc >= max)
+		return 0;
+	if (!*hi)
+		return conc * 2 > max ? max : conc * 2;
+	if (*hi - *lo > 1)
+		return *lo + (*hi - *lo) / 2;
+	return 0;
 }
 
 const char *capacity_arrivals_name(enum cap_arrivals a)

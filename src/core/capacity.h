@@ -143,6 +143,14 @@ bool capacity_asked(const struct capacity_spec *sp);
 uint64_t capacity_min_samples(double pct);
 /* An open-loop step's slots at rate: --open-loop-inflight, else rate x 100 ms in [4, 256]. */
 unsigned capacity_inflight(const struct capacity_spec *sp, double rate);
+/*
+ * The search's concurrency after a window at conc, within the target or
+ * not: 1, 2, 4 ... (at most max) while within, then halving the gap
+ * between the highest within (*lo, 0: none) and the lowest beyond (*hi,
+ * 0: none yet), both updated here. 0: the search is done.
+ */
+unsigned capacity_search_next(unsigned *lo, unsigned *hi, unsigned conc, bool within,
+			      unsigned max);
 /* "fixed", "poisson" */
 const char *capacity_arrivals_name(enum cap_arrivals a);
 /* Whether the step kept up: achieved at least CAP_KNEE_SHARE of offered. */

@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -162,8 +163,11 @@ static void open_loop(struct cap_worker *cw)
 		at = ticket_time(win, k);
 		now = now_ns();
 		if (now >= win->stop_ns) {
-			/* never sent: it had waited this long when the step gave up */
-			hist_record(&cw->sched, now - at);
+			/*
+			 * never sent: it had waited this long when the step gave up (a
+			 * Poisson ticket may lie past the end: it had not waited at all)
+			 */
+			hist_record(&cw->sched, now > at ? now - at : 0);
 			atomic_store(&win->stop, true);
 			break;
 		}
@@ -367,36 +371,91 @@ out:
 	return ret;
 }
 
-static FILE *log_open(const char *path, char *err, size_t errlen)
-{
-	/* the first step of the process starts the file; the later ones (-x) add to it */
-	static bool started;
-	FILE *f = fopen(path, started ? "a" : "w");
+/* --open-loop-log, opened once by capacity_log_open; NULL without */
+static FILE *cap_log;
 
-	if (!f)
-		snprintf(err, errlen, "--open-loop-log: cannot write %s: %s", path, strerror(errno));
-	started = true;
-	return f;
+int capacity_log_open(const struct capacity_spec *sp, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd, ret;
+
+	if (!sp->log_path || cap_log)
+		return 0;
+	/*
+	 * clyde runs as root: a link planted at the path would have it
+	 * truncate a file it was never given. Not followed (Linux says ELOOP,
+	 * the BSDs EMLINK), and no file with other names, nor one that is not
+	 * a plain file (a FIFO would block: O_NONBLOCK). Opened once, before
+	 * the run: a directory of the path swapped later changes nothing.
+	 */
+	fd = open(sp->log_path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
+		  0644);
+	if (fd < 0) {
+		ret = -errno;
+		if (ret == -ELOOP || ret == -EMLINK)
+			snprintf(err, errlen, "--open-loop-log: %s is a symbolic link: clyde does not "
+				 "follow it (name a file of its own)", sp->log_path);
+		else if (ret == -ENXIO)	/* a FIFO without a reader, a device without its driver */
+			snprintf(err, errlen, "--open-loop-log: %s is not a regular file",
+				 sp->log_path);
+		else
+			snprintf(err, errlen, "--open-loop-log: cannot write %s: %s", sp->log_path,
+				 strerror(-ret));
+		return ret;
+	}
+	if (fstat(fd, &st)) {
+		ret = -errno;
+		snprintf(err, errlen, "--open-loop-log: %s: %s", sp->log_path, strerror(-ret));
+		goto close_fd;
+	}
+	ret = -EINVAL;
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "--open-loop-log: %s is not a regular file", sp->log_path);
+		goto close_fd;
+	}
+	if (st.st_nlink > 1) {
+		snprintf(err, errlen, "--open-loop-log: %s has other hard links: clyde does not "
+			 "write through them (name a file of its own)", sp->log_path);
+		goto close_fd;
+	}
+	if (ftruncate(fd, 0)) {
+		ret = -errno;
+		snprintf(err, errlen, "--open-loop-log: cannot truncate %s: %s", sp->log_path,
+			 strerror(-ret));
+		goto close_fd;
+	}
+	cap_log = fdopen(fd, "w");
+	if (!cap_log) {
+		ret = -errno;
+		snprintf(err, errlen, "--open-loop-log: %s: %s", sp->log_path, strerror(-ret));
+		goto close_fd;
+	}
+	return 0;
+close_fd:
+	close(fd);
+	return ret;
 }
 
 static int log_step(const struct cap_ctx *c, const struct cap_window *win, unsigned step,
 		    char *err, size_t errlen)
 {
-	FILE *f = log_open(c->b->plan->capacity.log_path, err, errlen);
-	int ret = 0;
-
-	if (!f)
-		return -EIO;
+	if (!cap_log) {
+		snprintf(err, errlen, "--open-loop-log: %s was not opened",
+			 c->b->plan->capacity.log_path);
+		return -EBADF;
+	}
 	for (uint64_t k = 0; k < win->n; k++)
-		fprintf(f, "%s %u %llu %llu %llu %d\n", c->d->csv_name, step,
+		fprintf(cap_log, "%s %u %llu %llu %llu %d\n", c->d->csv_name, step,
 			(unsigned long long)ticket_time(win, k),
 			(unsigned long long)win->log_sent[k], (unsigned long long)win->log_done[k],
 			win->log_res[k]);
-	if (ferror(f) | fclose(f)) {
-		snprintf(err, errlen, "--open-loop-log: cannot write %s", c->b->plan->capacity.log_path);
-		ret = -EIO;
+	/* each step whole in the file, or the run's error */
+	if (fflush(cap_log) | ferror(cap_log)) {
+		snprintf(err, errlen, "--open-loop-log: cannot write %s",
+			 c->b->plan->capacity.log_path);
+		return -EIO;
 	}
-	return ret;
+	return 0;
 }
 
 /* The search's concurrency is a queue's depth: a queued engine (uring, null) and its requests. */
@@ -494,17 +553,8 @@ static int search(struct cap_ctx *c, struct capacity_result *cr, char *msg, size
 		cr->nsearch++;
 		if (st->rate > best)
 			best = st->rate;
-		if (st->within)
-			lo = conc;
-		else
-			hi = conc;
-		if (!hi && conc >= sp->max_conc)
-			break;
-		if (!hi)
-			conc = conc * 2 > sp->max_conc ? sp->max_conc : conc * 2;
-		else if (hi - lo > 1)
-			conc = lo + (hi - lo) / 2;
-		else
+		conc = capacity_search_next(&lo, &hi, conc, st->within, sp->max_conc);
+		if (!conc)
 			break;
 	}
 	/* the best rate within the target; its concurrency the highest as good (ties: noise) */

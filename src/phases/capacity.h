@@ -85,6 +85,14 @@ bool capacity_unsaturated(const struct run_result *runs, unsigned count);
 bool capacity_wanted(const struct run_plan *p, enum phase_id id);
 
 /*
+ * --open-loop-log's file, opened (truncated) once for the process before
+ * the runs, each open-loop step's lines added to it: 0 with none asked;
+ * -errno with err saying why (a symbolic link or hard-linked file at the
+ * path is refused, never written through).
+ */
+int capacity_log_open(const struct capacity_spec *sp, char *err, size_t errlen);
+
+/*
  * Measure the phase's capacity after it ran, into pr->capacity (allocated).
  * 0, or -errno with b->errmsg saying what failed; its files are removed
  * either way.

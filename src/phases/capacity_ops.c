@@ -244,6 +244,12 @@ static int file_make(struct cap_ctx *c, uint64_t id)
 		ret = -errno;
 	if (!ret)
 		return 0;
+	/*
+	 * Made (O_EXCL: ours) but not whole: it goes now. A delete's pool
+	 * counts only the files it made, so its teardown would not find this
+	 * one, and capacity.N would stay.
+	 */
+	unlinkat(c->dirfd, name, 0);
 fail:
 	snprintf(c->err, sizeof(c->err), "create %s/%s", c->dir, name);
 	return ret;
@@ -261,6 +267,7 @@ static int file_pool_make(struct cap_ctx *c, uint64_t n)
 		return -ENOMEM;
 	c->pool = 0;
 	for (uint64_t i = 0; i < n; i++) {
+		/* a delete window's pool may be millions of files: a signal must not wait for them */
 		if (clyde_stop_requested()) {
 			snprintf(c->err, sizeof(c->err), "making %s's files: stopped by a signal", c->dir);
 			return -EINTR;
