@@ -22,6 +22,7 @@
 #include "lib/rng.h"
 #include "lib/signals.h"
 #include "phases/capacity.h"
+#include "sys/compat.h"
 
 /* A bijection of 64 bits (splitmix64's finish): distinct names stay distinct. */
 static uint64_t mix64(uint64_t x)
@@ -302,11 +303,29 @@ static uint64_t stat_pool_size(const struct cap_ctx *c)
 	return n;
 }
 
+/*
+ * After the untimed making or removing of a step's files: the file system
+ * synced (compat.h's fs_sync), so that the next window or step does not
+ * pay for their write-back and journal commits, which would land in its
+ * latencies by chance of timing.
+ */
+static int file_settle(struct cap_ctx *c, int ret)
+{
+	int sret;
+
+	if (ret)
+		return ret;
+	sret = fs_sync(c->dirfd);
+	if (sret)
+		snprintf(c->err, sizeof(c->err), "sync %s", c->dir);
+	return sret;
+}
+
 static int stat_setup(struct cap_ctx *c)
 {
 	int ret = file_setup(c);
 
-	return ret ? ret : file_pool_make(c, stat_pool_size(c));
+	return ret ? ret : file_settle(c, file_pool_make(c, stat_pool_size(c)));
 }
 
 static int noop_step(struct cap_ctx *c, uint64_t n)
@@ -341,12 +360,12 @@ static int create_step_end(struct cap_ctx *c, uint64_t taken)
 	int ret = file_remove_range(c, c->base, c->base + taken);
 
 	c->base += taken;
-	return ret;
+	return file_settle(c, ret);
 }
 
 static int delete_step_begin(struct cap_ctx *c, uint64_t n)
 {
-	return file_pool_make(c, n);
+	return file_settle(c, file_pool_make(c, n));
 }
 
 static int delete_op(struct cap_ctx *c, struct cap_thread *t, uint64_t k)
@@ -369,7 +388,7 @@ static int delete_step_end(struct cap_ctx *c, uint64_t taken)
 	(void)taken;
 	c->base += c->pool;
 	c->pool = 0;
-	return ret;
+	return file_settle(c, ret);
 }
 
 static const struct cap_kind seek_kind = {
