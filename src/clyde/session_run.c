@@ -88,7 +88,6 @@ static int run_once(struct session *s, uint32_t seed, uint32_t run, struct run_r
 	b.sync_count = &s->sync_count;
 	b.verify_key = verify_key(seed, run);
 	b.fill_sync = s->opt.age.on;
-	b.warmup = run == UINT32_MAX;
 	b.profiler = s->opt.profile ? &s->prof : NULL;
 	b.placement = &s->place;
 	if (s->si.loop_backing[0] && s->si.loop_dio == 0)

@@ -53,7 +53,6 @@ struct bench {
 	 * so that a plain run makes no sync of its own.
 	 */
 	bool fill_sync;
-	bool warmup;		/* --warmup's run: no capacity measured after its phases */
 	char errmsg[1024];	/* why bench_run failed */
 };
 

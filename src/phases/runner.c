@@ -1003,7 +1003,7 @@ int bench_run(struct bench *b, struct run_result *res)
 		if (!ret && (d->flags & PF_LAYS_OUT_FILE))
 			measure_test_file(b, workers, res);
 		/* after the phase, before the next: its files and the big file are as it left them */
-		if (!ret && !b->warmup && capacity_wanted(b->plan, d->id))
+		if (!ret && capacity_wanted(b->plan, d->id))
 			ret = capacity_run(b, &workers[0], d, &res->phase[d->id]);
 	}
 	if (b->stall_reader)
