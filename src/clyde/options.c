@@ -24,7 +24,6 @@
 #include "engines/engine.h"
 #include "lib/opt.h"
 #include "lib/size.h"
-#include "phases/capacity.h"
 #include "sys/compat.h"
 #include "tree/tree.h"
 

@@ -124,6 +124,19 @@ int capacity_rates_parse(struct capacity_spec *sp, const char *arg, char *err, s
 	return 0;
 }
 
+bool capacity_phase_measurable(enum phase_id id)
+{
+	static const enum phase_id measurable[] = {
+		PH_SEEKS, PH_SEQ_CREATE, PH_SEQ_STAT, PH_SEQ_DEL, PH_RAN_CREATE, PH_RAN_STAT,
+		PH_RAN_DEL,
+	};
+
+	for (size_t i = 0; i < sizeof(measurable) / sizeof(measurable[0]); i++)
+		if (measurable[i] == id)
+			return true;
+	return false;
+}
+
 bool capacity_asked(const struct capacity_spec *sp)
 {
 	return sp->target_on || sp->open_on;

@@ -132,6 +132,12 @@ void capacity_spec_init(struct capacity_spec *sp);
 int capacity_target_parse(struct capacity_spec *sp, const char *arg, char *err, size_t errlen);
 /* --open-loop=RATE[,RATE...]|sweep: 0, or -EINVAL with err saying why. */
 int capacity_rates_parse(struct capacity_spec *sp, const char *arg, char *err, size_t errlen);
+/*
+ * Whether --latency-target and --open-loop can measure the phase: those
+ * phases/capacity_ops.c has a row for (the option parser asks here, so
+ * that it links no phase).
+ */
+bool capacity_phase_measurable(enum phase_id id);
 /* Whether either was asked. */
 bool capacity_asked(const struct capacity_spec *sp);
 

@@ -75,8 +75,6 @@ bool capacity_seek_writes(const struct cap_ctx *c, uint64_t k);
 
 /* The phase's kind, NULL when capacity is not measured on it. */
 const struct cap_kind *capacity_kind(enum phase_id id, bool *random);
-/* Whether --latency-target and --open-loop can measure the phase. */
-bool capacity_phase_measurable(enum phase_id id);
 /* Whether the plan measures some phase's capacity (one that runs). */
 bool capacity_any_phase(const struct run_plan *p);
 /* Whether a run's --open-loop sweep never saturated (exit 8). */

@@ -444,10 +444,6 @@ const struct cap_kind *capacity_kind(enum phase_id id, bool *random)
 	return NULL;
 }
 
-bool capacity_phase_measurable(enum phase_id id)
-{
-	return capacity_kind(id, NULL) != NULL;
-}
 
 bool capacity_any_phase(const struct run_plan *p)
 {
@@ -470,7 +466,7 @@ bool capacity_wanted(const struct run_plan *p, enum phase_id id)
 {
 	const struct capacity_spec *sp = &p->capacity;
 
-	if (!capacity_asked(sp) || !capacity_phase_measurable(id))
+	if (!capacity_asked(sp) || !capacity_kind(id, NULL))
 		return false;
 	return !sp->phases_given || sp->phase[id];
 }
