@@ -39,11 +39,16 @@ static int choose_engine(struct run_plan *p, const struct clyde_options *o,
 		snprintf(err, errlen, "--engine=%s: %s", o->engine, c.desc);
 		return ret == -ENOENT || ret == -EINVAL ? CLYDE_EXIT_USAGE : CLYDE_EXIT_ENGINE;
 	}
+	if (o->cache == CACHE_UNCACHED && c.ops->flags & ENGINE_F_NO_RW_FLAGS) {
+		snprintf(err, errlen, "--cache=uncached: the %s engine cannot pass RWF_DONTCACHE "
+			 "with each request", c.ops->name);
+		return CLYDE_EXIT_USAGE;
+	}
 	p->engine = c.ops;
 	p->depth = c.depth;
 	if (c.refused) {
 		snprintf(p->engine_desc, sizeof(p->engine_desc),
-			 "%s; --engine=auto fell back: %s %s", c.desc, c.refused, c.why);
+			 "%.100s; --engine=auto fell back: %s %.100s", c.desc, c.refused, c.why);
 		fprintf(stderr, "clyde: note: --engine=auto: %s cannot be used (%s); running "
 			"psync at queue depth 1\n", c.refused, c.why);
 	} else if (c.ops->flags & ENGINE_F_QUEUED) {

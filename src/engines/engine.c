@@ -21,6 +21,7 @@
 static const struct engine_ops *engines[ENGINE_ROWS_MAX + 1] = {
 	&engine_psync,
 	&engine_uring,
+	&engine_aio,
 	&engine_null,
 };
 
@@ -110,7 +111,7 @@ int engine_choose_in(const struct engine_ops *const *table, size_t n, const char
 		for (size_t i = 0; i < n; i++) {
 			unsigned flags = table[i]->flags;
 
-			if (!(flags & ENGINE_F_QUEUED) || flags & ENGINE_F_NO_DATA)
+			if (!(flags & ENGINE_F_QUEUED) || flags & (ENGINE_F_NO_DATA | ENGINE_F_NOT_AUTO))
 				continue;
 			if (!choose_named(table[i], depth, c)) {
 				c->refused = NULL;

@@ -58,6 +58,14 @@ struct engine {
  * checks its data (--verify) cannot use it.
  */
 #define ENGINE_F_NO_DATA	(1u << 1)
+/*
+ * Its queue is kept by a library that does blocking I/O underneath
+ * (glibc's threads, NetBSD's one worker, DragonFly's librt): chosen only
+ * by name, never by --engine=auto.
+ */
+#define ENGINE_F_NOT_AUTO	(1u << 2)
+/* It takes no per-request flags (RWF_*): --cache=uncached cannot use it. */
+#define ENGINE_F_NO_RW_FLAGS	(1u << 3)
 
 /*
  * One engine: one file that ends with its ops, one row in engine.c's
@@ -102,6 +110,8 @@ struct engine_ops {
 extern const struct engine_ops engine_psync;
 /* engine_uring.c, or engine_uring_stub.c when liburing was not found. */
 extern const struct engine_ops engine_uring;
+/* engine_aio.c (POSIX AIO), or engine_aio_stub.c when the system has none. */
+extern const struct engine_ops engine_aio;
 /* Completes every request at once and moves nothing: clyde's own cost. */
 extern const struct engine_ops engine_null;
 
@@ -142,10 +152,10 @@ int engine_register(const struct engine_ops *ops);
 struct engine_choice {
 	const struct engine_ops *ops;
 	unsigned depth;		/* requests in flight: the depth asked, or 1 */
-	char desc[96];		/* what the engine set up, or why it cannot run here */
+	char desc[160];		/* what the engine set up, or why it cannot run here */
 	/* auto fell back to psync: the last engine refused ("none"), and why */
 	const char *refused;
-	char why[96];
+	char why[160];
 };
 
 /*
@@ -153,8 +163,8 @@ struct engine_choice {
  * named engine runs at depth when it keeps requests in flight, at 1 when
  * it does not (depth above 1 is then -EINVAL). auto at depth 1 is psync:
  * a ring does one request at a time no faster than pread. auto above 1 is
- * the first engine of the table that keeps requests in flight, moves data
- * and probes at that depth; when none does, psync at depth 1 with refused
+ * the first engine of the table that keeps requests in flight, moves data,
+ * is not ENGINE_F_NOT_AUTO and probes at that depth; when none does, psync at depth 1 with refused
  * and why set, for the caller's note. 0, -ENOENT for a name not in the
  * table, -EINVAL, or the probe's -errno with desc saying why.
  */

@@ -155,7 +155,7 @@ struct zcav_sweep {
 	uint64_t size;			/* bytes; 0 for a stream */
 	bool sized;			/* no block past size: a regular file, a sized device */
 	char engine[16];
-	char engine_desc[96];		/* what the engine said it set up */
+	char engine_desc[160];		/* what the engine said it set up */
 	bool direct;
 	struct zcav_pass pass[ZCAV_MAX_PASSES];
 	unsigned npasses;

@@ -183,11 +183,11 @@ int main(void)
 	CHECK(ret == 0, "--engine=null --iodepth=4: %d (%s)", ret, err);
 	tally_row();
 	CHECK(parse(&o, err, sizeof(err), dir, "tally") == -EINVAL &&
-	      strstr(err, "must be psync, uring, null or auto"), "before the row: '%s'", err);
+	      strstr(err, "must be psync, uring, aio, null or auto"), "before the row: '%s'", err);
 	CHECK(engine_register(&engine_tally) == 0, "add the tally row");
 	CHECK(engine_register(&engine_tally) == -EEXIST, "a name is added once");
 	CHECK(parse(&o, err, sizeof(err), dir, "tall") == -EINVAL &&
-	      strstr(err, "must be psync, uring, null, tally or auto"),
+	      strstr(err, "must be psync, uring, aio, null, tally or auto"),
 	      "the names from the table: '%s'", err);
 	ret = parse(&o, err, sizeof(err), dir, "tally");
 	CHECK(ret == 0, "--engine=tally --iodepth=4: %d (%s)", ret, err);

@@ -159,7 +159,7 @@ int main(void)
 	REJECTS("-p: '0' must be a number of processes from 1 to 1000", "-p", "0");
 	REJECTS("-y: 'x' must be s (semaphore) or p (prompt)", "-y", "x");
 	REJECTS("--cache: 'foo' must be drop, keep, uncached or system", "--cache=foo");
-	REJECTS("--engine: 'spdk' must be psync, uring, null or auto", "--engine=spdk");
+	REJECTS("--engine: 'spdk' must be psync, uring, aio, null or auto", "--engine=spdk");
 	REJECTS("--iodepth: queue depth 0 is out of range (1 to 1024)", "--engine=uring", "--iodepth=0");
 	REJECTS("--iodepth: queue depth 1025 is out of range (1 to 1024)", "--engine=uring", "--iodepth=1025");
 	REJECTS("--iodepth 2 needs a queued engine: psync keeps one request in flight", "--iodepth=2");
