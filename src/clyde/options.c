@@ -802,17 +802,19 @@ static const struct opt_row rows[] = {
 	  .name = "exact", .arg = no_argument, SETS(exact),
 	  .help = "  --exact       print measured numbers where bonnie++ prints +++++ (phases\n"
 		  "                under 0.5 s whose amount of work -s or -n fixed)\n" },
-	{ .synopsis = "[--engine=psync|uring|null|auto]", .syn_at = OPT_SYN(6, 0),
+	{ .synopsis = "[--engine=psync|uring|aio|null|auto]", .syn_at = OPT_SYN(6, 0),
 	  .name = "engine", .arg = required_argument, .parse = parse_engine,
-	  .help = "  --engine=psync|uring|null|auto  how block and seek I/O is issued:\n"
+	  .help = "  --engine=psync|uring|aio|null|auto  how block and seek I/O is issued:\n"
 		  "                pread/pwrite (default, comparable with bonnie++), io_uring,\n"
-		  "                none at all (null: clyde's own cost per request; not with\n"
-		  "                --verify), or auto: io_uring above depth 1 where the kernel\n"
-		  "                allows it, psync otherwise\n" },
+		  "                POSIX AIO (aio: glibc's threads on Linux; not with\n"
+		  "                --cache=uncached), none at all (null: clyde's own cost per\n"
+		  "                request; not with --verify), or auto: io_uring above depth\n"
+		  "                1 where the kernel allows it (FreeBSD: kernel AIO), psync\n"
+		  "                otherwise\n" },
 	{ .synopsis = "[--iodepth=N]", .syn_at = OPT_SYN(6, 0),
 	  .name = "iodepth", .arg = required_argument, .parse = parse_iodepth,
 	  .help = "  --iodepth=N   requests in flight per file or seeker (1 to 1024; above 1\n"
-		  "                needs --engine=uring or auto; default 1)\n" },
+		  "                needs --engine=uring, aio or auto; default 1)\n" },
 	{ .synopsis = "[--seek-updates=PCT]", .syn_at = OPT_SYN(6, 0),
 	  .name = "seek-updates", .arg = required_argument, .parse = parse_seek_updates,
 	  .help = "  --seek-updates=PCT  percent of seeks that change and write back their\n"
