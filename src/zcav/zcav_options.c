@@ -305,9 +305,10 @@ static const struct opt_row rows[] = {
 	  .name = "buffered", .arg = no_argument, SETS(buffered),
 	  .help = "      --buffered    read through the page cache, as zcav does (default:\n"
 		  "                    O_DIRECT, so that a second pass measures the device)\n" },
-	{ .synopsis = "[--engine psync|uring|auto]", .syn_at = OPT_SYN(2, 0),
+	{ .synopsis = "[--engine psync|uring|aio|auto]", .syn_at = OPT_SYN(2, 0),
 	  .name = "engine", .arg = required_argument, KEEPS(engine),
-	  .help = "      --engine E    psync, uring (io_uring, where built), or auto (default:\n"
+	  .help = "      --engine E    psync, uring (io_uring, where built), aio (POSIX AIO;\n"
+		  "                    glibc's threads on Linux), or auto (default:\n"
 		  "                    psync at depth 1; above it uring where the kernel\n"
 		  "                    takes it, else psync at depth 1 with a note)\n" },
 	{ .synopsis = "[--iodepth N]", .syn_at = OPT_SYN(2, 0),
