@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/capacity.h"
+#include "phases/capacity.h"
 #include "unit.h"
 
 /* a and b equal but for the last bits of a double */
@@ -260,6 +261,22 @@ static void defaults_cases(void)
 	CHECK_STR(capacity_arrivals_name(CAP_ARRIVALS_POISSON), "poisson");
 }
 
+/*
+ * The option parser's list of measurable phases (core, so that it links
+ * no phase) and the engine's rows (phases/capacity_ops.c) are two lists:
+ * they must name the same phases.
+ */
+static void lists_agree_cases(void)
+{
+	for (int i = 0; i < PH_COUNT; i++) {
+		bool parser = capacity_phase_measurable((enum phase_id)i);
+		bool engine = capacity_kind((enum phase_id)i, NULL) != NULL;
+
+		CHECK(parser == engine, "phase %d: the parser says %s, the engine's rows %s", i,
+		      parser ? "measurable" : "not", engine ? "have it" : "do not");
+	}
+}
+
 int main(void)
 {
 	target_cases();
@@ -269,5 +286,6 @@ int main(void)
 	kept_up_cases();
 	search_cases();
 	defaults_cases();
+	lists_agree_cases();
 	return unit_verdict("unit_capacity");
 }
