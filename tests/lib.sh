@@ -163,6 +163,21 @@ check() {
 	if "$@"; then ok; else fail "$desc"; fi
 }
 
+# relay_checks FILE WHAT: a checking script's output, FILE: its "CHECK ok
+# TEXT" lines are passed checks (shown), "CHECK FAIL TEXT" failed ones,
+# other lines are shown; no check at all is a failure (WHAT made none)
+relay_checks() {
+	rc_n=0
+	while IFS= read -r rc_line; do
+		case $rc_line in
+		"CHECK ok "*) ok; rc_n=$((rc_n + 1)); echo "  ok: ${rc_line#CHECK ok }" ;;
+		"CHECK FAIL "*) fail "${rc_line#CHECK FAIL }"; rc_n=$((rc_n + 1)) ;;
+		*) echo "  $rc_line" ;;
+		esac
+	done <"$1"
+	[ $rc_n -gt 0 ] || fail "$2: no check made"
+}
+
 # expect_eq DESCRIPTION GOT WANT
 expect_eq() {
 	if [ "$2" = "$3" ]; then ok; else fail "$1: got '$2', want '$3'"; fi

@@ -182,11 +182,5 @@ check(st["p99_s"] > (s_ns - tau) / 1e9, "p99 from the schedule %.3f s is over S 
 check(st["service_p99_s"] < tau_s, "p99 from the send %.4f s is under tau" % st["service_p99_s"])
 PY
 [ $? = 0 ] || fail "the log's check failed"
-while IFS= read -r line; do
-	case $line in
-	"CHECK ok "*) ok; echo "  ok: ${line#CHECK ok }" ;;
-	"CHECK FAIL "*) fail "${line#CHECK FAIL }" ;;
-	*) echo "  $line" ;;
-	esac
-done <"$W/py.out"
+relay_checks "$W/py.out" "the log's check"
 done_testing

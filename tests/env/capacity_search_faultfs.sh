@@ -97,11 +97,5 @@ check(all(not st["few"] and st["samples"] >= s["min_samples"] for st in steps),
       "every window holds its %d samples" % s["min_samples"])
 PY
 [ $? = 0 ] || fail "the JSON's check failed"
-while IFS= read -r line; do
-	case $line in
-	"CHECK ok "*) ok; echo "  ok: ${line#CHECK ok }" ;;
-	"CHECK FAIL "*) fail "${line#CHECK FAIL }" ;;
-	*) echo "  $line" ;;
-	esac
-done <"$W/py.out"
+relay_checks "$W/py.out" "the JSON's check"
 done_testing

@@ -104,11 +104,5 @@ if kept:
           % max(st["p99_s"] for st in kept))
 PY
 [ $? = 0 ] || fail "the JSON's check failed"
-while IFS= read -r line; do
-	case $line in
-	"CHECK ok "*) ok; echo "  ok: ${line#CHECK ok }" ;;
-	"CHECK FAIL "*) fail "${line#CHECK FAIL }" ;;
-	*) echo "  $line" ;;
-	esac
-done <"$W/py.out"
+relay_checks "$W/py.out" "the JSON's check"
 done_testing

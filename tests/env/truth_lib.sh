@@ -9,14 +9,6 @@ TRUTH=$(dirname "$TESTLIB")/env/series_truth.py
 # lines are passed checks (shown), "CHECK FAIL TEXT" failed ones, other
 # lines are shown; the script failing, or making no check, is a failure
 truth_checks() {
-	tc_n=0
 	python3 "$TRUTH" "$@" >"$W/truth.out" 2>&1 || fail "series_truth.py $*: exit status $?"
-	while IFS= read -r tc_line; do
-		case $tc_line in
-		"CHECK ok "*) ok; tc_n=$((tc_n + 1)); echo "  ok: ${tc_line#CHECK ok }" ;;
-		"CHECK FAIL "*) fail "${tc_line#CHECK FAIL }"; tc_n=$((tc_n + 1)) ;;
-		*) echo "  $tc_line" ;;
-		esac
-	done <"$W/truth.out"
-	[ $tc_n -gt 0 ] || fail "series_truth.py $*: no check made"
+	relay_checks "$W/truth.out" "series_truth.py $*"
 }
