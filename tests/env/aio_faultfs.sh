@@ -100,6 +100,7 @@ peak_threads() {
 		if [ -z "$pid" ]; then
 			if [ -n "$tmo" ]; then
 				pid=$(cat /proc/$cp/task/$cp/children 2>/dev/null | awk '{ print $1 }')
+				[ -n "$pid" ] || pid=$(pgrep -P $cp 2>/dev/null | head -n 1)
 			else
 				pid=$cp
 			fi
@@ -125,7 +126,14 @@ eight=$peak
 expect_eq "delayed reads at depth 8: exit 0" "$RC" 0
 expect_eq "depth 8: faultfs held the reads" "$((delayed >= 192))" 1
 # at depth 8 glibc makes a thread for each request that finds none idle:
-# 8 requests at once on 8 descriptors, 8 threads, where depth 1 had one
+# 8 requests at once on 8 descriptors, 8 threads, where depth 1 had one.
+# No tolerance: measured 3 and 10 in each of 6 runs, 3 of them beside
+# stress-ng --cpu 2. The other threads are clyde's own in both runs, and a
+# pool thread goes idle (or takes the next request) under the lock that
+# aio_suspend and aio_read take too (rt/aio_misc.c), so at depth 1 a request never finds the one thread
+# busy and makes a second; at depth 8 a thread idle for a second exits,
+# but the 20 ms reads keep all 8 busy for the whole block read.
+[ "$one" -gt 0 ] || fail "clyde's threads were never seen (/proc/PID/task)"
 if [ $((eight - one)) -ge 7 ]; then ok; else
 	fail "glibc's pool did not run 8 at once: $eight threads at depth 8, $one at depth 1 (want 7 more)"
 fi
