@@ -12,8 +12,10 @@
 need_root
 need_linux "zram, loop devices"
 need_python3 "to read the JSON"
-need_cmd mkfs.ext4 "e2fsprogs"
+need_loops mkfs.ext4
 "$CLYDE" --version | grep -q '^engines:.* aio\( \|$\)' || skip "aio not built"
+[ -w /sys/class/zram-control/hot_add ] || modprobe zram num_devices=0 2>/dev/null
+[ -r /sys/class/zram-control/hot_add ] || skip "no zram here (/sys/class/zram-control): modprobe zram"
 
 need_tmpfs 320m
 TMP=$SCRATCH
@@ -123,9 +125,7 @@ T_MOUNTS="$SCRATCH $T_MOUNTS"
 compare tmpfs "$SCRATCH"
 
 # 2. ext4 on zram
-[ -w /sys/class/zram-control/hot_add ] || modprobe zram num_devices=0 2>/dev/null
-if [ -r /sys/class/zram-control/hot_add ]; then
-	ZRAM=$(cat /sys/class/zram-control/hot_add)
+if ZRAM=$(cat /sys/class/zram-control/hot_add); then
 	scratch_dir
 	if echo 128M >"/sys/block/zram$ZRAM/disksize" && mkfs.ext4 -q -F "/dev/zram$ZRAM" &&
 		mount "/dev/zram$ZRAM" "$SCRATCH"; then
@@ -135,7 +135,8 @@ if [ -r /sys/class/zram-control/hot_add ]; then
 	fi
 	zram_remove
 else
-	fail "no zram here (/sys/class/zram-control): modprobe zram"
+	ZRAM=""
+	fail "zram-control gave no device"
 fi
 
 # 3. ext4 on a loop device (direct I/O below where the kernel takes it)
