@@ -17,7 +17,7 @@
 #define LEN 8192
 #define DEPTH 4
 
-/* Built twice: once for psync (always there), once for uring (skipped where unusable). */
+/* Built for psync (always there), and again for uring and aio (each skipped where unusable). */
 #ifndef UNIT_ENGINE
 #define UNIT_ENGINE "psync"
 #endif

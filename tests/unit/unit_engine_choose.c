@@ -4,8 +4,10 @@
  * engine at its depth (1 for one that keeps one request), auto at depth 1
  * is psync, auto above takes the first engine that keeps requests in
  * flight, moves data and probes, and falls back to psync at depth 1 naming
- * the last one refused. Over tables of this test's own, so every branch
- * runs whatever this kernel allows, then over clyde's table.
+ * the last one refused. An engine flagged ENGINE_F_NOT_AUTO (aio where it
+ * is blocking threads underneath) is never auto's, only a name's. Over
+ * tables of this test's own, so every branch runs whatever this kernel
+ * allows, then over clyde's table.
  */
 #include "config.h"
 
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engines/aio_host.h"
 #include "engines/engine.h"
 #include "unit.h"
 
@@ -41,6 +44,9 @@ static const struct engine_ops taker = {
 static const struct engine_ops later = {
 	.name = "later", .flags = ENGINE_F_QUEUED, .probe = probe_ok,
 };
+static const struct engine_ops by_name_only = {
+	.name = "by-name-only", .flags = ENGINE_F_QUEUED | ENGINE_F_NOT_AUTO, .probe = probe_ok,
+};
 
 #define N(t) (sizeof(t) / sizeof((t)[0]))
 
@@ -49,6 +55,8 @@ int main(void)
 	const struct engine_ops *const all[] = { &engine_psync, &refuser, &nodata, &taker, &later };
 	const struct engine_ops *const no_taker[] = { &engine_psync, &refuser, &nodata };
 	const struct engine_ops *const nothing_queued[] = { &engine_psync, &nodata };
+	const struct engine_ops *const not_auto_first[] = { &engine_psync, &by_name_only, &later };
+	const struct engine_ops *const not_auto_only[] = { &engine_psync, &nodata, &by_name_only };
 	struct engine_choice c;
 	int ret;
 
@@ -75,6 +83,20 @@ int main(void)
 	      !strcmp(c.refused, "none") && !c.why[0], "nothing queued: %d %s %s", ret,
 	      c.ops ? c.ops->name : "-", c.refused ? c.refused : "-");
 
+	/* not for auto: passed over for the next queued one, or psync when it is the only one */
+	ret = engine_choose_in(not_auto_first, N(not_auto_first), "auto", 8, &c);
+	CHECK(ret == 0 && c.ops == &later && c.depth == 8 && !c.refused,
+	      "auto past a not-auto engine: %d %s %u", ret, c.ops ? c.ops->name : "-", c.depth);
+	ret = engine_choose_in(not_auto_only, N(not_auto_only), "auto", 32, &c);
+	CHECK(ret == 0 && c.ops == &engine_psync && c.depth == 1 && c.refused &&
+	      !strcmp(c.refused, "none") && !c.why[0], "only a not-auto engine: %d %s %u %s", ret,
+	      c.ops ? c.ops->name : "-", c.depth, c.refused ? c.refused : "-");
+	/* ...while its name still chooses it, at its depth */
+	ret = engine_choose_in(not_auto_only, N(not_auto_only), "by-name-only", 32, &c);
+	CHECK(ret == 0 && c.ops == &by_name_only && c.depth == 32, "not-auto by name: %d %s %u", ret,
+	      c.ops ? c.ops->name : "-", c.depth);
+	CHECK_STR(c.desc, "taken at 32");
+
 	/* a name: its depth when it queues, else 1 and a depth above is refused */
 	ret = engine_choose_in(all, N(all), "nodata", 4, &c);
 	CHECK(ret == 0 && c.ops == &nodata && c.depth == 4, "nodata by name: %d", ret);
@@ -100,5 +122,23 @@ int main(void)
 	      "auto at 8: %s at %u", c.ops ? c.ops->name : "-", c.depth);
 	ret = engine_choose("auto", 1, &c);
 	CHECK(ret == 0 && c.ops == &engine_psync && c.depth == 1, "auto at 1: %d", ret);
+
+	/* clyde's aio: by name where built, by auto only where flagged for it (in-kernel AIO) */
+	const struct engine_ops *aio = engine_find("aio");
+
+	CHECK(aio != NULL, "aio is listed");
+	CHECK(aio && (AIO_HOST_IN_KERNEL || aio->flags & ENGINE_F_NOT_AUTO),
+	      "aio is not for auto where it is not in the kernel (%s)", AIO_HOST_NOTE);
+	if (aio && !aio->unavailable) {
+		ret = engine_choose("aio", 8, &c);
+		CHECK(ret == 0 && c.ops == aio && c.depth == 8, "aio by name: %d %s %u", ret,
+		      c.ops ? c.ops->name : "-", c.depth);
+	}
+	if (aio && aio->flags & ENGINE_F_NOT_AUTO) {
+		for (unsigned depth = 2; depth <= 64; depth *= 2) {
+			ret = engine_choose("auto", depth, &c);
+			CHECK(ret == 0 && c.ops != aio, "auto at %u took aio, not for auto here", depth);
+		}
+	}
 	return unit_verdict("unit_engine_choose");
 }
