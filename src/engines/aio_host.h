@@ -9,13 +9,18 @@
  * says (no commas: it ends up in a CSV field), and whether each queue
  * slot needs a descriptor of its own.
  *
- * - FreeBSD (sys/kern/vfs_aio.c): the kernel's own AIO, for files on local
- *   filesystems and disks since 11.0; completions by kqueue.
- * - NetBSD (sys/kern/sys_aio.c): the kernel runs a process's requests on
- *   one aio worker thread, one after another: depth 1 underneath.
- * - DragonFly (lib/librt/aio.c): the kernel's aio calls return ENOSYS;
- *   librt does each request at once, synchronously, in aio_read itself.
- * - glibc (rt/aio_misc.c): a pool of threads doing blocking pread and
+ * - FreeBSD (sys/kern/vfs_aio.c): the kernel's own AIO: disks by bio
+ *   (aio_qbio), regular files on local mounts by the kernel's aiod
+ *   daemons (aio_queue_file); files elsewhere (NFS) are refused with
+ *   EOPNOTSUPP unless vfs.aio.enable_unsafe. Completions by kqueue.
+ * - NetBSD (sys/kern/sys_aio.c): aio_procinit makes one aio worker lwp
+ *   per process, which takes the process's queue first in, first out:
+ *   depth 1 underneath.
+ * - DragonFly (lib/librt/aio.c): the kernel's aio calls return ENOSYS
+ *   (sys/kern/vfs_aio.c); librt does each request at once, synchronously,
+ *   in aio_read itself, and its aio_suspend returns at once.
+ * - glibc (sysdeps/pthread/aio_misc.c; rt/aio_misc.c is the stub for
+ *   systems without threads): a pool of threads doing blocking pread and
  *   pwrite, requests on one descriptor in order on one thread: clyde
  *   gives each slot a dup(2) of the file and the pool threads enough for
  *   the depth (aio_init), so that the pool runs the depth asked for.

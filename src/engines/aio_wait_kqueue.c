@@ -2,10 +2,16 @@
 /*
  * The aio engine's completions through a kqueue of its own (FreeBSD):
  * each request is sent with SIGEV_KEVENT naming this queue, and the
- * kernel posts an EVFILT_AIO event whose ident is the request's aiocb
- * (sys/kern/vfs_aio.c, aio_kqueue_filter's registration). One queue per
- * engine, and so per seeker: aio_waitcomplete(2) would hand any thread
- * of the process any completion. Compiled against FreeBSD's headers and
+ * kernel registers an EVFILT_AIO knote whose ident is the request's
+ * aiocb, the user's pointer (sys/kern/vfs_aio.c, aio_aqueue: "kev.ident
+ * = (uintptr_t)job->ujob"). A cancelled request is completed with
+ * ECANCELED through the same path (aio_cancel -> aio_complete ->
+ * aio_bio_done_notify -> KNOTE), so the engine's drain() waits for
+ * cancelled requests here too. No EV_ONESHOT or EV_CLEAR is asked
+ * (sigev_notify_kevent_flags 0): the event stays until aio_return frees
+ * the request (aio_free_entry's knlist_delete). One queue per engine,
+ * and so per seeker: aio_waitcomplete(2) would hand any thread of the
+ * process any completion. Compiled against FreeBSD's headers and
  * checked against its libc's symbols (.ci/bsd-check), not yet run.
  */
 #include "config.h"

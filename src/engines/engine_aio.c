@@ -200,6 +200,13 @@ static int send_rest(struct aio_engine *a, struct aio_slot *s)
 	cb->aio_nbytes = r->len - s->done;
 	cb->aio_offset = (off_t)(r->off + s->done);
 	aio_wait_arm(a->wait, cb);
+	/*
+	 * DragonFly's librt does the I/O in aio_read itself and keeps errno
+	 * as the request's error whether the I/O failed or not
+	 * (lib/librt/aio.c: "ap->_aio_err = errno;" after the pread): a
+	 * stale errno would fail a request that moved its bytes.
+	 */
+	errno = 0;
 	ret = r->op == IO_READ ? aio_read(cb) : aio_write(cb);
 	if (!ret) {
 		s->inflight = true;
