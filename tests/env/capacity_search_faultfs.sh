@@ -20,7 +20,11 @@
 # SCHED_FIFO, and clyde below it: faultfs stands in for a device, whose
 # service time a CPU hog does not lengthen, and the test is of the search,
 # not of the scheduler (under a load of 10, 2 ms sleeps overshot to 4.4 ms
-# at p99 as an ordinary thread, 2.7 ms as a real-time one). About a minute.
+# at p99 as an ordinary thread, 2.7 ms as a real-time one). A window ends
+# at its 2000 samples, 8 s at 1/D, or at 10 steps: --capacity-step=2, so
+# that a window slowed to 100/s still holds them (with a step of 1, a CI
+# run with another test beside it saw the window at 5 run at 187/s, 0.75
+# of 1/D, and end at 10 s with 1877). About a minute.
 . "$TESTLIB"
 FAULTFS_BACKING=32m
 . "$(dirname "$TESTLIB")/env/faultfs_lib.sh"
@@ -51,7 +55,7 @@ done
 chrt -a -f -p 10 "$PID" || fail "chrt -f faultfs ($PID)"
 # 2 MiB of 8 KiB chunks: the block read and the rewrite wait 256 x D each
 $tmo chrt -f 5 "$CLYDE" -d "$M" -s 2m:8k:100:1 --seek-updates=0 -n 0 -f -r 0 -q \
-	--latency-target=p99:${TARGET_US}us --capacity-phases=seeks --capacity-step=1 \
+	--latency-target=p99:${TARGET_US}us --capacity-phases=seeks --capacity-step=2 \
 	--json "$W/s.json" >"$W/s.out" 2>"$W/s.err"
 rc=$?
 expect_eq "clyde --latency-target over faultfs: exit status" "$rc" 0
