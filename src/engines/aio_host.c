@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * The library's part of the aio engine's set-up (aio_host.h): glibc's
- * aio_init(3) where configure found it, nothing elsewhere.
+ * aio_init(3) where aio.h declares it, nothing elsewhere.
  */
 #include "config.h"
 
@@ -12,7 +12,7 @@
 
 #include "engines/aio_host.h"
 
-#ifdef HAVE_AIO_INIT
+#if defined(HAVE_DECL_AIO_INIT) && HAVE_DECL_AIO_INIT
 /*
  * glibc makes a pool thread only when a request finds none idle, up to
  * aio_threads (20 unless told), and fixes the pool at the first request
